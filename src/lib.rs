@@ -1,0 +1,10 @@
+//! Roger: a game-playing engine for standard chess and chess variants.
+//!
+//! Layers, each in its own folder: [`board`] (geometry and bitboards), [`rules`] (one module per
+//! game), [`eval`] (evaluation per game), [`search`], [`engine`] (drives a game and its search,
+//! with no text protocol), and [`protocol`] (parses and prints the UCI-like protocol).
+
+pub mod board;
+pub mod eval;
+pub mod rules;
+pub mod search;

@@ -1,0 +1,149 @@
+//! The rules of each game, one module per game, behind one [`Game`] interface that the search,
+//! the engine and the arena use.
+
+pub mod chess;
+mod record;
+
+pub use record::{GameRecord, Outcome};
+
+use std::fmt::{self, Debug};
+
+/// The side to move. White moves first in every game.
+#[derive(Clone, Copy, PartialEq, Eq, Debug, Hash)]
+pub enum Color {
+    White = 0,
+    Black = 1,
+}
+
+impl Color {
+    #[inline(always)]
+    pub const fn flip(self) -> Color {
+        match self {
+            Color::White => Color::Black,
+            Color::Black => Color::White,
+        }
+    }
+    #[inline(always)]
+    pub const fn index(self) -> usize {
+        self as usize
+    }
+    pub const fn name(self) -> &'static str {
+        match self {
+            Color::White => "white",
+            Color::Black => "black",
+        }
+    }
+}
+
+/// A rule-level error: a malformed FEN, an unknown or illegal move. The text says what and where.
+#[derive(Clone, PartialEq, Eq)]
+pub struct RuleError(pub String);
+
+impl RuleError {
+    pub fn new(text: impl Into<String>) -> RuleError {
+        RuleError(text.into())
+    }
+}
+
+impl fmt::Display for RuleError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl Debug for RuleError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "RuleError({:?})", self.0)
+    }
+}
+
+impl std::error::Error for RuleError {}
+
+/// Room for every legal move of any position of any game we play.
+pub const MAX_MOVES: usize = 512;
+pub type MoveList<M> = arrayvec::ArrayVec<M, MAX_MOVES>;
+
+/// Why a game ended, or what makes it drawn.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum EndReason {
+    Checkmate,
+    Stalemate,
+    Repetition,
+    FiftyMoves,
+    InsufficientMaterial,
+}
+
+impl EndReason {
+    pub const fn text(self) -> &'static str {
+        match self {
+            EndReason::Checkmate => "checkmate",
+            EndReason::Stalemate => "stalemate",
+            EndReason::Repetition => "threefold repetition",
+            EndReason::FiftyMoves => "50-move rule",
+            EndReason::InsufficientMaterial => "insufficient material",
+        }
+    }
+}
+
+/// A turn-based game: positions, legal moves, and the rules that end a game.
+///
+/// Positions are values: [`Game::play`] returns the position after a move (copy-make), which
+/// keeps the search free of unmake bookkeeping and is as fast as make/unmake for small boards.
+pub trait Game: Clone + Send + Sync + Debug + 'static {
+    type Move: Copy + Eq + Default + Send + Sync + Debug + 'static;
+
+    /// The `UCI_Variant` name.
+    const VARIANT: &'static str;
+    const FILES: u8;
+    const RANKS: u8;
+
+    fn startpos() -> Self;
+    fn from_fen(fen: &str) -> Result<Self, RuleError>;
+    fn fen(&self) -> String;
+    fn side_to_move(&self) -> Color;
+    /// Plies since the last irreversible move (capture or pawn move).
+    fn halfmove_clock(&self) -> u32;
+    /// Zobrist key of the position (pieces, side to move, and every right that matters).
+    fn key(&self) -> u64;
+    fn in_check(&self) -> bool;
+
+    /// Every legal move.
+    fn generate_moves(&self, moves: &mut MoveList<Self::Move>);
+    /// The legal captures and promotions (what quiescence search looks at).
+    fn generate_tactical(&self, moves: &mut MoveList<Self::Move>);
+    fn is_tactical(&self, mv: Self::Move) -> bool;
+    /// The position after a legal move.
+    fn play(&self, mv: Self::Move) -> Self;
+    /// The position with the turn passed, for null-move pruning; `None` where the game forbids it
+    /// (for example in check).
+    fn play_null(&self) -> Option<Self>;
+    /// True when the side to move has pieces beyond king and pawns (null-move is then sound enough).
+    fn has_non_pawn_material(&self) -> bool;
+
+    /// Reads a move in the protocol's notation and checks that it is legal here.
+    fn parse_move(&self, text: &str) -> Result<Self::Move, RuleError>;
+    fn move_text(&self, mv: Self::Move) -> String;
+    /// A dense index (below [`HISTORY_SIZE`]) for history tables.
+    fn move_index(&self, mv: Self::Move) -> usize;
+
+    /// Result when the side to move has no legal move: checkmate or stalemate.
+    fn no_moves_reason(&self) -> EndReason;
+    /// A draw that stands on this position alone (50-move rule, insufficient material);
+    /// repetition needs the game's history and is in [`GameRecord`].
+    fn draw_by_rule(&self) -> Option<EndReason>;
+    /// A board diagram for the `d` command.
+    fn board_text(&self) -> String;
+
+    /// Counts the leaf nodes of the legal move tree (bulk counting at the last ply).
+    fn perft(&self, depth: u32) -> u64 {
+        let mut moves = MoveList::new();
+        self.generate_moves(&mut moves);
+        if depth <= 1 {
+            return if depth == 0 { 1 } else { moves.len() as u64 };
+        }
+        moves.iter().map(|&mv| self.play(mv).perft(depth - 1)).sum()
+    }
+}
+
+/// Size of a history table indexed by [`Game::move_index`] (from and to square, 128 each).
+pub const HISTORY_SIZE: usize = 128 * 128;
