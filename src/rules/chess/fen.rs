@@ -1,0 +1,273 @@
+//! FEN reading and writing, with an error that says what is wrong and where.
+
+use super::position::{
+    Chess, Piece, PieceKind, CASTLE_BLACK_KING, CASTLE_BLACK_QUEEN, CASTLE_WHITE_KING,
+    CASTLE_WHITE_QUEEN, NO_SQUARE,
+};
+use crate::board::{Bitboard, Board8x8, Geometry, Square};
+use crate::rules::{Color, RuleError};
+
+fn error(text: String) -> RuleError {
+    RuleError::new(format!("bad FEN: {text}"))
+}
+
+fn piece_from_letter(c: char) -> Option<Piece> {
+    let kind = match c.to_ascii_lowercase() {
+        'p' => PieceKind::Pawn,
+        'n' => PieceKind::Knight,
+        'b' => PieceKind::Bishop,
+        'r' => PieceKind::Rook,
+        'q' => PieceKind::Queen,
+        'k' => PieceKind::King,
+        _ => return None,
+    };
+    let color = if c.is_ascii_uppercase() {
+        Color::White
+    } else {
+        Color::Black
+    };
+    Some(Piece { kind, color })
+}
+
+impl Chess {
+    /// Reads a FEN. The halfmove clock and move number may be left out (they default to 0 and 1).
+    pub fn parse_fen(fen: &str) -> Result<Chess, RuleError> {
+        let fields: Vec<&str> = fen.split_whitespace().collect();
+        if fields.len() < 4 || fields.len() > 6 {
+            return Err(error(format!(
+                "expected 4 to 6 fields (placement, side, castling, en passant, halfmove clock, move number), found {}",
+                fields.len()
+            )));
+        }
+        let mut pos = Chess::empty();
+
+        let ranks: Vec<&str> = fields[0].split('/').collect();
+        if ranks.len() != 8 {
+            return Err(error(format!(
+                "the placement has {} ranks, expected 8",
+                ranks.len()
+            )));
+        }
+        for (row, text) in ranks.iter().enumerate() {
+            let rank = 7 - row as u8;
+            let mut file = 0u8;
+            for c in text.chars() {
+                if let Some(d) = c.to_digit(10) {
+                    if d == 0 || d > 8 {
+                        return Err(error(format!(
+                            "rank {} has an empty-run count of {d}",
+                            rank + 1
+                        )));
+                    }
+                    file += d as u8;
+                } else if let Some(piece) = piece_from_letter(c) {
+                    if file >= 8 {
+                        return Err(error(format!("rank {} has more than 8 squares", rank + 1)));
+                    }
+                    pos.put(Board8x8::square(file, rank), piece);
+                    file += 1;
+                } else {
+                    return Err(error(format!(
+                        "'{c}' on rank {} is not a piece letter",
+                        rank + 1
+                    )));
+                }
+                if file > 8 {
+                    return Err(error(format!("rank {} has more than 8 squares", rank + 1)));
+                }
+            }
+            if file != 8 {
+                return Err(error(format!(
+                    "rank {} has {file} squares, expected 8",
+                    rank + 1
+                )));
+            }
+        }
+        for color in [Color::White, Color::Black] {
+            let kings = pos.pieces(color, PieceKind::King).count();
+            if kings != 1 {
+                return Err(error(format!(
+                    "{} has {kings} kings, expected 1",
+                    color.name()
+                )));
+            }
+        }
+        const BACK_RANKS: u64 = 0xFF00_0000_0000_00FF;
+        if pos.kind_bb(PieceKind::Pawn) & BACK_RANKS != 0 {
+            return Err(error("a pawn stands on the first or last rank".to_string()));
+        }
+
+        pos.side = match fields[1] {
+            "w" => Color::White,
+            "b" => Color::Black,
+            other => {
+                return Err(error(format!(
+                    "side to move is '{other}', expected 'w' or 'b'"
+                )))
+            }
+        };
+
+        if fields[2] != "-" {
+            for c in fields[2].chars() {
+                let (right, king_sq, rook_sq, color) = match c {
+                    'K' => (CASTLE_WHITE_KING, 4, 7, Color::White),
+                    'Q' => (CASTLE_WHITE_QUEEN, 4, 0, Color::White),
+                    'k' => (CASTLE_BLACK_KING, 60, 63, Color::Black),
+                    'q' => (CASTLE_BLACK_QUEEN, 60, 56, Color::Black),
+                    _ => {
+                        return Err(error(format!(
+                            "castling field '{}' has '{c}'; expected letters from KQkq or '-'",
+                            fields[2]
+                        )))
+                    }
+                };
+                if pos.castling & right != 0 {
+                    return Err(error(format!("castling letter '{c}' appears twice")));
+                }
+                let king_there = pos.piece_at(Square(king_sq))
+                    == Some(Piece {
+                        kind: PieceKind::King,
+                        color,
+                    });
+                let rook_there = pos.piece_at(Square(rook_sq))
+                    == Some(Piece {
+                        kind: PieceKind::Rook,
+                        color,
+                    });
+                if !king_there || !rook_there {
+                    return Err(error(format!(
+                        "castling right '{c}' needs the {} king on {} and a rook on {}",
+                        color.name(),
+                        Square(king_sq).name(8),
+                        Square(rook_sq).name(8)
+                    )));
+                }
+                pos.castling |= right;
+            }
+        }
+
+        if fields[3] != "-" {
+            let sq = Board8x8::parse_square(fields[3]).ok_or_else(|| {
+                error(format!("en passant square '{}' is not a square", fields[3]))
+            })?;
+            let (rank, behind, front) = match pos.side {
+                Color::White => (5, sq.0 - 8, sq.0 + 8),
+                Color::Black => (2, sq.0 + 8, sq.0 - 8),
+            };
+            let pawn = Piece {
+                kind: PieceKind::Pawn,
+                color: pos.side.flip(),
+            };
+            if Board8x8::rank_of(sq) != rank
+                || pos.piece_at(Square(behind)) != Some(pawn)
+                || pos.piece_at(sq).is_some()
+                || pos.piece_at(Square(front)).is_some()
+            {
+                return Err(error(format!(
+                    "en passant square {} does not follow a double pawn push",
+                    fields[3]
+                )));
+            }
+            pos.en_passant = sq.0;
+        } else {
+            pos.en_passant = NO_SQUARE;
+        }
+
+        let number = |index: usize, name: &str, default: u16| -> Result<u16, RuleError> {
+            match fields.get(index) {
+                None => Ok(default),
+                Some(text) => text
+                    .parse::<u16>()
+                    .map_err(|_| error(format!("{name} '{text}' is not a number from 0 to 65535"))),
+            }
+        };
+        pos.halfmove = number(4, "halfmove clock", 0)?;
+        pos.fullmove = number(5, "move number", 1)?.max(1);
+
+        let them = pos.side.flip();
+        let their_king = pos.king_square(them);
+        if pos.is_attacked_by(their_king, pos.side, pos.occupied()) {
+            return Err(error(format!(
+                "the side not to move ({}) is in check",
+                them.name()
+            )));
+        }
+        pos.finish_setup();
+        if pos.checkers.count() > 2 {
+            return Err(error(
+                "the side to move is in check from more than two pieces".to_string(),
+            ));
+        }
+        Ok(pos)
+    }
+
+    pub fn to_fen(&self) -> String {
+        let mut fen = String::with_capacity(90);
+        for rank in (0..8u8).rev() {
+            let mut empty = 0;
+            for file in 0..8u8 {
+                match self.piece_at(Board8x8::square(file, rank)) {
+                    Some(piece) => {
+                        if empty > 0 {
+                            fen.push_str(&empty.to_string());
+                            empty = 0;
+                        }
+                        fen.push(piece.letter());
+                    }
+                    None => empty += 1,
+                }
+            }
+            if empty > 0 {
+                fen.push_str(&empty.to_string());
+            }
+            if rank > 0 {
+                fen.push('/');
+            }
+        }
+        fen.push_str(if self.side == Color::White {
+            " w "
+        } else {
+            " b "
+        });
+        if self.castling == 0 {
+            fen.push('-');
+        }
+        for (right, letter) in [
+            (CASTLE_WHITE_KING, 'K'),
+            (CASTLE_WHITE_QUEEN, 'Q'),
+            (CASTLE_BLACK_KING, 'k'),
+            (CASTLE_BLACK_QUEEN, 'q'),
+        ] {
+            if self.castling & right != 0 {
+                fen.push(letter);
+            }
+        }
+        match self.en_passant_square() {
+            Some(sq) => {
+                fen.push(' ');
+                fen.push_str(&sq.name(8));
+            }
+            None => fen.push_str(" -"),
+        }
+        fen.push_str(&format!(" {} {}", self.halfmove, self.fullmove));
+        fen
+    }
+
+    /// A diagram of the board, White at the bottom, as the `d` command prints it.
+    pub fn diagram(&self) -> String {
+        let mut out = String::new();
+        out.push_str(" +---+---+---+---+---+---+---+---+\n");
+        for rank in (0..8u8).rev() {
+            for file in 0..8u8 {
+                let c = self
+                    .piece_at(Board8x8::square(file, rank))
+                    .map_or(' ', Piece::letter);
+                out.push_str(&format!(" | {c}"));
+            }
+            out.push_str(&format!(" | {}\n", rank + 1));
+            out.push_str(" +---+---+---+---+---+---+---+---+\n");
+        }
+        out.push_str("   a   b   c   d   e   f   g   h\n");
+        out
+    }
+}

@@ -1,0 +1,346 @@
+//! The chess position and copy-make.
+
+use super::moves::{Move, MoveFlag};
+use super::zobrist::KEYS;
+use crate::board::magic::magics;
+use crate::board::{Bitboard, Board8x8, Geometry, Square};
+use crate::rules::Color;
+
+#[derive(Clone, Copy, PartialEq, Eq, Debug, Hash)]
+pub enum PieceKind {
+    Pawn = 0,
+    Knight = 1,
+    Bishop = 2,
+    Rook = 3,
+    Queen = 4,
+    King = 5,
+}
+
+impl PieceKind {
+    pub const ALL: [PieceKind; 6] = [
+        PieceKind::Pawn,
+        PieceKind::Knight,
+        PieceKind::Bishop,
+        PieceKind::Rook,
+        PieceKind::Queen,
+        PieceKind::King,
+    ];
+    #[inline(always)]
+    pub const fn index(self) -> usize {
+        self as usize
+    }
+    pub const fn letter(self) -> char {
+        ['p', 'n', 'b', 'r', 'q', 'k'][self as usize]
+    }
+}
+
+/// A coloured piece.
+#[derive(Clone, Copy, PartialEq, Eq, Debug, Hash)]
+pub struct Piece {
+    pub kind: PieceKind,
+    pub color: Color,
+}
+
+impl Piece {
+    /// Index 0..12 used by the mailbox and Zobrist tables.
+    #[inline(always)]
+    pub const fn code(self) -> u8 {
+        self.kind as u8 + 6 * self.color as u8
+    }
+    #[inline(always)]
+    fn from_code(code: u8) -> Piece {
+        Piece {
+            kind: PieceKind::ALL[(code % 6) as usize],
+            color: if code < 6 { Color::White } else { Color::Black },
+        }
+    }
+    pub fn letter(self) -> char {
+        let c = self.kind.letter();
+        match self.color {
+            Color::White => c.to_ascii_uppercase(),
+            Color::Black => c,
+        }
+    }
+}
+
+pub const CASTLE_WHITE_KING: u8 = 1;
+pub const CASTLE_WHITE_QUEEN: u8 = 2;
+pub const CASTLE_BLACK_KING: u8 = 4;
+pub const CASTLE_BLACK_QUEEN: u8 = 8;
+
+/// Castling rights kept after something moves from or to each square.
+const fn castling_masks() -> [u8; 64] {
+    let mut masks = [15u8; 64];
+    masks[0] = 15 & !CASTLE_WHITE_QUEEN; // a1
+    masks[7] = 15 & !CASTLE_WHITE_KING; // h1
+    masks[4] = 15 & !(CASTLE_WHITE_KING | CASTLE_WHITE_QUEEN); // e1
+    masks[56] = 15 & !CASTLE_BLACK_QUEEN; // a8
+    masks[63] = 15 & !CASTLE_BLACK_KING; // h8
+    masks[60] = 15 & !(CASTLE_BLACK_KING | CASTLE_BLACK_QUEEN); // e8
+    masks
+}
+const CASTLING_MASKS: [u8; 64] = castling_masks();
+
+pub(super) const NO_PIECE: u8 = 12;
+pub(super) const NO_SQUARE: u8 = 64;
+
+/// A standard chess position.
+#[derive(Clone, PartialEq, Eq)]
+pub struct Chess {
+    pub(super) by_kind: [u64; 6],
+    pub(super) by_color: [u64; 2],
+    pub(super) mailbox: [u8; 64],
+    pub(super) side: Color,
+    pub(super) castling: u8,
+    /// The en passant target square as the FEN says, or `NO_SQUARE`.
+    pub(super) en_passant: u8,
+    pub(super) halfmove: u16,
+    pub(super) fullmove: u16,
+    pub(super) key: u64,
+    /// Enemy pieces giving check to the side to move.
+    pub(super) checkers: u64,
+}
+
+impl Chess {
+    pub(super) fn empty() -> Chess {
+        Chess {
+            by_kind: [0; 6],
+            by_color: [0; 2],
+            mailbox: [NO_PIECE; 64],
+            side: Color::White,
+            castling: 0,
+            en_passant: NO_SQUARE,
+            halfmove: 0,
+            fullmove: 1,
+            key: 0,
+            checkers: 0,
+        }
+    }
+
+    #[inline(always)]
+    pub fn side(&self) -> Color {
+        self.side
+    }
+    #[inline(always)]
+    pub fn occupied(&self) -> u64 {
+        self.by_color[0] | self.by_color[1]
+    }
+    #[inline(always)]
+    pub fn color_bb(&self, color: Color) -> u64 {
+        self.by_color[color.index()]
+    }
+    #[inline(always)]
+    pub fn kind_bb(&self, kind: PieceKind) -> u64 {
+        self.by_kind[kind.index()]
+    }
+    #[inline(always)]
+    pub fn pieces(&self, color: Color, kind: PieceKind) -> u64 {
+        self.by_color[color.index()] & self.by_kind[kind.index()]
+    }
+    #[inline(always)]
+    pub fn piece_at(&self, sq: Square) -> Option<Piece> {
+        let code = self.mailbox[sq.index()];
+        (code != NO_PIECE).then(|| Piece::from_code(code))
+    }
+    #[inline(always)]
+    pub fn king_square(&self, color: Color) -> Square {
+        self.pieces(color, PieceKind::King).lsb()
+    }
+    #[inline(always)]
+    pub fn checkers(&self) -> u64 {
+        self.checkers
+    }
+    pub fn castling_rights(&self) -> u8 {
+        self.castling
+    }
+    pub fn en_passant_square(&self) -> Option<Square> {
+        (self.en_passant != NO_SQUARE).then_some(Square(self.en_passant))
+    }
+    pub fn fullmove_number(&self) -> u16 {
+        self.fullmove
+    }
+
+    /// Every piece of either colour that attacks `sq`, with the given occupancy.
+    #[inline(always)]
+    pub fn attackers_to(&self, sq: Square, occupied: u64) -> u64 {
+        let t = Board8x8::tables();
+        let m = magics();
+        let rooks = self.by_kind[PieceKind::Rook.index()] | self.by_kind[PieceKind::Queen.index()];
+        let bishops =
+            self.by_kind[PieceKind::Bishop.index()] | self.by_kind[PieceKind::Queen.index()];
+        (t.pawn_attacks[1][sq.index()] & self.pieces(Color::White, PieceKind::Pawn))
+            | (t.pawn_attacks[0][sq.index()] & self.pieces(Color::Black, PieceKind::Pawn))
+            | (t.knight[sq.index()] & self.by_kind[PieceKind::Knight.index()])
+            | (t.king[sq.index()] & self.by_kind[PieceKind::King.index()])
+            | (m.rook(sq, occupied) & rooks)
+            | (m.bishop(sq, occupied) & bishops)
+    }
+
+    #[inline(always)]
+    pub fn is_attacked_by(&self, sq: Square, attacker: Color, occupied: u64) -> bool {
+        (self.attackers_to(sq, occupied) & self.by_color[attacker.index()]).any()
+    }
+
+    #[inline(always)]
+    pub(super) fn put(&mut self, sq: Square, piece: Piece) {
+        let bit = 1u64 << sq.0;
+        self.by_kind[piece.kind.index()] |= bit;
+        self.by_color[piece.color.index()] |= bit;
+        self.mailbox[sq.index()] = piece.code();
+        self.key ^= KEYS.pieces[piece.code() as usize][sq.index()];
+    }
+
+    #[inline(always)]
+    fn remove(&mut self, sq: Square) -> u8 {
+        let code = self.mailbox[sq.index()];
+        let bit = 1u64 << sq.0;
+        self.by_kind[(code % 6) as usize] ^= bit;
+        self.by_color[(code / 6) as usize] ^= bit;
+        self.mailbox[sq.index()] = NO_PIECE;
+        self.key ^= KEYS.pieces[code as usize][sq.index()];
+        code
+    }
+
+    #[inline(always)]
+    fn shift_piece(&mut self, from: Square, to: Square) {
+        let code = self.mailbox[from.index()];
+        let bits = (1u64 << from.0) | (1u64 << to.0);
+        self.by_kind[(code % 6) as usize] ^= bits;
+        self.by_color[(code / 6) as usize] ^= bits;
+        self.mailbox[from.index()] = NO_PIECE;
+        self.mailbox[to.index()] = code;
+        let keys = &KEYS.pieces[code as usize];
+        self.key ^= keys[from.index()] ^ keys[to.index()];
+    }
+
+    /// True when the side to move has a pawn that attacks the en passant square, the only case
+    /// where the square changes what can happen (and so the only case the key includes it).
+    #[inline(always)]
+    pub(super) fn en_passant_matters(&self) -> bool {
+        self.en_passant != NO_SQUARE
+            && (Board8x8::tables().pawn_attacks[self.side.flip().index()][self.en_passant as usize]
+                & self.pieces(self.side, PieceKind::Pawn))
+            .any()
+    }
+
+    #[inline(always)]
+    fn en_passant_key(&self) -> u64 {
+        if self.en_passant_matters() {
+            KEYS.en_passant_file[(self.en_passant & 7) as usize]
+        } else {
+            0
+        }
+    }
+
+    /// The key computed from scratch; the incremental key must always equal it.
+    pub fn key_from_scratch(&self) -> u64 {
+        let mut key = 0;
+        for sq in 0..64 {
+            let code = self.mailbox[sq];
+            if code != NO_PIECE {
+                key ^= KEYS.pieces[code as usize][sq];
+            }
+        }
+        if self.side == Color::Black {
+            key ^= KEYS.black_to_move;
+        }
+        key ^ KEYS.castling[self.castling as usize] ^ self.en_passant_key()
+    }
+
+    /// Sets the derived state (key, checkers) after the pieces and fields are placed.
+    pub(super) fn finish_setup(&mut self) {
+        self.key = self.key_from_scratch();
+        self.update_checkers();
+    }
+
+    #[inline(always)]
+    fn update_checkers(&mut self) {
+        let king = self.king_square(self.side);
+        self.checkers =
+            self.attackers_to(king, self.occupied()) & self.by_color[self.side.flip().index()];
+    }
+
+    /// Applies a legal move in place.
+    pub(super) fn apply(&mut self, mv: Move) {
+        let us = self.side;
+        let from = mv.from();
+        let to = mv.to();
+        let moving_kind = self.mailbox[from.index()] % 6;
+        self.key ^= self.en_passant_key() ^ KEYS.castling[self.castling as usize];
+        self.en_passant = NO_SQUARE;
+        self.halfmove += 1;
+
+        if mv.is_en_passant() {
+            let victim = if us == Color::White {
+                to.0 - 8
+            } else {
+                to.0 + 8
+            };
+            self.remove(Square(victim));
+        } else if mv.is_capture() {
+            self.remove(to);
+        }
+        if mv.is_capture() || moving_kind == PieceKind::Pawn as u8 {
+            self.halfmove = 0;
+        }
+        self.shift_piece(from, to);
+
+        if mv.is_promotion() {
+            self.remove(to);
+            self.put(
+                to,
+                Piece {
+                    kind: PieceKind::ALL[mv.promotion_index()],
+                    color: us,
+                },
+            );
+        } else if mv.is_castle() {
+            let rank = from.0 & !7;
+            let (rook_from, rook_to) = if mv.flag_bits() == MoveFlag::KingCastle as u16 {
+                (rank + 7, rank + 5)
+            } else {
+                (rank, rank + 3)
+            };
+            self.shift_piece(Square(rook_from), Square(rook_to));
+        } else if mv.flag_bits() == MoveFlag::DoublePush as u16 {
+            self.en_passant = (from.0 + to.0) / 2;
+        }
+
+        self.castling &= CASTLING_MASKS[from.index()] & CASTLING_MASKS[to.index()];
+        if us == Color::Black {
+            self.fullmove += 1;
+        }
+        self.side = us.flip();
+        self.key ^= KEYS.black_to_move ^ KEYS.castling[self.castling as usize];
+        self.key ^= self.en_passant_key();
+        self.update_checkers();
+    }
+
+    /// Passes the turn (null move): only the side, the en passant square and the clocks change.
+    pub(super) fn apply_null(&mut self) {
+        self.key ^= self.en_passant_key();
+        self.en_passant = NO_SQUARE;
+        self.halfmove += 1;
+        self.side = self.side.flip();
+        self.key ^= KEYS.black_to_move;
+        self.update_checkers();
+    }
+
+    /// No side can ever mate: K v K, K+minor v K, or bishops only, all on one square colour.
+    pub fn insufficient_material(&self) -> bool {
+        let heavy = self.by_kind[PieceKind::Pawn.index()]
+            | self.by_kind[PieceKind::Rook.index()]
+            | self.by_kind[PieceKind::Queen.index()];
+        if heavy.any() {
+            return false;
+        }
+        let knights = self.by_kind[PieceKind::Knight.index()];
+        let bishops = self.by_kind[PieceKind::Bishop.index()];
+        let minors = knights | bishops;
+        if minors.count() <= 1 {
+            return true;
+        }
+        const DARK: u64 = 0xAA55_AA55_AA55_AA55;
+        knights.is_empty() && ((bishops & DARK) == 0 || (bishops & !DARK) == 0)
+    }
+}

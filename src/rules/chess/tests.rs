@@ -1,0 +1,226 @@
+use super::*;
+use crate::rules::{Color, EndReason, Game, GameRecord, MoveList, Outcome};
+
+/// The standard perft suite (chessprogramming.org "Perft Results"), at depths that keep the test
+/// run short; deeper counts are in the benchmarks.
+const PERFT_SUITE: &[(&str, &[u64])] = &[
+    (START_FEN, &[20, 400, 8902, 197_281, 4_865_609]),
+    (
+        "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+        &[48, 2039, 97_862, 4_085_603],
+    ),
+    (
+        "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
+        &[14, 191, 2812, 43_238, 674_624],
+    ),
+    (
+        "r3k2r/Pppp1ppp/1b3nbN/nP6/BBP1P3/q4N2/Pp1P2PP/R2Q1RK1 w kq - 0 1",
+        &[6, 264, 9467, 422_333],
+    ),
+    (
+        "rnbq1k1r/pp1Pbppp/2p5/8/2B5/8/PPP1NnPP/RNBQK2R w KQ - 1 8",
+        &[44, 1486, 62_379, 2_103_487],
+    ),
+    (
+        "r4rk1/1pp1qppp/p1np1n2/2b1p1B1/2B1P1b1/P1NP1N2/1PP1QPPP/R4RK1 w - - 0 10",
+        &[46, 2079, 89_890, 3_894_594],
+    ),
+];
+
+#[test]
+fn perft_suite() {
+    for (fen, counts) in PERFT_SUITE {
+        let pos = Chess::from_fen(fen).unwrap();
+        for (depth, &expected) in counts.iter().enumerate() {
+            assert_eq!(
+                pos.perft(depth as u32 + 1),
+                expected,
+                "{fen} depth {}",
+                depth + 1
+            );
+        }
+    }
+}
+
+/// Walks the move tree and checks at every node that the incremental key equals the key from
+/// scratch, that FEN round-trips, and that the tactical generator is the captures and queen
+/// promotions of the full one.
+fn walk(pos: &Chess, depth: u32) {
+    assert_eq!(pos.key(), pos.key_from_scratch(), "{}", pos.fen());
+    let fen = pos.fen();
+    let reparsed = Chess::from_fen(&fen).unwrap();
+    assert_eq!(reparsed.fen(), fen);
+    assert_eq!(reparsed.key(), pos.key());
+    let mut all = MoveList::new();
+    pos.generate_moves(&mut all);
+    let mut tactical = MoveList::new();
+    pos.generate_tactical(&mut tactical);
+    if !pos.in_check() {
+        let mut expected: Vec<Move> = all
+            .iter()
+            .copied()
+            .filter(|m| m.is_capture() || m.flag_bits() == MoveFlag::PromoteQueen as u16)
+            .collect();
+        let mut got: Vec<Move> = tactical.to_vec();
+        expected.sort_by_key(|m| m.0);
+        got.sort_by_key(|m| m.0);
+        assert_eq!(got, expected, "{}", pos.fen());
+    }
+    if depth == 0 {
+        return;
+    }
+    for &mv in &all {
+        walk(&pos.play(mv), depth - 1);
+    }
+    if let Some(null) = pos.play_null() {
+        assert_eq!(null.key(), null.key_from_scratch());
+    }
+}
+
+#[test]
+fn incremental_keys_fen_round_trips_and_tactical_moves_hold_everywhere() {
+    for (fen, _) in PERFT_SUITE {
+        walk(&Chess::from_fen(fen).unwrap(), 3);
+    }
+}
+
+#[test]
+fn transposed_positions_share_a_key() {
+    let a = Chess::startpos();
+    let play = |p: &Chess, moves: &[&str]| {
+        moves
+            .iter()
+            .fold(p.clone(), |p, m| p.play(p.parse_move(m).unwrap()))
+    };
+    let x = play(&a, &["g1f3", "g8f6", "b1c3", "b8c6"]);
+    let y = play(&a, &["b1c3", "b8c6", "g1f3", "g8f6"]);
+    assert_eq!(x.key(), y.key());
+    // The same placement with an en passant capture available is another position.
+    let e = play(&a, &["e2e4", "a7a6", "e4e5", "d7d5"]);
+    let f = play(
+        &a,
+        &["e2e4", "d7d6", "e4e5", "a7a6", "g1f3", "d6d5", "f3g1"],
+    );
+    assert_eq!(e.to_fen().split(' ').next(), f.to_fen().split(' ').next());
+    assert_ne!(e.key(), f.key());
+}
+
+#[test]
+fn malformed_fens_are_rejected_with_a_reason() {
+    let cases = [
+        ("", "fields"),
+        ("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP w KQkq - 0 1", "ranks"),
+        (
+            "rnbqkbnr/pppppppp/9/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+            "count of 9",
+        ),
+        (
+            "rnbqkbnr/pppppppp/7/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+            "7 squares",
+        ),
+        (
+            "rnbqkbnr/ppppxppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+            "'x'",
+        ),
+        (
+            "rnbqqbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+            "black has 0 kings",
+        ),
+        (
+            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR x KQkq - 0 1",
+            "side to move",
+        ),
+        (
+            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkz - 0 1",
+            "'z'",
+        ),
+        (
+            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBN1 w KQkq - 0 1",
+            "castling right 'K'",
+        ),
+        (
+            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq e3 0 1",
+            "en passant",
+        ),
+        (
+            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq j9 0 1",
+            "not a square",
+        ),
+        (
+            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - x 1",
+            "halfmove",
+        ),
+        ("4k3/8/8/8/8/8/8/4K2R w K - 0 1 extra", "fields"),
+        ("4k3/4Q3/8/8/8/8/8/4K3 w - - 0 1", "not to move"),
+        ("P3k3/8/8/8/8/8/8/4K3 w - - 0 1", "pawn"),
+    ];
+    for (fen, needle) in cases {
+        let err = Chess::from_fen(fen).expect_err(fen);
+        assert!(err.0.contains(needle), "{fen}: {err}");
+    }
+    // Four fields are enough.
+    assert_eq!(
+        Chess::from_fen("4k3/8/8/8/8/8/8/4K3 w - -").unwrap().fen(),
+        "4k3/8/8/8/8/8/8/4K3 w - - 0 1"
+    );
+}
+
+#[test]
+fn moves_parse_and_print_in_long_algebraic_form() {
+    let pos = Chess::from_fen("r3k2r/1P6/8/8/8/8/8/R3K2R w KQkq - 0 1").unwrap();
+    for text in ["e1g1", "e1c1", "b7b8q", "b7a8n", "a1a8"] {
+        assert_eq!(pos.parse_move(text).unwrap().text(), text);
+    }
+    for bad in ["e1e3", "b7b8", "b7b8k", "e9e1", "", "e1g1x", "castle"] {
+        assert!(pos.parse_move(bad).is_err(), "{bad}");
+    }
+}
+
+#[test]
+fn endings_are_recognised() {
+    let record = |fen: &str, moves: &[&str]| {
+        let mut r = GameRecord::new(Chess::from_fen(fen).unwrap());
+        for m in moves {
+            r.play_text(m).unwrap();
+        }
+        r
+    };
+    let mate = record(START_FEN, &["f2f3", "e7e5", "g2g4", "d8h4"]);
+    assert_eq!(
+        mate.outcome(),
+        Outcome::Win(Color::Black, EndReason::Checkmate)
+    );
+    let stalemate = record("7k/5Q2/6K1/8/8/8/8/8 b - - 0 1", &[]);
+    assert_eq!(stalemate.outcome(), Outcome::Draw(EndReason::Stalemate));
+    let shuffle = ["g1f3", "g8f6", "f3g1", "f6g8"];
+    let twice = record(START_FEN, &shuffle);
+    assert_eq!(twice.outcome(), Outcome::Ongoing);
+    let thrice: Vec<&str> = shuffle.iter().chain(shuffle.iter()).copied().collect();
+    assert_eq!(
+        record(START_FEN, &thrice).outcome(),
+        Outcome::Draw(EndReason::Repetition)
+    );
+    let fifty = record("4k3/8/8/8/8/8/8/R3K3 w - - 99 80", &["a1a2"]);
+    assert_eq!(fifty.outcome(), Outcome::Draw(EndReason::FiftyMoves));
+    // Mate on the hundredth ply is still mate.
+    let mate_at_fifty = record("7k/8/6K1/8/8/8/8/R7 w - - 99 80", &["a1a8"]);
+    assert_eq!(
+        mate_at_fifty.outcome(),
+        Outcome::Win(Color::White, EndReason::Checkmate)
+    );
+    for (fen, drawn) in [
+        ("4k3/8/8/8/8/8/8/4K3 w - - 0 1", true),
+        ("4k3/8/8/8/8/8/8/4KN2 w - - 0 1", true),
+        ("4kb2/8/8/8/8/8/8/2B1K3 w - - 0 1", true),
+        ("4k1b1/8/8/8/8/8/8/2B1K3 w - - 0 1", false),
+        ("4k3/8/8/8/8/8/8/3NKN2 w - - 0 1", false),
+        ("4k3/8/8/8/8/8/4P3/4K3 w - - 0 1", false),
+    ] {
+        let outcome = record(fen, &[]).outcome();
+        assert_eq!(
+            outcome == Outcome::Draw(EndReason::InsufficientMaterial),
+            drawn,
+            "{fen}"
+        );
+    }
+}
