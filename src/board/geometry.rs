@@ -132,14 +132,10 @@ impl<B: Bitboard> Tables<B> {
         let rays: [Vec<B>; 8] = std::array::from_fn(|d| ray(RAY_STEPS[d]));
         let board = squares().fold(B::EMPTY, |bb, sq| bb | B::from_square(sq));
         let file_masks = (0..G::FILES)
-            .map(|f| {
-                (0..G::RANKS).fold(B::EMPTY, |bb, r| bb | B::from_square(G::square(f, r)))
-            })
+            .map(|f| (0..G::RANKS).fold(B::EMPTY, |bb, r| bb | B::from_square(G::square(f, r))))
             .collect();
         let rank_masks = (0..G::RANKS)
-            .map(|r| {
-                (0..G::FILES).fold(B::EMPTY, |bb, f| bb | B::from_square(G::square(f, r)))
-            })
+            .map(|r| (0..G::FILES).fold(B::EMPTY, |bb, f| bb | B::from_square(G::square(f, r))))
             .collect();
         let mut between = vec![B::EMPTY; n * n];
         let mut line = vec![B::EMPTY; n * n];
@@ -208,7 +204,11 @@ impl<B: Bitboard> Tables<B> {
         if blockers.is_empty() {
             return ray;
         }
-        let first = if dir < 4 { blockers.lsb() } else { blockers.msb() };
+        let first = if dir < 4 {
+            blockers.lsb()
+        } else {
+            blockers.msb()
+        };
         ray ^ self.rays[dir][first.index()]
     }
 
@@ -325,7 +325,10 @@ mod tests {
     fn between_and_line() {
         let t = Board8x8::tables();
         let sq = |s| Board8x8::parse_square(s).unwrap();
-        assert_eq!(names::<Board8x8>(t.between(sq("a1"), sq("d4"))), ["b2", "c3"]);
+        assert_eq!(
+            names::<Board8x8>(t.between(sq("a1"), sq("d4"))),
+            ["b2", "c3"]
+        );
         assert_eq!(t.between(sq("a1"), sq("b3")), 0);
         assert_eq!(t.line(sq("b2"), sq("c3")).count(), 8);
         assert_eq!(t.line(sq("a1"), sq("b3")), 0);

@@ -17,7 +17,8 @@ struct Magic {
 impl Magic {
     #[inline(always)]
     fn index(&self, occupied: u64) -> usize {
-        self.offset as usize + ((occupied & self.mask).wrapping_mul(self.magic) >> self.shift) as usize
+        self.offset as usize
+            + ((occupied & self.mask).wrapping_mul(self.magic) >> self.shift) as usize
     }
 }
 
@@ -166,7 +167,10 @@ mod tests {
             for sq in 0..64u8 {
                 let sq = Square(sq);
                 assert_eq!(magics.rook(sq, occupied), tables.rook_attacks(sq, occupied));
-                assert_eq!(magics.bishop(sq, occupied), tables.bishop_attacks(sq, occupied));
+                assert_eq!(
+                    magics.bishop(sq, occupied),
+                    tables.bishop_attacks(sq, occupied)
+                );
             }
         }
     }

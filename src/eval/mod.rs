@@ -1,6 +1,16 @@
 //! Evaluation, one module per game.
 
-/// A static evaluation in centipawns from the side to move's point of view.
-pub trait Evaluate {
+pub mod chess;
+
+use crate::rules::Game;
+
+/// What the search needs to know of a game beyond its rules.
+pub trait Evaluate: Game {
+    /// Static evaluation in centipawns from the side to move's point of view.
     fn evaluate(&self) -> i32;
+    /// Ordering value of a tactical move (captures: most valuable victim, least valuable
+    /// attacker); higher is tried first.
+    fn tactical_order(&self, mv: Self::Move) -> i32;
+    /// The material a tactical move wins at most, for delta pruning in quiescence search.
+    fn tactical_gain(&self, mv: Self::Move) -> i32;
 }

@@ -90,7 +90,7 @@ impl EndReason {
 /// Positions are values: [`Game::play`] returns the position after a move (copy-make), which
 /// keeps the search free of unmake bookkeeping and is as fast as make/unmake for small boards.
 pub trait Game: Clone + Send + Sync + Debug + 'static {
-    type Move: Copy + Eq + Default + Send + Sync + Debug + 'static;
+    type Move: PackedMove;
 
     /// The `UCI_Variant` name.
     const VARIANT: &'static str;
@@ -143,6 +143,12 @@ pub trait Game: Clone + Send + Sync + Debug + 'static {
         }
         moves.iter().map(|&mv| self.play(mv).perft(depth - 1)).sum()
     }
+}
+
+/// A move that packs into 32 bits, so the shared transposition table can hold any game's moves.
+pub trait PackedMove: Copy + Eq + Default + Send + Sync + Debug + 'static {
+    fn pack(self) -> u32;
+    fn unpack(bits: u32) -> Self;
 }
 
 /// Size of a history table indexed by [`Game::move_index`] (from and to square, 128 each).

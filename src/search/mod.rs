@@ -1,14 +1,28 @@
 //! Search: iterative deepening alpha-beta over any [`Game`] with an [`Evaluate`] implementation.
-//! (Interface fixed; the body below is a placeholder being replaced by the real search.)
+//!
+//! Principal variation search with aspiration windows, quiescence search, a shared
+//! transposition table, null-move pruning, late move reductions, check extension, and move
+//! ordering by hash move, MVV-LVA, killers and history. More threads search the same tree
+//! (Lazy SMP), sharing only the table.
+
+mod searcher;
+pub mod time;
+pub mod tt;
+
+pub use tt::TranspositionTable;
 
 use crate::eval::Evaluate;
 use crate::rules::{Game, GameRecord, MoveList};
-use std::sync::atomic::AtomicBool;
+use searcher::{Searcher, Shared};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Arc;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
-pub mod tt;
-pub use tt::TranspositionTable;
+/// Score of a mate on the board; a mate in `n` plies scores `MATE - n`.
+pub const MATE: i32 = 32_000;
+/// Scores beyond this are mates.
+pub const MATE_BOUND: i32 = MATE - 1_000;
+pub const MAX_PLY: usize = 128;
 
 /// The clock of the side to move.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -47,6 +61,18 @@ pub enum Score {
     Mate(i32),
 }
 
+impl Score {
+    pub fn from_internal(score: i32) -> Score {
+        if score >= MATE_BOUND {
+            Score::Mate((MATE - score + 1) / 2)
+        } else if score <= -MATE_BOUND {
+            Score::Mate(-(MATE + score) / 2)
+        } else {
+            Score::Cp(score)
+        }
+    }
+}
+
 /// One `info` line's worth of progress.
 #[derive(Clone, Debug)]
 pub struct Info {
@@ -80,13 +106,72 @@ pub fn search<G: Game + Evaluate>(
     stop: &AtomicBool,
     report: &mut dyn FnMut(&Info),
 ) -> SearchOutcome {
-    let _ = (limits, options, tt, stop, report);
+    let start = Instant::now();
+    tt.new_search();
     let position = record.position();
     let mut moves = MoveList::new();
     position.generate_moves(&mut moves);
-    SearchOutcome {
-        best_move: moves.first().map(|&m| position.move_text(m)),
-        ponder: None,
-        nodes: 0,
+    if moves.is_empty() {
+        let score = if position.in_check() {
+            Score::Mate(0)
+        } else {
+            Score::Cp(0)
+        };
+        report(&Info {
+            depth: 0,
+            seldepth: 0,
+            multipv: 1,
+            score,
+            nodes: 0,
+            nps: 0,
+            time: start.elapsed(),
+            hashfull: tt.hashfull(),
+            pv: Vec::new(),
+        });
+        wait_while_required(limits, stop);
+        return SearchOutcome::default();
+    }
+
+    let shared = Shared {
+        tt,
+        stop,
+        halt: AtomicBool::new(false),
+        nodes: AtomicU64::new(0),
+        limits,
+        budget: time::budget(limits),
+        start,
+    };
+    let threads = options.threads.max(1);
+    let outcome = std::thread::scope(|scope| {
+        for id in 1..threads {
+            let shared = &shared;
+            scope.spawn(move || {
+                let mut helper = Searcher::new(record, shared, id);
+                helper.iterate(1, &mut |_| {});
+            });
+        }
+        let mut main = Searcher::new(record, &shared, 0);
+        let outcome = main.iterate(options.multipv.max(1), report);
+        shared.halt.store(true, Ordering::Relaxed);
+        outcome
+    });
+    wait_while_required(limits, stop);
+    outcome
+}
+
+/// In `go infinite` and while pondering the protocol sends `bestmove` only after `stop` or
+/// `ponderhit`, even when the search has nothing more to do.
+fn wait_while_required(limits: &Limits, stop: &AtomicBool) {
+    let pondering = || {
+        limits
+            .pondering
+            .as_ref()
+            .is_some_and(|p| p.load(Ordering::Relaxed))
+    };
+    while (limits.infinite || pondering()) && !stop.load(Ordering::Relaxed) {
+        if !limits.infinite && !pondering() {
+            break;
+        }
+        std::thread::sleep(Duration::from_millis(1));
     }
 }

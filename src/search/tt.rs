@@ -1,19 +1,181 @@
-//! The transposition table (placeholder; being replaced by the real, shared, lock-free table).
+//! The transposition table, shared by every search thread without locks.
+//!
+//! Each slot is two atomics: the key XOR the data, and the data. A torn write (two threads
+//! writing one slot at once) makes the XOR check fail, so a reader never sees a mixed entry.
+
+use std::sync::atomic::{AtomicU64, Ordering};
+
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Bound {
+    Exact = 1,
+    Lower = 2,
+    Upper = 3,
+}
+
+/// What a slot holds: the best move (packed), a score, the depth and the kind of bound.
+#[derive(Clone, Copy, Debug)]
+pub struct Entry {
+    pub packed_move: u32,
+    pub score: i16,
+    pub depth: u8,
+    pub bound: Bound,
+    generation: u8,
+}
+
+impl Entry {
+    fn encode(self) -> u64 {
+        self.packed_move as u64
+            | (self.score as u16 as u64) << 32
+            | (self.depth as u64) << 48
+            | (self.bound as u64) << 56
+            | ((self.generation & 63) as u64) << 58
+    }
+    fn decode(data: u64) -> Option<Entry> {
+        let bound = match (data >> 56) & 3 {
+            1 => Bound::Exact,
+            2 => Bound::Lower,
+            3 => Bound::Upper,
+            _ => return None,
+        };
+        Some(Entry {
+            packed_move: data as u32,
+            score: (data >> 32) as u16 as i16,
+            depth: (data >> 48) as u8,
+            bound,
+            generation: (data >> 58) as u8,
+        })
+    }
+}
+
+struct Slot {
+    check: AtomicU64,
+    data: AtomicU64,
+}
 
 pub struct TranspositionTable {
-    megabytes: usize,
+    slots: Vec<Slot>,
+    generation: AtomicU64,
 }
+
+const SLOT_BYTES: usize = 16;
 
 impl TranspositionTable {
     pub fn new(megabytes: usize) -> TranspositionTable {
-        TranspositionTable { megabytes }
+        let mut table = TranspositionTable {
+            slots: Vec::new(),
+            generation: AtomicU64::new(0),
+        };
+        table.resize(megabytes);
+        table
     }
+
     pub fn resize(&mut self, megabytes: usize) {
-        self.megabytes = megabytes;
+        let count = (megabytes.max(1) * 1024 * 1024 / SLOT_BYTES).max(1024);
+        self.slots = (0..count)
+            .map(|_| Slot {
+                check: AtomicU64::new(0),
+                data: AtomicU64::new(0),
+            })
+            .collect();
     }
-    pub fn clear(&mut self) {}
-    /// Per mille of entries in use.
+
+    pub fn clear(&mut self) {
+        for slot in &self.slots {
+            slot.check.store(0, Ordering::Relaxed);
+            slot.data.store(0, Ordering::Relaxed);
+        }
+        self.generation.store(0, Ordering::Relaxed);
+    }
+
+    /// Marks a new search, so that entries of older searches are replaced first.
+    pub fn new_search(&self) {
+        self.generation.fetch_add(1, Ordering::Relaxed);
+    }
+
+    fn current_generation(&self) -> u8 {
+        (self.generation.load(Ordering::Relaxed) & 63) as u8
+    }
+
+    #[inline(always)]
+    fn slot(&self, key: u64) -> &Slot {
+        // Multiply-shift maps the key onto the table without a division.
+        let index = ((key as u128 * self.slots.len() as u128) >> 64) as usize;
+        &self.slots[index]
+    }
+
+    #[inline]
+    pub fn probe(&self, key: u64) -> Option<Entry> {
+        let slot = self.slot(key);
+        let data = slot.data.load(Ordering::Relaxed);
+        if slot.check.load(Ordering::Relaxed) ^ data != key {
+            return None;
+        }
+        Entry::decode(data)
+    }
+
+    #[inline]
+    pub fn store(&self, key: u64, packed_move: u32, score: i32, depth: i32, bound: Bound) {
+        let slot = self.slot(key);
+        let generation = self.current_generation();
+        let old_data = slot.data.load(Ordering::Relaxed);
+        let same_key = slot.check.load(Ordering::Relaxed) ^ old_data == key;
+        if let Some(old) = Entry::decode(old_data) {
+            // Keep a deeper entry of this search for another position, and keep the old best
+            // move when the new result has none.
+            if !same_key && old.generation == generation && old.depth as i32 > depth + 2 {
+                return;
+            }
+            if same_key && bound != Bound::Exact && old.depth as i32 > depth + 3 {
+                return;
+            }
+        }
+        let packed_move = if packed_move == 0 && same_key {
+            old_data as u32
+        } else {
+            packed_move
+        };
+        let entry = Entry {
+            packed_move,
+            score: score.clamp(i16::MIN as i32, i16::MAX as i32) as i16,
+            depth: depth.clamp(0, 255) as u8,
+            bound,
+            generation,
+        };
+        let data = entry.encode();
+        slot.check.store(key ^ data, Ordering::Relaxed);
+        slot.data.store(data, Ordering::Relaxed);
+    }
+
+    /// Per mille of the first thousand slots used by the current search.
     pub fn hashfull(&self) -> u32 {
-        0
+        let generation = self.current_generation();
+        self.slots
+            .iter()
+            .take(1000)
+            .filter_map(|s| Entry::decode(s.data.load(Ordering::Relaxed)))
+            .filter(|e| e.generation == generation)
+            .count() as u32
+            * 1000
+            / self.slots.len().min(1000) as u32
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn stores_and_probes_entries() {
+        let tt = TranspositionTable::new(1);
+        let key = 0x1234_5678_9ABC_DEF0;
+        assert!(tt.probe(key).is_none());
+        tt.store(key, 777, -250, 7, Bound::Lower);
+        let e = tt.probe(key).unwrap();
+        assert_eq!(
+            (e.packed_move, e.score, e.depth, e.bound),
+            (777, -250, 7, Bound::Lower)
+        );
+        assert!(tt.probe(key ^ 1).is_none());
+        assert!(tt.hashfull() <= 1000);
     }
 }

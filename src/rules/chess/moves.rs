@@ -1,6 +1,7 @@
 //! The chess move: 16 bits of from, to and a flag.
 
 use crate::board::Square;
+use crate::rules::PackedMove;
 
 /// What kind of move this is; values 8..=15 are promotions (bit 2 = capture, low bits = piece).
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -83,5 +84,16 @@ impl Move {
 impl std::fmt::Debug for Move {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str(&self.text())
+    }
+}
+
+impl PackedMove for Move {
+    #[inline(always)]
+    fn pack(self) -> u32 {
+        self.0 as u32
+    }
+    #[inline(always)]
+    fn unpack(bits: u32) -> Move {
+        Move(bits as u16)
     }
 }

@@ -1,0 +1,651 @@
+//! One search thread: iterative deepening, principal variation search and quiescence.
+
+use super::time::Budget;
+use super::tt::{Bound, TranspositionTable};
+use super::{Info, Limits, Score, SearchOutcome, MATE, MATE_BOUND, MAX_PLY};
+use crate::eval::Evaluate;
+use crate::rules::{Game, GameRecord, MoveList, PackedMove, HISTORY_SIZE};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::OnceLock;
+use std::time::{Duration, Instant};
+
+const INFINITY: i32 = 32_500;
+/// Nodes between checks of the clock and the stop flag.
+const CHECK_INTERVAL: u64 = 1024;
+
+/// What every thread of one search shares.
+pub(super) struct Shared<'a> {
+    pub tt: &'a TranspositionTable,
+    /// Set by the engine (`stop`, `quit`).
+    pub stop: &'a AtomicBool,
+    /// Set by the main thread when it is done, to end the helper threads.
+    pub halt: AtomicBool,
+    /// Nodes of every thread, flushed every `CHECK_INTERVAL` nodes.
+    pub nodes: AtomicU64,
+    pub limits: &'a Limits,
+    pub budget: Budget,
+    pub start: Instant,
+}
+
+/// Late move reductions by depth and move number.
+fn reduction(depth: i32, move_number: usize) -> i32 {
+    static TABLE: OnceLock<[[u8; 64]; 64]> = OnceLock::new();
+    let table = TABLE.get_or_init(|| {
+        let mut t = [[0u8; 64]; 64];
+        for (d, row) in t.iter_mut().enumerate().skip(1) {
+            for (m, cell) in row.iter_mut().enumerate().skip(1) {
+                *cell = (0.75 + (d as f64).ln() * (m as f64).ln() / 2.25) as u8;
+            }
+        }
+        t
+    });
+    table[(depth as usize).min(63)][move_number.min(63)] as i32
+}
+
+fn score_to_tt(score: i32, ply: usize) -> i32 {
+    if score >= MATE_BOUND {
+        score + ply as i32
+    } else if score <= -MATE_BOUND {
+        score - ply as i32
+    } else {
+        score
+    }
+}
+
+fn score_from_tt(score: i32, ply: usize) -> i32 {
+    if score >= MATE_BOUND {
+        score - ply as i32
+    } else if score <= -MATE_BOUND {
+        score + ply as i32
+    } else {
+        score
+    }
+}
+
+pub(super) struct Searcher<'a, G: Game> {
+    shared: &'a Shared<'a>,
+    id: usize,
+    root: G,
+    /// Keys of the game so far and of the current search path, for repetition.
+    keys: Vec<u64>,
+    nodes: u64,
+    unflushed: u64,
+    seldepth: usize,
+    stopped: bool,
+    /// When pondering ends the clock restarts, so the budget counts from here.
+    clock_start: Instant,
+    was_pondering: bool,
+    killers: Vec<[G::Move; 2]>,
+    history: Vec<i32>,
+    pv: Vec<Vec<G::Move>>,
+    /// Root moves excluded from the current search (lines already given in MultiPV).
+    excluded: Vec<G::Move>,
+}
+
+impl<'a, G: Game + Evaluate> Searcher<'a, G> {
+    pub fn new(record: &GameRecord<G>, shared: &'a Shared<'a>, id: usize) -> Searcher<'a, G> {
+        let pondering = shared
+            .limits
+            .pondering
+            .as_ref()
+            .is_some_and(|p| p.load(Ordering::Relaxed));
+        Searcher {
+            shared,
+            id,
+            root: record.position().clone(),
+            keys: record.keys().to_vec(),
+            nodes: 0,
+            unflushed: 0,
+            seldepth: 0,
+            stopped: false,
+            clock_start: shared.start,
+            was_pondering: pondering,
+            killers: vec![[G::Move::default(); 2]; MAX_PLY + 2],
+            history: vec![0; 2 * HISTORY_SIZE],
+            pv: vec![Vec::new(); MAX_PLY + 2],
+            excluded: Vec::new(),
+        }
+    }
+
+    fn is_main(&self) -> bool {
+        self.id == 0
+    }
+
+    fn total_nodes(&self) -> u64 {
+        self.shared.nodes.load(Ordering::Relaxed) + self.unflushed
+    }
+
+    fn pondering(&self) -> bool {
+        self.shared
+            .limits
+            .pondering
+            .as_ref()
+            .is_some_and(|p| p.load(Ordering::Relaxed))
+    }
+
+    fn elapsed(&self) -> Duration {
+        self.clock_start.elapsed()
+    }
+
+    /// Checks the stop flag, and in the main thread the clock and the node limit.
+    fn check_stop(&mut self) {
+        self.shared
+            .nodes
+            .fetch_add(self.unflushed, Ordering::Relaxed);
+        self.unflushed = 0;
+        if self.shared.stop.load(Ordering::Relaxed) || self.shared.halt.load(Ordering::Relaxed) {
+            self.stopped = true;
+            return;
+        }
+        if !self.is_main() {
+            return;
+        }
+        if let Some(limit) = self.shared.limits.nodes {
+            if self.shared.nodes.load(Ordering::Relaxed) >= limit {
+                self.stopped = true;
+            }
+        }
+        let pondering = self.pondering();
+        if self.was_pondering && !pondering {
+            self.clock_start = Instant::now();
+        }
+        self.was_pondering = pondering;
+        if !pondering {
+            if let Some(hard) = self.shared.budget.hard {
+                if self.elapsed() >= hard {
+                    self.stopped = true;
+                }
+            }
+        }
+    }
+
+    /// Iterative deepening; the main thread reports and returns the result.
+    pub fn iterate(&mut self, multipv: usize, report: &mut dyn FnMut(&Info)) -> SearchOutcome {
+        let mut root_moves = MoveList::new();
+        self.root.generate_moves(&mut root_moves);
+        let multipv = multipv.min(root_moves.len());
+        let max_depth = self.shared.limits.depth.map_or(MAX_PLY as i32 - 4, |d| {
+            (d as i32).clamp(1, MAX_PLY as i32 - 4)
+        });
+        let mut best_move = root_moves[0];
+        let mut ponder_move = None;
+        let mut previous_score = 0;
+
+        'deepening: for depth in 1..=max_depth {
+            // Helper threads skip some depths so that the threads spread over the tree.
+            if self.id > 0 && depth > 1 && (depth as usize + self.id) % 2 == 0 {
+                continue;
+            }
+            self.excluded.clear();
+            for line in 0..multipv {
+                self.seldepth = 0;
+                let score = self.aspiration(depth, previous_score, line == 0);
+                if self.stopped && !(depth == 1 && line == 0) {
+                    // An unfinished iteration still counts when its first move is new and
+                    // better: the root stores the best move found so far in `pv[0]`.
+                    if line == 0 && !self.pv[0].is_empty() && self.pv[0][0] != best_move {
+                        if score > -INFINITY && score >= previous_score - 30 {
+                            best_move = self.pv[0][0];
+                            ponder_move = self.pv[0].get(1).copied();
+                        }
+                    }
+                    break 'deepening;
+                }
+                let Some(&line_move) = self.pv[0].first() else {
+                    break 'deepening;
+                };
+                if line == 0 {
+                    best_move = line_move;
+                    ponder_move = self.pv[0].get(1).copied();
+                    previous_score = score;
+                }
+                self.excluded.push(line_move);
+                if self.is_main() {
+                    let nodes = self.total_nodes();
+                    let time = self.shared.start.elapsed();
+                    report(&Info {
+                        depth: depth as u32,
+                        seldepth: self.seldepth.max(1) as u32,
+                        multipv: line as u32 + 1,
+                        score: Score::from_internal(score),
+                        nodes,
+                        nps: (nodes as u128 * 1000 / time.as_millis().max(1)) as u64,
+                        time,
+                        hashfull: self.shared.tt.hashfull(),
+                        pv: self.pv_text(),
+                    });
+                }
+                if self.stopped {
+                    break 'deepening;
+                }
+            }
+            if self.is_main() && !self.pondering() {
+                if let Some(soft) = self.shared.budget.soft {
+                    // The next iteration takes longer than all before it: don't start one that
+                    // cannot finish.
+                    if self.elapsed() >= soft.mul_f64(0.55) {
+                        break;
+                    }
+                }
+                if previous_score.abs() >= MATE_BOUND
+                    && self.shared.limits.depth.is_none()
+                    && MATE - previous_score.abs() < depth
+                    && !self.shared.limits.infinite
+                {
+                    break;
+                }
+            }
+        }
+        self.shared
+            .nodes
+            .fetch_add(self.unflushed, Ordering::Relaxed);
+        self.unflushed = 0;
+        SearchOutcome {
+            best_move: Some(self.root.move_text(best_move)),
+            ponder: ponder_move.map(|m| self.root.play(best_move).move_text(m)),
+            nodes: self.shared.nodes.load(Ordering::Relaxed),
+        }
+    }
+
+    fn pv_text(&self) -> Vec<String> {
+        let mut position = self.root.clone();
+        let mut text = Vec::new();
+        for &mv in &self.pv[0] {
+            text.push(position.move_text(mv));
+            position = position.play(mv);
+        }
+        text
+    }
+
+    fn aspiration(&mut self, depth: i32, previous: i32, first_line: bool) -> i32 {
+        let root = self.root.clone();
+        if depth < 5 || !first_line || previous.abs() >= MATE_BOUND {
+            return self.negamax(&root, depth, -INFINITY, INFINITY, 0, true);
+        }
+        let mut window = 25;
+        let (mut alpha, mut beta) = (previous - window, previous + window);
+        loop {
+            let score = self.negamax(&root, depth, alpha, beta, 0, true);
+            if self.stopped {
+                return score;
+            }
+            if score <= alpha {
+                alpha = (alpha - window).max(-INFINITY);
+            } else if score >= beta {
+                beta = (beta + window).min(INFINITY);
+            } else {
+                return score;
+            }
+            window *= 2;
+            if window > 1000 {
+                alpha = -INFINITY;
+                beta = INFINITY;
+            }
+        }
+    }
+
+    /// True when the current position repeats one since the last irreversible move (a single
+    /// repetition inside the search is scored as a draw).
+    fn is_repetition(&self, halfmove: u32) -> bool {
+        let n = self.keys.len();
+        let key = self.keys[n - 1];
+        let reach = (halfmove as usize).min(n - 1);
+        (4..=reach)
+            .step_by(2)
+            .any(|back| self.keys[n - 1 - back] == key)
+    }
+
+    #[inline]
+    fn count_node(&mut self) {
+        self.nodes += 1;
+        self.unflushed += 1;
+        if self.unflushed >= CHECK_INTERVAL {
+            self.check_stop();
+        }
+    }
+
+    fn order_moves(
+        &self,
+        pos: &G,
+        moves: &MoveList<G::Move>,
+        hash_move: G::Move,
+        ply: usize,
+    ) -> Vec<(G::Move, i32)> {
+        let side = pos.side_to_move().index() * HISTORY_SIZE;
+        moves
+            .iter()
+            .map(|&mv| {
+                let score = if mv == hash_move {
+                    4_000_000
+                } else if pos.is_tactical(mv) {
+                    2_000_000 + pos.tactical_order(mv)
+                } else if mv == self.killers[ply][0] {
+                    1_000_001
+                } else if mv == self.killers[ply][1] {
+                    1_000_000
+                } else {
+                    self.history[side + pos.move_index(mv)]
+                };
+                (mv, score)
+            })
+            .collect()
+    }
+
+    /// Moves the best-scored remaining move to `index` and returns it.
+    #[inline]
+    fn pick(moves: &mut [(G::Move, i32)], index: usize) -> G::Move {
+        let mut best = index;
+        for i in index + 1..moves.len() {
+            if moves[i].1 > moves[best].1 {
+                best = i;
+            }
+        }
+        moves.swap(index, best);
+        moves[index].0
+    }
+
+    fn update_history(&mut self, pos: &G, mv: G::Move, bonus: i32) {
+        let index = pos.side_to_move().index() * HISTORY_SIZE + pos.move_index(mv);
+        let entry = &mut self.history[index];
+        // Gravity keeps values bounded and lets old knowledge fade.
+        *entry += bonus - *entry * bonus.abs() / 16_384;
+    }
+
+    fn negamax(
+        &mut self,
+        pos: &G,
+        mut depth: i32,
+        mut alpha: i32,
+        beta: i32,
+        ply: usize,
+        pv_node: bool,
+    ) -> i32 {
+        self.pv[ply].clear();
+        let root = ply == 0;
+        let in_check = pos.in_check();
+        if in_check && ply < MAX_PLY / 2 {
+            depth += 1;
+        }
+        if depth <= 0 {
+            return self.quiescence(pos, alpha, beta, ply);
+        }
+        self.count_node();
+        if self.stopped {
+            return 0;
+        }
+        self.seldepth = self.seldepth.max(ply);
+        if !root {
+            if self.is_repetition(pos.halfmove_clock()) || pos.draw_by_rule().is_some() {
+                // The 50-move rule yields to a mate on the last move; checked below.
+                if pos.halfmove_clock() < 100 || !in_check {
+                    return 0;
+                }
+            }
+            if ply >= MAX_PLY - 2 {
+                return pos.evaluate();
+            }
+            // Mate distance pruning: no line from here beats a mate already found nearer.
+            let alpha_floor = alpha.max(-MATE + ply as i32);
+            let beta_ceiling = beta.min(MATE - ply as i32 - 1);
+            if alpha_floor >= beta_ceiling {
+                return alpha_floor;
+            }
+        }
+
+        let key = pos.key();
+        let entry = self.shared.tt.probe(key);
+        let mut hash_move = G::Move::default();
+        if let Some(e) = entry {
+            hash_move = G::Move::unpack(e.packed_move);
+            let score = score_from_tt(e.score as i32, ply);
+            if !pv_node
+                && e.depth as i32 >= depth
+                && match e.bound {
+                    Bound::Exact => true,
+                    Bound::Lower => score >= beta,
+                    Bound::Upper => score <= alpha,
+                }
+            {
+                return score;
+            }
+        }
+
+        let static_eval = if in_check { -INFINITY } else { pos.evaluate() };
+
+        if !pv_node && !in_check {
+            // Reverse futility: far above beta at low depth, the opponent will not come back.
+            if depth <= 6 && static_eval - 80 * depth >= beta && beta.abs() < MATE_BOUND {
+                return static_eval;
+            }
+            // Null move: if passing still beats beta, a real move will too.
+            if depth >= 3 && static_eval >= beta && pos.has_non_pawn_material() {
+                if let Some(null) = pos.play_null() {
+                    let r = 3 + depth / 4 + ((static_eval - beta) / 200).min(2);
+                    self.keys.push(null.key());
+                    let score =
+                        -self.negamax(&null, depth - 1 - r, -beta, -beta + 1, ply + 1, false);
+                    self.keys.pop();
+                    if self.stopped {
+                        return 0;
+                    }
+                    if score >= beta {
+                        return if score >= MATE_BOUND { beta } else { score };
+                    }
+                }
+            }
+        }
+
+        let mut moves = MoveList::new();
+        pos.generate_moves(&mut moves);
+        if moves.is_empty() {
+            return if in_check { -MATE + ply as i32 } else { 0 };
+        }
+        let mut ordered = self.order_moves(pos, &moves, hash_move, ply);
+        let original_alpha = alpha;
+        let mut best_score = -INFINITY;
+        let mut best_move = G::Move::default();
+        let mut searched = 0usize;
+        let mut quiets_tried: Vec<G::Move> = Vec::new();
+
+        for index in 0..ordered.len() {
+            let mv = Self::pick(&mut ordered, index);
+            if root && self.excluded.contains(&mv) {
+                continue;
+            }
+            let tactical = pos.is_tactical(mv);
+            let child = pos.play(mv);
+            let gives_check = child.in_check();
+
+            if !root && !in_check && !tactical && !gives_check && best_score > -MATE_BOUND {
+                // Late move pruning and futility pruning of quiet moves near the leaves.
+                if !pv_node && depth <= 4 && quiets_tried.len() >= 3 + (depth * depth) as usize {
+                    continue;
+                }
+                if !pv_node && depth <= 3 && static_eval + 120 * depth + 60 <= alpha {
+                    continue;
+                }
+            }
+
+            searched += 1;
+            self.keys.push(child.key());
+            let mut score;
+            if searched == 1 {
+                score = -self.negamax(&child, depth - 1, -beta, -alpha, ply + 1, pv_node);
+            } else {
+                // Late move reductions for quiet moves that come late in the order.
+                let mut r = 0;
+                if depth >= 3 && !tactical && !in_check && !gives_check && searched > 2 {
+                    r = reduction(depth, searched);
+                    if pv_node {
+                        r -= 1;
+                    }
+                    if mv == self.killers[ply][0] || mv == self.killers[ply][1] {
+                        r -= 1;
+                    }
+                    r = r.clamp(0, depth - 2);
+                }
+                score = -self.negamax(&child, depth - 1 - r, -alpha - 1, -alpha, ply + 1, false);
+                if score > alpha && r > 0 {
+                    score = -self.negamax(&child, depth - 1, -alpha - 1, -alpha, ply + 1, false);
+                }
+                if score > alpha && score < beta && pv_node {
+                    score = -self.negamax(&child, depth - 1, -beta, -alpha, ply + 1, true);
+                }
+            }
+            self.keys.pop();
+            if self.stopped {
+                // A root move whose search finished before the stop still holds in `pv[0]`.
+                return if best_score > -INFINITY {
+                    best_score
+                } else {
+                    0
+                };
+            }
+            if !tactical {
+                quiets_tried.push(mv);
+            }
+
+            if score > best_score {
+                best_score = score;
+                best_move = mv;
+                if score > alpha {
+                    alpha = score;
+                    let (head, tail) = self.pv.split_at_mut(ply + 1);
+                    head[ply].clear();
+                    head[ply].push(mv);
+                    head[ply].extend_from_slice(&tail[0]);
+                }
+                if score >= beta {
+                    if !tactical {
+                        if self.killers[ply][0] != mv {
+                            self.killers[ply][1] = self.killers[ply][0];
+                            self.killers[ply][0] = mv;
+                        }
+                        let bonus = (depth * depth).min(400);
+                        for &quiet in &quiets_tried {
+                            let b = if quiet == mv { bonus } else { -bonus };
+                            self.update_history(pos, quiet, b);
+                        }
+                    }
+                    break;
+                }
+            }
+        }
+
+        if searched == 0 {
+            // Every move was excluded (MultiPV) or pruned.
+            return if root { -INFINITY } else { alpha };
+        }
+        if !(root && !self.excluded.is_empty()) {
+            let bound = if best_score >= beta {
+                Bound::Lower
+            } else if best_score > original_alpha {
+                Bound::Exact
+            } else {
+                Bound::Upper
+            };
+            self.shared.tt.store(
+                key,
+                best_move.pack(),
+                score_to_tt(best_score, ply),
+                depth,
+                bound,
+            );
+        }
+        best_score
+    }
+
+    fn quiescence(&mut self, pos: &G, mut alpha: i32, beta: i32, ply: usize) -> i32 {
+        self.pv[ply].clear();
+        self.count_node();
+        if self.stopped {
+            return 0;
+        }
+        self.seldepth = self.seldepth.max(ply);
+        if ply >= MAX_PLY - 2 {
+            return pos.evaluate();
+        }
+        let in_check = pos.in_check();
+        let key = pos.key();
+        if let Some(e) = self.shared.tt.probe(key) {
+            let score = score_from_tt(e.score as i32, ply);
+            if match e.bound {
+                Bound::Exact => true,
+                Bound::Lower => score >= beta,
+                Bound::Upper => score <= alpha,
+            } {
+                return score;
+            }
+        }
+        let mut best_score = -INFINITY;
+        let stand_pat = if in_check { -INFINITY } else { pos.evaluate() };
+        if !in_check {
+            if stand_pat >= beta {
+                return stand_pat;
+            }
+            alpha = alpha.max(stand_pat);
+            best_score = stand_pat;
+        }
+        let mut moves = MoveList::new();
+        if in_check {
+            pos.generate_moves(&mut moves);
+            if moves.is_empty() {
+                return -MATE + ply as i32;
+            }
+        } else {
+            pos.generate_tactical(&mut moves);
+        }
+        let mut ordered: Vec<(G::Move, i32)> = moves
+            .iter()
+            .map(|&mv| {
+                (
+                    mv,
+                    if pos.is_tactical(mv) {
+                        pos.tactical_order(mv) + 1_000_000
+                    } else {
+                        0
+                    },
+                )
+            })
+            .collect();
+        let original_alpha = alpha;
+        let mut best_move = G::Move::default();
+        for index in 0..ordered.len() {
+            let mv = Self::pick(&mut ordered, index);
+            // Delta pruning: even winning this piece outright cannot lift us to alpha.
+            if !in_check && stand_pat + pos.tactical_gain(mv) + 200 <= alpha {
+                continue;
+            }
+            let child = pos.play(mv);
+            let score = -self.quiescence(&child, -beta, -alpha, ply + 1);
+            if self.stopped {
+                return 0;
+            }
+            if score > best_score {
+                best_score = score;
+                if score > alpha {
+                    alpha = score;
+                    best_move = mv;
+                }
+                if score >= beta {
+                    break;
+                }
+            }
+        }
+        let bound = if best_score >= beta {
+            Bound::Lower
+        } else if best_score > original_alpha {
+            Bound::Exact
+        } else {
+            Bound::Upper
+        };
+        self.shared.tt.store(
+            key,
+            best_move.pack(),
+            score_to_tt(best_score, ply),
+            0,
+            bound,
+        );
+        best_score
+    }
+}
