@@ -4,12 +4,16 @@ use super::time::Budget;
 use super::tt::{Bound, TranspositionTable};
 use super::{Info, Limits, Score, SearchOutcome, MATE, MATE_BOUND, MAX_PLY};
 use crate::eval::Evaluate;
-use crate::rules::{Game, GameRecord, MoveList, PackedMove, HISTORY_SIZE};
+use crate::rules::{Game, GameRecord, MoveList, PackedMove, HISTORY_SIZE, MAX_MOVES};
+use arrayvec::ArrayVec;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::OnceLock;
 use std::time::{Duration, Instant};
 
 const INFINITY: i32 = 32_500;
+
+/// Moves with their ordering scores, on the stack.
+type ScoredMoves<M> = ArrayVec<(M, i32), MAX_MOVES>;
 /// Nodes between checks of the clock and the stop flag.
 const CHECK_INTERVAL: u64 = 1024;
 
@@ -310,7 +314,7 @@ impl<'a, G: Game + Evaluate> Searcher<'a, G> {
         moves: &MoveList<G::Move>,
         hash_move: G::Move,
         ply: usize,
-    ) -> Vec<(G::Move, i32)> {
+    ) -> ScoredMoves<G::Move> {
         let side = pos.side_to_move().index() * HISTORY_SIZE;
         moves
             .iter()
@@ -445,7 +449,7 @@ impl<'a, G: Game + Evaluate> Searcher<'a, G> {
         let mut best_score = -INFINITY;
         let mut best_move = G::Move::default();
         let mut searched = 0usize;
-        let mut quiets_tried: Vec<G::Move> = Vec::new();
+        let mut quiets_tried: MoveList<G::Move> = MoveList::new();
 
         for index in 0..ordered.len() {
             let mv = Self::pick(&mut ordered, index);
@@ -595,7 +599,7 @@ impl<'a, G: Game + Evaluate> Searcher<'a, G> {
         } else {
             pos.generate_tactical(&mut moves);
         }
-        let mut ordered: Vec<(G::Move, i32)> = moves
+        let mut ordered: ScoredMoves<G::Move> = moves
             .iter()
             .map(|&mv| {
                 (

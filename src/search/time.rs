@@ -31,8 +31,9 @@ pub fn budget(limits: &Limits) -> Budget {
             .saturating_sub(overhead)
             .max(movetime / 2)
             .max(MINIMUM);
+        // No soft limit: `movetime` asks for that much thinking, not for a guess of it.
         return Budget {
-            soft: Some(hard),
+            soft: None,
             hard: Some(hard),
         };
     }
