@@ -224,6 +224,16 @@ impl Evaluate for Chess {
         score + TEMPO
     }
 
+    fn material_balance(&self) -> i32 {
+        let side = |color: Color| -> i32 {
+            PieceKind::ALL
+                .iter()
+                .map(|&k| self.pieces(color, k).count() as i32 * MATERIAL_MG[k.index()])
+                .sum()
+        };
+        side(self.side()) - side(self.side().flip())
+    }
+
     #[inline]
     fn tactical_order(&self, mv: Move) -> i32 {
         let attacker = self

@@ -11,6 +11,9 @@ pub trait Evaluate: Game {
     /// Ordering value of a tactical move (captures: most valuable victim, least valuable
     /// attacker); higher is tried first.
     fn tactical_order(&self, mv: Self::Move) -> i32;
+    /// Material balance in centipawns from the side to move's point of view (in Nichess
+    /// weighted by health): what the one-ply greedy reference player maximises.
+    fn material_balance(&self) -> i32;
     /// The material a tactical move wins at most, for delta pruning in quiescence search.
     fn tactical_gain(&self, mv: Self::Move) -> i32;
 }

@@ -71,6 +71,10 @@ pub enum EndReason {
     Repetition,
     FiftyMoves,
     InsufficientMaterial,
+    /// Nichess: the side to move's king was destroyed.
+    KingDestroyed,
+    /// A game's own limit on its length (Nichess: 333 plies).
+    MoveLimit,
 }
 
 impl EndReason {
@@ -81,6 +85,8 @@ impl EndReason {
             EndReason::Repetition => "threefold repetition",
             EndReason::FiftyMoves => "50-move rule",
             EndReason::InsufficientMaterial => "insufficient material",
+            EndReason::KingDestroyed => "king destroyed",
+            EndReason::MoveLimit => "move limit",
         }
     }
 }
@@ -126,7 +132,8 @@ pub trait Game: Clone + Send + Sync + Debug + 'static {
     /// A dense index (below [`HISTORY_SIZE`]) for history tables.
     fn move_index(&self, mv: Self::Move) -> usize;
 
-    /// Result when the side to move has no legal move: checkmate or stalemate.
+    /// Result when the side to move has no legal move: a loss for it (`Checkmate`,
+    /// `KingDestroyed`) or a draw (`Stalemate`).
     fn no_moves_reason(&self) -> EndReason;
     /// A draw that stands on this position alone (50-move rule, insufficient material);
     /// repetition needs the game's history and is in [`GameRecord`].

@@ -75,8 +75,8 @@ impl<G: Game> GameRecord<G> {
         self.position.generate_moves(&mut moves);
         if moves.is_empty() {
             return match self.position.no_moves_reason() {
-                EndReason::Checkmate => {
-                    Outcome::Win(self.position.side_to_move().flip(), EndReason::Checkmate)
+                reason @ (EndReason::Checkmate | EndReason::KingDestroyed) => {
+                    Outcome::Win(self.position.side_to_move().flip(), reason)
                 }
                 reason => Outcome::Draw(reason),
             };
