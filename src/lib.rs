@@ -4,7 +4,12 @@
 //! game), [`eval`] (evaluation per game), [`search`], [`engine`] (drives a game and its search,
 //! with no text protocol), and [`protocol`] (parses and prints the UCI-like protocol).
 
+pub mod arena;
+pub mod bench;
 pub mod board;
+pub mod engine;
 pub mod eval;
+pub mod players;
+pub mod protocol;
 pub mod rules;
 pub mod search;

@@ -1,0 +1,64 @@
+//! The `bench` command: a fixed set of fixed-depth searches. Its node count is the build's
+//! signature (the same build always prints the same number: one thread, a fresh table, no
+//! clock), and its speed compares builds.
+
+use crate::rules::chess::Chess;
+use crate::rules::{Game, GameRecord};
+use crate::search::{search, Limits, SearchOptions, TranspositionTable};
+use std::sync::atomic::AtomicBool;
+use std::time::Instant;
+
+pub const DEFAULT_DEPTH: u32 = 9;
+
+/// Openings, middlegames and endgames, quiet and tactical.
+const POSITIONS: &[&str] = &[
+    "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+    "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 10",
+    "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 11",
+    "4rrk1/pp1n3p/3q2pQ/2p1pb2/2PP4/2P3N1/P2B2PP/4RRK1 b - - 7 19",
+    "rq3rk1/ppp2ppp/1bnpb3/3N2B1/3NP3/7P/PPPQ1PP1/2KR3R w - - 7 14",
+    "r1bq1r1k/1pp1n1pp/1p1p4/4p2Q/4Pp2/1BNP4/PPP2PPP/3R1RK1 w - - 2 14",
+    "r3r1k1/2p2ppp/p1p1bn2/8/1q2P3/2NPQN2/PPP3PP/R4RK1 b - - 2 15",
+    "r1bbk1nr/pp3p1p/2n5/1N4p1/2Np1B2/8/PPP2PPP/2KR1B1R w kq - 0 13",
+    "6k1/6p1/6Pp/ppp5/3pn2P/1P3K2/1PP2P2/3N4 b - - 0 1",
+    "3b4/5kp1/1p1p1p1p/pP1PpP1P/P1P1P3/3KN3/8/8 w - - 0 1",
+    "2K5/p7/7P/5pR1/8/5k2/r7/8 w - - 0 1",
+    "8/6pk/1p6/8/PP3p1p/5P2/4KP1q/3Q4 w - - 0 1",
+    "7k/3p2pp/4q3/8/4Q3/5Kp1/P6b/8 w - - 0 1",
+    "r2q1rk1/pb1nbppp/1p2pn2/2pp4/3P4/1P1BPN2/PBPN1PPP/R2Q1RK1 w - - 4 10",
+];
+
+/// Runs the bench to `depth` (the default when `None`), sending each line of progress to `out`.
+/// Returns the total nodes searched and the nodes per second.
+pub fn run(depth: Option<u32>, out: &mut dyn FnMut(&str)) -> (u64, u64) {
+    let depth = depth.unwrap_or(DEFAULT_DEPTH).max(1);
+    let tt = TranspositionTable::new(16);
+    let stop = AtomicBool::new(false);
+    let limits = Limits {
+        depth: Some(depth),
+        ..Limits::default()
+    };
+    let options = SearchOptions {
+        threads: 1,
+        multipv: 1,
+    };
+    let start = Instant::now();
+    let mut total = 0;
+    for (index, fen) in POSITIONS.iter().enumerate() {
+        let record = GameRecord::new(Chess::from_fen(fen).expect("bench FENs are valid"));
+        let outcome = search(&record, &limits, options, &tt, &stop, &mut |_| {});
+        total += outcome.nodes;
+        out(&format!(
+            "position {}/{}: {} nodes, bestmove {} ({fen})",
+            index + 1,
+            POSITIONS.len(),
+            outcome.nodes,
+            outcome.best_move.as_deref().unwrap_or("0000"),
+        ));
+    }
+    let elapsed = start.elapsed();
+    let nps = (total as u128 * 1000 / elapsed.as_millis().max(1)) as u64;
+    out(&format!("total time {} ms", elapsed.as_millis()));
+    out(&format!("{total} nodes {nps} nps"));
+    (total, nps)
+}

@@ -1,0 +1,294 @@
+//! The engine driver: the current game, the options, the shared transposition table and the
+//! search thread, with no text protocol. The protocol layer ([`crate::protocol`]) and the CLI
+//! drive it; so can a test or a tournament harness directly.
+//!
+//! Commands that change the position or the options while a search runs (`set_position`,
+//! `set_option`, `new_game`) first stop the search and wait for its best move, then apply. A
+//! refused command (bad FEN, illegal move, bad option value) changes nothing: the search, if
+//! any, goes on.
+
+mod go;
+mod options;
+pub(crate) mod variant;
+mod worker;
+
+pub use go::GoParams;
+pub use options::{OptionKind, OptionSpec};
+pub use variant::{variant_names, AnyGame};
+pub use worker::{BestMove, Report};
+
+use crate::rules::{Color, Game};
+use crate::search::{Clock, Limits, SearchOptions, TranspositionTable};
+use options::{check_option, option_specs, OptionValue, OptionValues};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, RwLock};
+use std::thread::JoinHandle;
+use std::time::Duration;
+use variant::dispatch;
+use worker::SearchJob;
+
+/// A search running on its own thread.
+struct RunningSearch {
+    stop: Arc<AtomicBool>,
+    /// True while the search ponders; cleared by `ponderhit`.
+    pondering: Arc<AtomicBool>,
+    /// `go infinite`: runs until stopped.
+    infinite: bool,
+    /// Set just before the best move goes out: a GUI may send the next `go` as soon as it reads
+    /// it, while the thread is still winding down.
+    answered: Arc<AtomicBool>,
+    thread: JoinHandle<()>,
+}
+
+pub struct Engine {
+    game: AnyGame,
+    options: OptionValues,
+    /// Shared with the search thread, which holds a read lock while it searches; the write
+    /// lock (resize, clear) is only taken with no search running.
+    tt: Arc<RwLock<TranspositionTable>>,
+    search: Option<RunningSearch>,
+}
+
+impl Default for Engine {
+    fn default() -> Engine {
+        Engine::new()
+    }
+}
+
+impl Engine {
+    /// The first variant's start position and every option at its default.
+    pub fn new() -> Engine {
+        let options = OptionValues::default();
+        Engine {
+            game: (variant::VARIANTS[0].start)(),
+            tt: Arc::new(RwLock::new(TranspositionTable::new(options.hash_mb))),
+            options,
+            search: None,
+        }
+    }
+
+    /// The options as the `uci` command announces them.
+    pub fn option_specs(&self) -> Vec<OptionSpec> {
+        option_specs(&variant_names())
+    }
+
+    pub fn variant(&self) -> &'static str {
+        self.game.variant()
+    }
+
+    pub fn game(&self) -> &AnyGame {
+        &self.game
+    }
+
+    /// Sets an option by name (case-insensitive). Returns a remark worth showing, if any. On an
+    /// error nothing changes.
+    pub fn set_option(
+        &mut self,
+        name: &str,
+        value: Option<&str>,
+    ) -> Result<Option<String>, String> {
+        let specs = self.option_specs();
+        let (name, value) = check_option(&specs, name, value)?;
+        self.stop();
+        match (name, value) {
+            (options::HASH, OptionValue::Spin(megabytes)) => {
+                let megabytes = megabytes as usize;
+                if megabytes != self.options.hash_mb {
+                    self.tt_write().resize(megabytes);
+                    self.options.hash_mb = megabytes;
+                }
+            }
+            (options::THREADS, OptionValue::Spin(threads)) => {
+                self.options.threads = threads as usize
+            }
+            (options::MULTI_PV, OptionValue::Spin(lines)) => self.options.multipv = lines as usize,
+            (options::MOVE_OVERHEAD, OptionValue::Spin(millis)) => {
+                self.options.move_overhead = Duration::from_millis(millis as u64)
+            }
+            // Only announced: pondering follows `go ponder`, whatever this says.
+            (options::PONDER, OptionValue::Check(_)) => {}
+            (options::UCI_VARIANT, OptionValue::Combo(variant)) => {
+                if variant != self.variant() {
+                    self.game = AnyGame::new(&variant)
+                        .ok_or_else(|| format!("variant '{variant}' is not available"))?;
+                    self.tt_write().clear();
+                    return Ok(Some(format!(
+                        "variant {variant}: position set to its start position"
+                    )));
+                }
+            }
+            (name, _) => return Err(format!("option '{name}' is announced but not handled")),
+        }
+        Ok(None)
+    }
+
+    /// Forgets the game: start position of the current variant, empty transposition table.
+    pub fn new_game(&mut self) {
+        self.stop();
+        self.tt_write().clear();
+        if let Some(game) = AnyGame::new(self.variant()) {
+            self.game = game;
+        }
+    }
+
+    /// Sets the position from a FEN (`None`: the start position) and the moves played from it.
+    /// On an error the previous position stays; the error names the bad move (1-based) or the
+    /// FEN's problem.
+    pub fn set_position(&mut self, fen: Option<&str>, moves: &[String]) -> Result<(), String> {
+        let game = self.game.with_position(fen, moves)?;
+        self.stop();
+        self.game = game;
+        Ok(())
+    }
+
+    /// Starts searching the current position on its own thread. `on_report` gets the progress,
+    /// `on_best` the answer, once, from the search thread. Fails if a search is running or a
+    /// `searchmoves` move is not legal.
+    pub fn go<R, B>(&mut self, params: &GoParams, on_report: R, on_best: B) -> Result<(), String>
+    where
+        R: FnMut(Report) + Send + 'static,
+        B: FnOnce(BestMove) + Send + 'static,
+    {
+        if self.is_searching() {
+            return Err("a search is already running; send 'stop' first".into());
+        }
+        self.reap();
+        let stop = Arc::new(AtomicBool::new(false));
+        let pondering = Arc::new(AtomicBool::new(params.ponder));
+        let mut limits = Limits {
+            move_overhead: self.options.move_overhead,
+            pondering: params.ponder.then(|| pondering.clone()),
+            ..Limits::default()
+        };
+        let search_options = SearchOptions {
+            threads: self.options.threads,
+            multipv: self.options.multipv,
+        };
+        let tt = self.tt.clone();
+        let thread_stop = stop.clone();
+        let answered = Arc::new(AtomicBool::new(false));
+        let thread_answered = answered.clone();
+        let on_best = move |best| {
+            thread_answered.store(true, Ordering::Release);
+            on_best(best)
+        };
+        let thread = dispatch!(&self.game, record => {
+            let searchmoves = variant::parse_moves(record.position(), &params.searchmoves)?;
+            set_limits(&mut limits, params, record.position().side_to_move());
+            let job = SearchJob {
+                record: record.clone(),
+                limits,
+                options: search_options,
+                searchmoves,
+                tt,
+                stop: thread_stop,
+                infinite: params.infinite,
+            };
+            worker::spawn(job, on_report, on_best)
+        });
+        self.search = Some(RunningSearch {
+            stop,
+            pondering,
+            infinite: params.infinite,
+            answered,
+            thread,
+        });
+        Ok(())
+    }
+
+    /// Stops the search, if any, and waits until it has given its best move.
+    pub fn stop(&mut self) {
+        if let Some(search) = &self.search {
+            search.stop.store(true, Ordering::Release);
+        }
+        self.reap();
+    }
+
+    /// The opponent played the move we pondered on: the search goes on as a normal one. Ignored
+    /// when not pondering.
+    pub fn ponderhit(&mut self) {
+        if let Some(search) = &self.search {
+            search.pondering.store(false, Ordering::Release);
+        }
+    }
+
+    pub fn is_searching(&self) -> bool {
+        self.search.as_ref().is_some_and(|search| {
+            !search.answered.load(Ordering::Acquire) && !search.thread.is_finished()
+        })
+    }
+
+    /// Waits for the search to give its best move. A search that would never end by itself
+    /// (`go infinite`, or pondering) is stopped first.
+    pub fn wait(&mut self) {
+        let endless = self
+            .search
+            .as_ref()
+            .is_some_and(|search| search.infinite || search.pondering.load(Ordering::Acquire));
+        if endless {
+            self.stop();
+        } else {
+            self.reap();
+        }
+    }
+
+    /// The current position as a board diagram, its FEN and its key.
+    pub fn display(&self) -> String {
+        self.game.display()
+    }
+
+    /// Leaf counts at `depth` under each legal root move, in generation order.
+    pub fn perft(&self, depth: u32) -> Result<Vec<(String, u64)>, String> {
+        if depth == 0 {
+            return Err("perft depth must be at least 1".into());
+        }
+        if self.is_searching() {
+            return Err("a search is running; send 'stop' first".into());
+        }
+        Ok(self.game.perft(depth))
+    }
+
+    /// Joins a finished (or stopping) search thread.
+    fn reap(&mut self) {
+        if let Some(search) = self.search.take() {
+            // The worker catches the search's panics; a panic here can only come from a
+            // callback, and the best move is lost either way, so there is nothing to add.
+            let _ = search.thread.join();
+        }
+    }
+
+    fn tt_write(&self) -> std::sync::RwLockWriteGuard<'_, TranspositionTable> {
+        self.tt
+            .write()
+            .unwrap_or_else(|poisoned| poisoned.into_inner())
+    }
+}
+
+impl Drop for Engine {
+    fn drop(&mut self) {
+        self.stop();
+    }
+}
+
+/// The search limits for `side` to move.
+fn set_limits(limits: &mut Limits, params: &GoParams, side: Color) {
+    let (time, increment) = match side {
+        Color::White => (params.white_time, params.white_increment),
+        Color::Black => (params.black_time, params.black_increment),
+    };
+    limits.clock = time.map(|time| Clock {
+        time,
+        increment: increment.unwrap_or_default(),
+        moves_to_go: params.moves_to_go.filter(|&moves| moves > 0),
+    });
+    // Depth 0 would search nothing; treat it as the shallowest search.
+    limits.depth = params.depth.map(|depth| depth.max(1));
+    // The search has no mate limit yet: a mate in n moves is found within 2n - 1 plies.
+    if let Some(mate) = params.mate {
+        let plies = mate.max(1).saturating_mul(2) - 1;
+        limits.depth = Some(limits.depth.map_or(plies, |depth| depth.min(plies)));
+    }
+    limits.nodes = params.nodes;
+    limits.movetime = params.movetime;
+    limits.infinite = params.infinite;
+}

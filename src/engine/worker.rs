@@ -1,0 +1,153 @@
+//! The search thread: runs one search for any game and reports its progress and best move.
+
+use crate::eval::Evaluate;
+use crate::rules::{EndReason, Game, GameRecord, MoveList};
+use crate::search::{self, Info, Limits, Score, SearchOptions, TranspositionTable};
+use std::panic::{self, AssertUnwindSafe};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, RwLock};
+use std::thread::{self, JoinHandle};
+use std::time::Duration;
+
+/// What the search thread tells while it runs.
+#[derive(Clone, Debug)]
+pub enum Report {
+    Progress(Info),
+    /// A remark for the GUI's log (an `info string`).
+    Message(String),
+}
+
+/// The answer to a `go`. `best == None` only when the position has no legal move.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct BestMove {
+    pub best: Option<String>,
+    pub ponder: Option<String>,
+}
+
+/// Everything a search thread needs, owned, so the thread outlives the call that starts it.
+pub struct SearchJob<G: Game> {
+    pub record: GameRecord<G>,
+    pub limits: Limits,
+    pub options: SearchOptions,
+    /// Only these root moves may be answered; empty means any.
+    pub searchmoves: Vec<G::Move>,
+    pub tt: Arc<RwLock<TranspositionTable>>,
+    pub stop: Arc<AtomicBool>,
+    /// `go infinite`: hold the best move back until `stop`, as the protocol requires.
+    pub infinite: bool,
+}
+
+/// How often a finished search looks for `stop`/`ponderhit` while holding its best move back.
+const HOLD_POLL: Duration = Duration::from_millis(1);
+
+pub fn spawn<G, R, B>(job: SearchJob<G>, mut on_report: R, on_best: B) -> JoinHandle<()>
+where
+    G: Game + Evaluate,
+    R: FnMut(Report) + Send + 'static,
+    B: FnOnce(BestMove) + Send + 'static,
+{
+    thread::spawn(move || {
+        let best = run(&job, &mut on_report);
+        // The protocol forbids a best move during `go infinite` or pondering before `stop` or
+        // `ponderhit`, even when the search ran out of things to do.
+        let pondering = job.limits.pondering.clone();
+        let held = || {
+            job.infinite
+                || pondering
+                    .as_ref()
+                    .is_some_and(|p| p.load(Ordering::Acquire))
+        };
+        while held() && !job.stop.load(Ordering::Acquire) {
+            thread::sleep(HOLD_POLL);
+        }
+        on_best(best);
+    })
+}
+
+fn run<G: Game + Evaluate>(job: &SearchJob<G>, on_report: &mut dyn FnMut(Report)) -> BestMove {
+    let position = job.record.position();
+    let mut legal = MoveList::new();
+    position.generate_moves(&mut legal);
+    if legal.is_empty() {
+        let score = match position.no_moves_reason() {
+            EndReason::Checkmate => Score::Mate(0),
+            _ => Score::Cp(0),
+        };
+        on_report(Report::Progress(Info {
+            depth: 0,
+            seldepth: 0,
+            multipv: 1,
+            score,
+            nodes: 0,
+            nps: 0,
+            time: Duration::ZERO,
+            hashfull: 0,
+            pv: Vec::new(),
+        }));
+        return BestMove::default();
+    }
+
+    // A poisoned lock only means an earlier search panicked; the table is still usable.
+    let tt = job
+        .tt
+        .read()
+        .unwrap_or_else(|poisoned| poisoned.into_inner());
+    let searched = panic::catch_unwind(AssertUnwindSafe(|| {
+        search::search(
+            &job.record,
+            &job.limits,
+            job.options,
+            &tt,
+            &job.stop,
+            &mut |info: &Info| on_report(Report::Progress(info.clone())),
+        )
+    }));
+    let allowed: &[G::Move] = if job.searchmoves.is_empty() {
+        &legal
+    } else {
+        &job.searchmoves
+    };
+    let fallback = || BestMove {
+        best: Some(position.move_text(allowed[0])),
+        ponder: None,
+    };
+    let outcome = match searched {
+        Ok(outcome) => outcome,
+        Err(_) => {
+            on_report(Report::Message(
+                "error: the search failed; answering the first legal move".into(),
+            ));
+            return fallback();
+        }
+    };
+    // Never answer a move the rules or the `searchmoves` would refuse.
+    let Some(best_text) = outcome.best_move else {
+        on_report(Report::Message(
+            "error: the search returned no move; answering the first legal move".into(),
+        ));
+        return fallback();
+    };
+    let best = match position.parse_move(&best_text) {
+        Ok(mv) if allowed.contains(&mv) => mv,
+        Ok(_) => {
+            on_report(Report::Message(format!(
+                "searchmoves: the search preferred '{best_text}', answering the first allowed move"
+            )));
+            return fallback();
+        }
+        Err(error) => {
+            on_report(Report::Message(format!(
+                "error: the search returned an illegal move ({error}); answering the first legal move"
+            )));
+            return fallback();
+        }
+    };
+    let after = position.play(best);
+    let ponder = outcome
+        .ponder
+        .filter(|text| text.is_ascii() && after.parse_move(text).is_ok());
+    BestMove {
+        best: Some(best_text),
+        ponder,
+    }
+}

@@ -1,0 +1,195 @@
+//! Formats the engine's replies as protocol lines (without the line end).
+
+use crate::engine::{BestMove, OptionKind, OptionSpec};
+use crate::search::{Info, Score};
+
+pub const ENGINE_NAME: &str = "Roger";
+pub const ENGINE_AUTHOR: &str = "The Roger developers";
+/// The move text for "no move", in `bestmove` when the position has no legal move.
+pub const NULL_MOVE: &str = "0000";
+
+/// The `id` lines of the `uci` reply.
+pub fn id_lines() -> [String; 2] {
+    [
+        format!("id name {ENGINE_NAME} {}", env!("CARGO_PKG_VERSION")),
+        format!("id author {ENGINE_AUTHOR}"),
+    ]
+}
+
+pub fn option_line(spec: &OptionSpec) -> String {
+    let name = spec.name;
+    match &spec.kind {
+        OptionKind::Spin { default, min, max } => {
+            format!("option name {name} type spin default {default} min {min} max {max}")
+        }
+        OptionKind::Check { default } => {
+            format!("option name {name} type check default {default}")
+        }
+        OptionKind::Combo { default, values } => {
+            let mut line = format!("option name {name} type combo default {default}");
+            for value in values {
+                line.push_str(" var ");
+                line.push_str(value);
+            }
+            line
+        }
+    }
+}
+
+pub fn score_text(score: Score) -> String {
+    match score {
+        Score::Cp(centipawns) => format!("cp {centipawns}"),
+        Score::Mate(moves) => format!("mate {moves}"),
+    }
+}
+
+/// `info depth .. seldepth .. multipv .. score .. nodes .. nps .. hashfull .. time .. pv ..`;
+/// `pv` is left out when empty.
+pub fn info_line(info: &Info) -> String {
+    let mut line = format!(
+        "info depth {} seldepth {} multipv {} score {} nodes {} nps {} hashfull {} time {}",
+        info.depth,
+        info.seldepth,
+        info.multipv,
+        score_text(info.score),
+        info.nodes,
+        info.nps,
+        info.hashfull,
+        info.time.as_millis()
+    );
+    if !info.pv.is_empty() {
+        line.push_str(" pv ");
+        line.push_str(&info.pv.join(" "));
+    }
+    line
+}
+
+pub fn bestmove_line(best: &BestMove) -> String {
+    match (&best.best, &best.ponder) {
+        (Some(mv), Some(ponder)) => format!("bestmove {mv} ponder {ponder}"),
+        (Some(mv), None) => format!("bestmove {mv}"),
+        (None, _) => format!("bestmove {NULL_MOVE}"),
+    }
+}
+
+pub fn info_string(text: &str) -> String {
+    // A line break would end the info line early and leave the rest as an unknown command.
+    let one_line: Vec<&str> = text.lines().collect();
+    format!("info string {}", one_line.join(" "))
+}
+
+/// Every error reaches the GUI this way; GUIs log `info string` lines and carry on.
+pub fn error_line(error: &str) -> String {
+    info_string(&format!("error: {error}"))
+}
+
+/// Stockfish's perft format: `move: count` per root move, a blank line, `Nodes searched: N`.
+pub fn perft_lines(counts: &[(String, u64)]) -> Vec<String> {
+    let mut lines: Vec<String> = counts
+        .iter()
+        .map(|(mv, count)| format!("{mv}: {count}"))
+        .collect();
+    let total: u64 = counts.iter().map(|(_, count)| count).sum();
+    lines.push(String::new());
+    lines.push(format!("Nodes searched: {total}"));
+    lines
+}
+
+/// The closing lines of `bench`.
+pub fn bench_summary(nodes: u64, nps: u64) -> [String; 2] {
+    [
+        format!("Nodes searched: {nodes}"),
+        format!("Nodes/second: {nps}"),
+    ]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::time::Duration;
+
+    #[test]
+    fn options() {
+        let spin = OptionSpec {
+            name: "Move Overhead",
+            kind: OptionKind::Spin {
+                default: 30,
+                min: 0,
+                max: 5000,
+            },
+        };
+        assert_eq!(
+            option_line(&spin),
+            "option name Move Overhead type spin default 30 min 0 max 5000"
+        );
+        let combo = OptionSpec {
+            name: "UCI_Variant",
+            kind: OptionKind::Combo {
+                default: "chess".into(),
+                values: vec!["chess".into(), "nichess".into()],
+            },
+        };
+        assert_eq!(
+            option_line(&combo),
+            "option name UCI_Variant type combo default chess var chess var nichess"
+        );
+        let check = OptionSpec {
+            name: "Ponder",
+            kind: OptionKind::Check { default: false },
+        };
+        assert_eq!(
+            option_line(&check),
+            "option name Ponder type check default false"
+        );
+    }
+
+    #[test]
+    fn info_and_bestmove() {
+        let mut info = Info {
+            depth: 5,
+            seldepth: 8,
+            multipv: 1,
+            score: Score::Cp(-23),
+            nodes: 12345,
+            nps: 600000,
+            time: Duration::from_millis(20),
+            hashfull: 3,
+            pv: vec!["e2e4".into(), "e7e5".into()],
+        };
+        assert_eq!(
+            info_line(&info),
+            "info depth 5 seldepth 8 multipv 1 score cp -23 nodes 12345 nps 600000 hashfull 3 \
+             time 20 pv e2e4 e7e5"
+        );
+        info.pv.clear();
+        info.score = Score::Mate(-2);
+        assert!(
+            info_line(&info).ends_with("score mate -2 nodes 12345 nps 600000 hashfull 3 time 20")
+        );
+
+        let best = |best: Option<&str>, ponder: Option<&str>| BestMove {
+            best: best.map(String::from),
+            ponder: ponder.map(String::from),
+        };
+        assert_eq!(bestmove_line(&best(Some("e2e4"), None)), "bestmove e2e4");
+        assert_eq!(
+            bestmove_line(&best(Some("e7e8q"), Some("a2a1"))),
+            "bestmove e7e8q ponder a2a1"
+        );
+        assert_eq!(bestmove_line(&best(None, None)), "bestmove 0000");
+    }
+
+    #[test]
+    fn errors_stay_on_one_line() {
+        assert_eq!(error_line("bad\nthing"), "info string error: bad thing");
+    }
+
+    #[test]
+    fn perft() {
+        let counts = vec![("a2a3".to_string(), 380), ("b2b3".to_string(), 420)];
+        assert_eq!(
+            perft_lines(&counts),
+            vec!["a2a3: 380", "b2b3: 420", "", "Nodes searched: 800"]
+        );
+    }
+}
