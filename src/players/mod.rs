@@ -1,0 +1,165 @@
+//! Players of any game: the engine's search under a clock, and the reference players used for
+//! testing and calibration (a uniformly random one and a one-ply greedy one).
+
+use crate::eval::Evaluate;
+use crate::rules::{EndReason, Game, GameRecord, MoveList};
+use crate::search::{search, Clock, Limits, SearchOptions, TranspositionTable};
+use std::sync::atomic::AtomicBool;
+use std::time::Duration;
+
+/// Something that picks a move for the side to move.
+pub trait Player<G: Game> {
+    fn name(&self) -> String;
+    /// Called before each game.
+    fn new_game(&mut self) {}
+    /// A legal move of the record's current position, or `None` when it has none.
+    fn choose(&mut self, record: &GameRecord<G>, clock: Option<Clock>) -> Option<G::Move>;
+}
+
+/// A small, fixed pseudo-random generator (xorshift64*), so that seeded runs repeat exactly.
+#[derive(Clone, Debug)]
+pub struct Rng(u64);
+
+impl Rng {
+    pub fn new(seed: u64) -> Rng {
+        // Zero is xorshift's one fixed point.
+        Rng(seed ^ 0x9E37_79B9_7F4A_7C15 | 1)
+    }
+    pub fn next_u64(&mut self) -> u64 {
+        self.0 ^= self.0 >> 12;
+        self.0 ^= self.0 << 25;
+        self.0 ^= self.0 >> 27;
+        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
+    }
+    /// A uniform index below `n` (n > 0).
+    pub fn below(&mut self, n: usize) -> usize {
+        ((self.next_u64() as u128 * n as u128) >> 64) as usize
+    }
+}
+
+fn legal_moves<G: Game>(position: &G) -> MoveList<G::Move> {
+    let mut moves = MoveList::new();
+    position.generate_moves(&mut moves);
+    moves
+}
+
+/// Picks a uniformly random legal move.
+pub struct RandomPlayer {
+    rng: Rng,
+}
+
+impl RandomPlayer {
+    pub fn new(seed: u64) -> RandomPlayer {
+        RandomPlayer {
+            rng: Rng::new(seed),
+        }
+    }
+}
+
+impl<G: Game> Player<G> for RandomPlayer {
+    fn name(&self) -> String {
+        "random".to_string()
+    }
+    fn choose(&mut self, record: &GameRecord<G>, _clock: Option<Clock>) -> Option<G::Move> {
+        let moves = legal_moves(record.position());
+        (!moves.is_empty()).then(|| moves[self.rng.below(moves.len())])
+    }
+}
+
+/// Looks one ply ahead: wins at once if it can, else takes the best material balance after
+/// its move (in Nichess weighted by health); ties are broken at random.
+pub struct GreedyPlayer {
+    rng: Rng,
+}
+
+impl GreedyPlayer {
+    pub fn new(seed: u64) -> GreedyPlayer {
+        GreedyPlayer {
+            rng: Rng::new(seed),
+        }
+    }
+
+    /// The value of the position after a move, for the side that made it.
+    fn value<G: Game + Evaluate>(after: &G) -> i32 {
+        let mut replies = MoveList::new();
+        after.generate_moves(&mut replies);
+        if replies.is_empty() {
+            return match after.no_moves_reason() {
+                EndReason::Checkmate | EndReason::KingDestroyed => i32::MAX,
+                _ => 0,
+            };
+        }
+        -after.material_balance()
+    }
+}
+
+impl<G: Game + Evaluate> Player<G> for GreedyPlayer {
+    fn name(&self) -> String {
+        "greedy".to_string()
+    }
+    fn choose(&mut self, record: &GameRecord<G>, _clock: Option<Clock>) -> Option<G::Move> {
+        let position = record.position();
+        let moves = legal_moves(position);
+        let values: Vec<i32> = moves
+            .iter()
+            .map(|&mv| Self::value(&position.play(mv)))
+            .collect();
+        let best = *values.iter().max()?;
+        let candidates: Vec<G::Move> = moves
+            .iter()
+            .zip(&values)
+            .filter(|(_, &v)| v == best)
+            .map(|(&mv, _)| mv)
+            .collect();
+        Some(candidates[self.rng.below(candidates.len())])
+    }
+}
+
+/// The engine's own search, thinking on the clock it is given (or to a fixed depth).
+pub struct EnginePlayer {
+    tt: TranspositionTable,
+    options: SearchOptions,
+    move_overhead: Duration,
+    depth: Option<u32>,
+}
+
+impl EnginePlayer {
+    pub fn new(hash_mb: usize, threads: usize) -> EnginePlayer {
+        EnginePlayer {
+            tt: TranspositionTable::new(hash_mb),
+            options: SearchOptions {
+                threads: threads.max(1),
+                multipv: 1,
+            },
+            move_overhead: Duration::from_millis(20),
+            depth: None,
+        }
+    }
+
+    /// Searches to a fixed depth instead of by the clock.
+    pub fn with_depth(mut self, depth: u32) -> EnginePlayer {
+        self.depth = Some(depth);
+        self
+    }
+}
+
+impl<G: Game + Evaluate> Player<G> for EnginePlayer {
+    fn name(&self) -> String {
+        "roger".to_string()
+    }
+    fn new_game(&mut self) {
+        self.tt.clear();
+    }
+    fn choose(&mut self, record: &GameRecord<G>, clock: Option<Clock>) -> Option<G::Move> {
+        let limits = Limits {
+            depth: self.depth,
+            clock: if self.depth.is_some() { None } else { clock },
+            move_overhead: self.move_overhead,
+            ..Limits::default()
+        };
+        let stop = AtomicBool::new(false);
+        let outcome = search(record, &limits, self.options, &self.tt, &stop, &mut |_| {});
+        let text = outcome.best_move?;
+        record.position().parse_move(&text).ok()
+    }
+}
