@@ -59,6 +59,9 @@ impl Engine {
     /// The first variant's start position and every option at its default.
     pub fn new() -> Engine {
         let options = OptionValues::default();
+        for entry in variant::VARIANTS {
+            (entry.start)().warm_up();
+        }
         Engine {
             game: (variant::VARIANTS[0].start)(),
             tt: Arc::new(RwLock::new(TranspositionTable::new(options.hash_mb))),
@@ -291,4 +294,126 @@ fn set_limits(limits: &mut Limits, params: &GoParams, side: Color) {
     limits.nodes = params.nodes;
     limits.movetime = params.movetime;
     limits.infinite = params.infinite;
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::sync::mpsc;
+
+    const START_FEN: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
+
+    fn fen_of(engine: &Engine) -> String {
+        let display = engine.display();
+        let fen = display.lines().find_map(|line| line.strip_prefix("Fen: "));
+        fen.unwrap_or_default().to_string()
+    }
+
+    fn moves(texts: &[&str]) -> Vec<String> {
+        texts.iter().map(|text| text.to_string()).collect()
+    }
+
+    /// Starts a search whose reports and answer arrive on channels.
+    fn go(
+        engine: &mut Engine,
+        params: &GoParams,
+    ) -> (mpsc::Receiver<Report>, mpsc::Receiver<BestMove>) {
+        let (report_sender, reports) = mpsc::channel();
+        let (best_sender, best) = mpsc::channel();
+        engine
+            .go(
+                params,
+                move |report| {
+                    let _ = report_sender.send(report);
+                },
+                move |answer| {
+                    let _ = best_sender.send(answer);
+                },
+            )
+            .expect("the search starts");
+        (reports, best)
+    }
+
+    #[test]
+    fn a_refused_position_keeps_the_previous_one() {
+        let mut engine = Engine::new();
+        engine.set_position(None, &moves(&["e2e4"])).unwrap();
+        let before = fen_of(&engine);
+        let error = engine
+            .set_position(None, &moves(&["e2e4", "e7e5", "e1e3"]))
+            .unwrap_err();
+        assert!(error.starts_with("move 3 'e1e3' rejected"), "{error}");
+        assert_eq!(fen_of(&engine), before);
+        assert!(engine.set_position(Some("8/8/8 w - -"), &[]).is_err());
+        assert_eq!(fen_of(&engine), before);
+        engine.new_game();
+        assert_eq!(fen_of(&engine), START_FEN);
+    }
+
+    #[test]
+    fn options_are_checked_and_applied() {
+        let mut engine = Engine::new();
+        assert_eq!(engine.set_option("Hash", Some("1")), Ok(None));
+        assert_eq!(engine.options.hash_mb, 1);
+        assert!(engine.set_option("Hash", Some("0")).is_err());
+        assert_eq!(engine.options.hash_mb, 1);
+        assert_eq!(engine.set_option("multipv", Some("3")), Ok(None));
+        assert_eq!(engine.options.multipv, 3);
+        assert_eq!(engine.set_option("UCI_Variant", Some("chess")), Ok(None));
+        assert_eq!(engine.variant(), "chess");
+    }
+
+    #[test]
+    fn infinite_search_answers_only_when_stopped() {
+        let mut engine = Engine::new();
+        let params = GoParams {
+            infinite: true,
+            ..GoParams::default()
+        };
+        let (_reports, best) = go(&mut engine, &params);
+        assert!(engine.is_searching());
+        assert!(best.recv_timeout(Duration::from_millis(100)).is_err());
+        assert!(engine.go(&params, |_| {}, |_| {}).is_err());
+        engine.stop();
+        assert!(!engine.is_searching());
+        let answer = best.try_recv().expect("stop waits for the answer");
+        assert!(answer.best.is_some());
+    }
+
+    #[test]
+    fn no_legal_move_answers_the_null_move() {
+        let mut engine = Engine::new();
+        engine
+            .set_position(Some("7k/6Q1/6K1/8/8/8/8/8 b - - 0 1"), &[])
+            .unwrap();
+        let (reports, best) = go(&mut engine, &GoParams::default());
+        engine.wait();
+        assert_eq!(best.try_recv(), Ok(BestMove::default()));
+        match reports.try_recv() {
+            Ok(Report::Progress(info)) => assert_eq!(info.score, crate::search::Score::Mate(0)),
+            other => panic!("expected a mate 0 report, got {other:?}"),
+        }
+    }
+
+    #[test]
+    fn mate_limit_becomes_a_depth() {
+        let mut limits = Limits::default();
+        let params = GoParams {
+            mate: Some(3),
+            ..GoParams::default()
+        };
+        set_limits(&mut limits, &params, Color::White);
+        assert_eq!(limits.depth, Some(5));
+        let params = GoParams {
+            black_time: Some(Duration::from_secs(5)),
+            moves_to_go: Some(0),
+            depth: Some(0),
+            ..GoParams::default()
+        };
+        set_limits(&mut limits, &params, Color::Black);
+        assert_eq!(limits.depth, Some(1));
+        let clock = limits.clock.expect("black's clock");
+        assert_eq!(clock.time, Duration::from_secs(5));
+        assert_eq!(clock.moves_to_go, None);
+    }
 }
