@@ -299,6 +299,7 @@ fn movetime_is_respected() {
 fn clock_search_answers_in_time_and_legally() {
     let mut roger = Roger::start();
     roger.send("position startpos moves e2e4");
+    assert!(roger.sync().is_empty());
     let sent = Instant::now();
     roger.send("go wtime 1000 btime 1000 winc 0 binc 0");
     let lines = roger.await_bestmove(PROMPT);
