@@ -73,9 +73,17 @@ pub fn bestmove_line(best: &BestMove) -> String {
 }
 
 pub fn info_string(text: &str) -> String {
-    // A line break would end the info line early and leave the rest as an unknown command.
-    let one_line: Vec<&str> = text.lines().collect();
-    format!("info string {}", one_line.join(" "))
+    // A line break would end the info line early and leave the rest as an unknown command, and
+    // other control characters (echoed from bad input) can upset a GUI's reader: escape them.
+    let mut line = String::from("info string ");
+    for c in text.chars() {
+        match c {
+            '\n' | '\r' => line.push(' '),
+            c if c.is_control() => line.extend(c.escape_default()),
+            c => line.push(c),
+        }
+    }
+    line
 }
 
 /// Every error reaches the GUI this way; GUIs log `info string` lines and carry on.
@@ -182,6 +190,10 @@ mod tests {
     #[test]
     fn errors_stay_on_one_line() {
         assert_eq!(error_line("bad\nthing"), "info string error: bad thing");
+        assert_eq!(
+            error_line("nul \u{0} and tab\t"),
+            "info string error: nul \\u{0} and tab\\t"
+        );
     }
 
     #[test]
