@@ -1,0 +1,126 @@
+//! Nichess behind the [`Game`] interface.
+//!
+//! The game has no check. The search's notion of check is mapped onto the nearest thing:
+//! [`Game::in_check`] is true when the side to move's king is destroyed or can be destroyed by
+//! the opponent's next action. A destroyed king leaves no actions, so the generic search scores
+//! it as mate ("king destroyed in N plies"); a king in danger gets the search's check
+//! treatment (extension, every action in quiescence, no null move), which the 10-HP king needs.
+
+use super::moves::Move;
+use super::position::{Nichess, PieceKind, MOVE_LIMIT};
+use super::START_FEN;
+use crate::board::Square;
+use crate::rules::{Color, EndReason, Game, MoveList, RuleError};
+
+impl Game for Nichess {
+    type Move = Move;
+    const VARIANT: &'static str = "nichess";
+    const FILES: u8 = 8;
+    const RANKS: u8 = 8;
+
+    fn startpos() -> Nichess {
+        Nichess::parse_fen(START_FEN).expect("the start FEN is valid")
+    }
+    fn from_fen(fen: &str) -> Result<Nichess, RuleError> {
+        Nichess::parse_fen(fen)
+    }
+    fn fen(&self) -> String {
+        self.to_fen()
+    }
+    #[inline(always)]
+    fn side_to_move(&self) -> Color {
+        self.side
+    }
+    /// Plies since the last attack, throw or pawn move: no earlier position can come back,
+    /// since health and pawns never go back.
+    #[inline(always)]
+    fn halfmove_clock(&self) -> u32 {
+        self.reversible as u32
+    }
+    #[inline(always)]
+    fn key(&self) -> u64 {
+        self.key
+    }
+    #[inline]
+    fn in_check(&self) -> bool {
+        self.king_in_danger(self.side)
+    }
+    #[inline]
+    fn generate_moves(&self, moves: &mut MoveList<Move>) {
+        self.generate::<false>(moves);
+    }
+    #[inline]
+    fn generate_tactical(&self, moves: &mut MoveList<Move>) {
+        self.generate::<true>(moves);
+    }
+    #[inline(always)]
+    fn is_tactical(&self, mv: Move) -> bool {
+        mv.is_hit() || mv.is_promotion()
+    }
+    #[inline(always)]
+    fn play(&self, mv: Move) -> Nichess {
+        let mut next = self.clone();
+        next.apply(mv);
+        next
+    }
+    fn play_null(&self) -> Option<Nichess> {
+        if self.in_check() {
+            return None;
+        }
+        let mut next = self.clone();
+        next.apply_null();
+        Some(next)
+    }
+    #[inline]
+    fn has_non_pawn_material(&self) -> bool {
+        let us = self.color_bb(self.side);
+        us & !(self.kind_bb(PieceKind::Pawn) | self.kind_bb(PieceKind::King)) != 0
+    }
+
+    fn parse_move(&self, text: &str) -> Result<Move, RuleError> {
+        let syntax_ok = text.len() == 4
+            && Square::parse(&text[..2], 8, 8).is_some()
+            && Square::parse(&text[2..4], 8, 8).is_some();
+        if !syntax_ok {
+            return Err(RuleError::new(format!(
+                "'{text}' is not a move: expected the from and to squares such as e2e4 (attacks and throws name the target's square; no promotion suffix)"
+            )));
+        }
+        let mut moves = MoveList::new();
+        self.generate_moves(&mut moves);
+        moves
+            .iter()
+            .copied()
+            .find(|m| m.text() == text)
+            .ok_or_else(|| {
+                RuleError::new(format!("'{text}' is not a legal move in {}", self.fen()))
+            })
+    }
+    fn move_text(&self, mv: Move) -> String {
+        mv.text()
+    }
+    #[inline(always)]
+    fn move_index(&self, mv: Move) -> usize {
+        mv.from().index() * 128 + mv.to().index()
+    }
+    fn no_moves_reason(&self) -> EndReason {
+        if self.king_destroyed(self.side) {
+            EndReason::KingDestroyed
+        } else {
+            EndReason::Stalemate
+        }
+    }
+    fn draw_by_rule(&self) -> Option<EndReason> {
+        // A king destroyed on the last ply still decides the game.
+        (self.ply >= MOVE_LIMIT && !self.king_destroyed(self.side)).then_some(EndReason::MoveLimit)
+    }
+    fn board_text(&self) -> String {
+        self.diagram()
+    }
+}
+
+impl std::fmt::Debug for Nichess {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "Nichess({})", self.to_fen())
+    }
+}

@@ -1,0 +1,323 @@
+//! The Nichess position (pieces with their health) and copy-make.
+
+use super::moves::{Move, MoveKind};
+use super::tables::{BETWEEN, KING};
+use super::zobrist::{piece_key, KEYS};
+use crate::board::{Bitboard, Square};
+use crate::rules::Color;
+
+/// Health is kept in tens: every HP and AP of the game is a multiple of 10.
+pub const HP_UNIT: u8 = 10;
+/// A living piece has 1 to 6 tens of HP.
+pub const HP_LEVELS: usize = 6;
+/// Splash damage of a throw, in tens.
+pub const SPLASH: u8 = 2;
+/// Plies after which the game is drawn (the 333-move rule counts single moves).
+pub const MOVE_LIMIT: u16 = 333;
+
+#[derive(Clone, Copy, PartialEq, Eq, Debug, Hash)]
+pub enum PieceKind {
+    Pawn = 0,
+    Knight = 1,
+    Maenad = 2,
+    Pirate = 3,
+    Queen = 4,
+    King = 5,
+}
+
+impl PieceKind {
+    pub const ALL: [PieceKind; 6] = [
+        PieceKind::Pawn,
+        PieceKind::Knight,
+        PieceKind::Maenad,
+        PieceKind::Pirate,
+        PieceKind::Queen,
+        PieceKind::King,
+    ];
+    #[inline(always)]
+    pub const fn index(self) -> usize {
+        self as usize
+    }
+    pub const fn letter(self) -> char {
+        ['p', 'n', 'm', 'r', 'q', 'k'][self as usize]
+    }
+    pub const fn name(self) -> &'static str {
+        ["pawn", "knight", "maenad", "pirate", "queen", "king"][self as usize]
+    }
+    /// Health at the start (and the most the piece can have), in tens.
+    #[inline(always)]
+    pub const fn start_hp(self) -> u8 {
+        START_HP[self as usize]
+    }
+    /// Damage of a standard attack, in tens.
+    #[inline(always)]
+    pub const fn ability(self) -> u8 {
+        ABILITY[self as usize]
+    }
+}
+
+/// Start HP and AP in tens, by kind: pawn, knight, maenad, pirate, queen, king.
+const START_HP: [u8; 6] = [3, 6, 1, 6, 1, 1];
+const ABILITY: [u8; 6] = [6, 6, 3, 3, 3, 6];
+
+/// A coloured piece.
+#[derive(Clone, Copy, PartialEq, Eq, Debug, Hash)]
+pub struct Piece {
+    pub kind: PieceKind,
+    pub color: Color,
+}
+
+impl Piece {
+    /// Index 0..12 used by the mailbox and Zobrist tables.
+    #[inline(always)]
+    pub const fn code(self) -> u8 {
+        self.kind as u8 + 6 * self.color as u8
+    }
+    #[inline(always)]
+    pub fn from_code(code: u8) -> Piece {
+        Piece {
+            kind: PieceKind::ALL[(code % 6) as usize],
+            color: if code < 6 { Color::White } else { Color::Black },
+        }
+    }
+    pub fn letter(self) -> char {
+        let c = self.kind.letter();
+        match self.color {
+            Color::White => c.to_ascii_uppercase(),
+            Color::Black => c,
+        }
+    }
+}
+
+pub(super) const NO_PIECE: u8 = 12;
+
+const RANK_1: u64 = 0xFF;
+const RANK_8: u64 = RANK_1 << 56;
+
+/// A Nichess position: pieces, their health, the side to move and the game's ply count.
+#[derive(Clone, PartialEq, Eq)]
+pub struct Nichess {
+    pub(super) by_kind: [u64; 6],
+    pub(super) by_color: [u64; 2],
+    pub(super) mailbox: [u8; 64],
+    /// Health in tens of the piece on each square, 0 where the square is empty.
+    pub(super) hp: [u8; 64],
+    pub(super) side: Color,
+    /// Plies since the last attack, throw or pawn move (nothing before can repeat).
+    pub(super) reversible: u16,
+    /// Plies played in the game.
+    pub(super) ply: u16,
+    pub(super) key: u64,
+}
+
+impl Nichess {
+    pub(super) fn empty() -> Nichess {
+        Nichess {
+            by_kind: [0; 6],
+            by_color: [0; 2],
+            mailbox: [NO_PIECE; 64],
+            hp: [0; 64],
+            side: Color::White,
+            reversible: 0,
+            ply: 0,
+            key: 0,
+        }
+    }
+
+    #[inline(always)]
+    pub fn side(&self) -> Color {
+        self.side
+    }
+    #[inline(always)]
+    pub fn occupied(&self) -> u64 {
+        self.by_color[0] | self.by_color[1]
+    }
+    #[inline(always)]
+    pub fn color_bb(&self, color: Color) -> u64 {
+        self.by_color[color.index()]
+    }
+    #[inline(always)]
+    pub fn kind_bb(&self, kind: PieceKind) -> u64 {
+        self.by_kind[kind.index()]
+    }
+    #[inline(always)]
+    pub fn pieces(&self, color: Color, kind: PieceKind) -> u64 {
+        self.by_color[color.index()] & self.by_kind[kind.index()]
+    }
+    #[inline(always)]
+    pub fn piece_at(&self, sq: Square) -> Option<Piece> {
+        let code = self.mailbox[sq.index()];
+        (code != NO_PIECE).then(|| Piece::from_code(code))
+    }
+    /// Health of the piece on `sq` in HP (10..=60), 0 for an empty square.
+    #[inline(always)]
+    pub fn hp_at(&self, sq: Square) -> u32 {
+        self.hp[sq.index()] as u32 * HP_UNIT as u32
+    }
+    /// Health of the piece on `sq` in tens (1..=6), 0 for an empty square.
+    #[inline(always)]
+    pub fn hp_tens(&self, sq: usize) -> u8 {
+        self.hp[sq]
+    }
+    /// Plies played in the game so far.
+    #[inline(always)]
+    pub fn plies(&self) -> u32 {
+        self.ply as u32
+    }
+    /// The full-move number as FEN writes it.
+    pub fn fullmove_number(&self) -> u32 {
+        self.ply as u32 / 2 + 1
+    }
+    /// True when `color` has lost its king (only the side to move can be in that state).
+    #[inline(always)]
+    pub fn king_destroyed(&self, color: Color) -> bool {
+        self.pieces(color, PieceKind::King) == 0
+    }
+
+    #[inline(always)]
+    pub(super) fn put(&mut self, sq: u8, piece: Piece, hp: u8) {
+        let bit = 1u64 << sq;
+        self.by_kind[piece.kind.index()] |= bit;
+        self.by_color[piece.color.index()] |= bit;
+        self.mailbox[sq as usize] = piece.code();
+        self.hp[sq as usize] = hp;
+        self.key ^= piece_key(piece.code(), hp, sq as usize);
+    }
+
+    #[inline(always)]
+    fn remove(&mut self, sq: u8) {
+        let code = self.mailbox[sq as usize];
+        let bit = 1u64 << sq;
+        self.by_kind[(code % 6) as usize] ^= bit;
+        self.by_color[(code / 6) as usize] ^= bit;
+        self.key ^= piece_key(code, self.hp[sq as usize], sq as usize);
+        self.mailbox[sq as usize] = NO_PIECE;
+        self.hp[sq as usize] = 0;
+    }
+
+    #[inline(always)]
+    fn shift_piece(&mut self, from: u8, to: u8) {
+        let code = self.mailbox[from as usize];
+        let hp = self.hp[from as usize];
+        let bits = (1u64 << from) | (1u64 << to);
+        self.by_kind[(code % 6) as usize] ^= bits;
+        self.by_color[(code / 6) as usize] ^= bits;
+        self.mailbox[from as usize] = NO_PIECE;
+        self.mailbox[to as usize] = code;
+        self.hp[from as usize] = 0;
+        self.hp[to as usize] = hp;
+        self.key ^= piece_key(code, hp, from as usize) ^ piece_key(code, hp, to as usize);
+    }
+
+    /// Takes `damage` tens of HP from the piece on `sq`, destroying it at 0 or below.
+    #[inline(always)]
+    fn damage(&mut self, sq: u8, damage: u8) {
+        let hp = self.hp[sq as usize];
+        if hp <= damage {
+            self.remove(sq);
+        } else {
+            let code = self.mailbox[sq as usize];
+            self.key ^=
+                piece_key(code, hp, sq as usize) ^ piece_key(code, hp - damage, sq as usize);
+            self.hp[sq as usize] = hp - damage;
+        }
+    }
+
+    /// The key computed from scratch; the incremental key must always equal it.
+    pub fn key_from_scratch(&self) -> u64 {
+        let mut key = 0;
+        for sq in 0..64 {
+            let code = self.mailbox[sq];
+            if code != NO_PIECE {
+                key ^= piece_key(code, self.hp[sq], sq);
+            }
+        }
+        if self.side == Color::Black {
+            key ^= KEYS.black_to_move;
+        }
+        key
+    }
+
+    /// Applies a legal action in place.
+    pub(super) fn apply(&mut self, mv: Move) {
+        let us = self.side;
+        let from = mv.from().0;
+        let to = mv.to().0;
+        self.reversible += 1;
+        match mv.kind() {
+            MoveKind::Quiet => {
+                if self.mailbox[from as usize] % 6 == PieceKind::Pawn as u8 {
+                    self.reversible = 0;
+                }
+                self.shift_piece(from, to);
+            }
+            MoveKind::Promotion => {
+                self.reversible = 0;
+                self.promote(from, to, us);
+            }
+            MoveKind::Castle => {
+                let rank = from & !7;
+                let (pirate_from, pirate_to) = if to > from {
+                    (rank + 7, rank + 5)
+                } else {
+                    (rank, rank + 3)
+                };
+                self.shift_piece(from, to);
+                self.shift_piece(pirate_from, pirate_to);
+            }
+            MoveKind::Attack | MoveKind::AttackPromotion => {
+                self.reversible = 0;
+                let ability = PieceKind::ALL[(self.mailbox[from as usize] % 6) as usize].ability();
+                if self.hp[to as usize] <= ability {
+                    self.remove(to);
+                    if mv.is_promotion() {
+                        self.promote(from, to, us);
+                    } else {
+                        self.shift_piece(from, to);
+                    }
+                } else {
+                    self.damage(to, ability);
+                    // The attacker stops on the last empty square before its target.
+                    let between = BETWEEN[from as usize][to as usize];
+                    if between != 0 {
+                        let landing = (between & KING[to as usize]).lsb().0;
+                        self.shift_piece(from, landing);
+                    }
+                }
+            }
+            MoveKind::Throw => {
+                self.reversible = 0;
+                let thrown = (BETWEEN[from as usize][to as usize] & KING[from as usize])
+                    .lsb()
+                    .0;
+                self.remove(to);
+                self.shift_piece(thrown, to);
+                for sq in (KING[to as usize] & self.by_color[us.flip().index()]).squares() {
+                    self.damage(sq.0, SPLASH);
+                }
+            }
+        }
+        self.ply += 1;
+        self.side = us.flip();
+        self.key ^= KEYS.black_to_move;
+    }
+
+    #[inline(always)]
+    fn promote(&mut self, from: u8, to: u8, us: Color) {
+        debug_assert!((1u64 << to) & (RANK_1 | RANK_8) != 0);
+        self.remove(from);
+        let pirate = Piece {
+            kind: PieceKind::Pirate,
+            color: us,
+        };
+        self.put(to, pirate, pirate.kind.start_hp());
+    }
+
+    /// Passes the turn (null move, for the search only).
+    pub(super) fn apply_null(&mut self) {
+        self.reversible += 1;
+        self.ply += 1;
+        self.side = self.side.flip();
+        self.key ^= KEYS.black_to_move;
+    }
+}
