@@ -115,9 +115,8 @@ impl Engine {
                     self.game = AnyGame::new(&variant)
                         .ok_or_else(|| format!("variant '{variant}' is not available"))?;
                     self.tt_write().clear();
-                    return Ok(Some(format!(
-                        "variant {variant}: position set to its start position"
-                    )));
+                    // The GUI learns the board's size and start position from this line.
+                    return Ok(Some(self.game.board_info()));
                 }
             }
             (name, _) => return Err(format!("option '{name}' is announced but not handled")),

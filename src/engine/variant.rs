@@ -5,6 +5,7 @@
 //! [`AnyGame::with_position`], and a row in [`VARIANTS`].
 
 use crate::rules::chess::Chess;
+use crate::rules::nichess::Nichess;
 use crate::rules::{Game, GameRecord, MoveList};
 use rayon::prelude::*;
 
@@ -12,6 +13,7 @@ use rayon::prelude::*;
 #[derive(Clone, Debug)]
 pub enum AnyGame {
     Chess(GameRecord<Chess>),
+    Nichess(GameRecord<Nichess>),
 }
 
 /// Runs `$body` with `$record` bound to the concrete `GameRecord<G>` inside an [`AnyGame`].
@@ -19,6 +21,7 @@ macro_rules! dispatch {
     ($game:expr, $record:ident => $body:expr) => {
         match $game {
             $crate::engine::variant::AnyGame::Chess($record) => $body,
+            $crate::engine::variant::AnyGame::Nichess($record) => $body,
         }
     };
 }
@@ -31,10 +34,16 @@ pub struct VariantEntry {
 }
 
 /// The variants in the order the option lists them (the first is the default).
-pub const VARIANTS: &[VariantEntry] = &[VariantEntry {
-    name: Chess::VARIANT,
-    start: || AnyGame::Chess(GameRecord::new(Chess::startpos())),
-}];
+pub const VARIANTS: &[VariantEntry] = &[
+    VariantEntry {
+        name: Chess::VARIANT,
+        start: || AnyGame::Chess(GameRecord::new(Chess::startpos())),
+    },
+    VariantEntry {
+        name: Nichess::VARIANT,
+        start: || AnyGame::Nichess(GameRecord::new(Nichess::startpos())),
+    },
+];
 
 pub fn variant_names() -> Vec<&'static str> {
     VARIANTS.iter().map(|variant| variant.name).collect()
@@ -56,10 +65,26 @@ impl AnyGame {
         dispatch!(self, record => name(record))
     }
 
+    /// What a GUI needs to set up the board of this variant:
+    /// `variant <name> files <n> ranks <n> startpos <FEN>`.
+    pub fn board_info(&self) -> String {
+        fn info<G: Game>(_: &GameRecord<G>) -> String {
+            format!(
+                "variant {} files {} ranks {} startpos {}",
+                G::VARIANT,
+                G::FILES,
+                G::RANKS,
+                G::startpos().fen()
+            )
+        }
+        dispatch!(self, record => info(record))
+    }
+
     /// A new game of the same variant from `fen` (or the start position) and `moves`.
     pub fn with_position(&self, fen: Option<&str>, moves: &[String]) -> Result<AnyGame, String> {
         Ok(match self {
             AnyGame::Chess(_) => AnyGame::Chess(record_from(fen, moves)?),
+            AnyGame::Nichess(_) => AnyGame::Nichess(record_from(fen, moves)?),
         })
     }
 

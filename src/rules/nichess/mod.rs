@@ -7,7 +7,7 @@ mod game;
 mod movegen;
 mod moves;
 mod position;
-mod tables;
+pub mod tables;
 mod zobrist;
 
 pub use moves::{Move, MoveKind};

@@ -1,0 +1,451 @@
+//! Nichess evaluation: material weighted by health, piece placement and mobility, the threat of
+//! damage (a 30-AP attacker takes a 60-HP piece in two hits, a 60-AP one in one), throw
+//! threats with their splash, and the safety of the 10-HP king, which any hit destroys.
+
+use super::Evaluate;
+use crate::board::magic::magics;
+use crate::board::{Bitboard, Square};
+use crate::rules::nichess::{tables, Move, MoveKind, Nichess, PieceKind, SPLASH};
+use crate::rules::Color;
+
+/// Full-health value of pawn, knight, maenad, pirate, queen (the king is never traded).
+const BASE: [i32; 6] = [100, 420, 310, 520, 680, 0];
+
+/// `VALUE[kind][hp in tens]`: what a piece is worth with that much health. Worth does not fall
+/// in proportion to HP: a damaged piece still hits as hard and moves as far, it only dies
+/// sooner (a 40-HP piece still needs two 30-AP hits; a 30-HP one dies to one).
+const fn build_values() -> [[i32; 7]; 6] {
+    // Share of the full value, in per mille, by HP in tens for 60-HP kinds, and for the pawn.
+    const SIXTY: [i32; 7] = [0, 480, 600, 700, 860, 920, 1000];
+    const THIRTY: [i32; 7] = [0, 700, 850, 1000, 1000, 1000, 1000];
+    let mut values = [[0; 7]; 6];
+    let mut kind = 0;
+    while kind < 6 {
+        let mut hp = 1;
+        while hp < 7 {
+            let share = match kind {
+                1 | 3 => SIXTY[hp],
+                0 => THIRTY[hp],
+                _ => 1000,
+            };
+            values[kind][hp] = BASE[kind] * share / 1000;
+            hp += 1;
+        }
+        kind += 1;
+    }
+    values
+}
+const VALUE: [[i32; 7]; 6] = build_values();
+
+#[inline(always)]
+fn value(kind: usize, hp: u8) -> i32 {
+    VALUE[kind][hp.min(6) as usize]
+}
+
+/// Material a hit of `ability` tens takes from a piece of `kind` with `hp` tens.
+#[inline(always)]
+fn hit_loss(kind: usize, hp: u8, ability: u8) -> i32 {
+    if hp <= ability {
+        value(kind, hp)
+    } else {
+        value(kind, hp) - value(kind, hp - ability)
+    }
+}
+
+const MOBILITY: [i32; 6] = [0, 5, 4, 3, 2, 0];
+/// Bonus of a pawn by relative rank: it becomes a 60-HP pirate on the last one.
+const PAWN_ADVANCE: [i32; 8] = [0, 0, 4, 12, 28, 60, 140, 0];
+const PASSED: [i32; 8] = [0, 5, 10, 20, 40, 70, 110, 0];
+/// Weight of an attack on a square next to the enemy king, by attacker kind.
+const KING_ZONE_WEIGHT: [i32; 6] = [2, 3, 2, 3, 4, 1];
+const TEMPO: i32 = 12;
+
+const FILE_A: u64 = 0x0101_0101_0101_0101;
+const RANK_1: u64 = 0xFF;
+
+#[inline(always)]
+fn relative(sq: usize, color: Color) -> usize {
+    match color {
+        Color::White => sq,
+        Color::Black => sq ^ 56,
+    }
+}
+
+/// 0 on the rim, 3 in the four centre squares.
+#[inline(always)]
+fn centrality(sq: usize) -> i32 {
+    let file = (sq % 8) as i32;
+    let rank = (sq / 8) as i32;
+    let f = file.min(7 - file);
+    let r = rank.min(7 - rank);
+    f.min(r)
+}
+
+/// Squares in front of a pawn on its file and the two beside it.
+#[inline(always)]
+fn front_span(sq: usize, color: Color) -> u64 {
+    let file = sq % 8;
+    let rank = sq / 8;
+    let mut files = FILE_A << file;
+    if file > 0 {
+        files |= FILE_A << (file - 1);
+    }
+    if file < 7 {
+        files |= FILE_A << (file + 1);
+    }
+    let ahead = match color {
+        Color::White if rank == 7 => 0,
+        Color::White => !0u64 << (8 * (rank + 1)),
+        Color::Black => (1u64 << (8 * rank)) - 1,
+    };
+    files & ahead
+}
+
+/// Where each kind of one side's pieces can hit, and how much that side has.
+struct SideMaps {
+    by_kind: [u64; 6],
+    all: u64,
+}
+
+fn side_maps(pos: &Nichess, color: Color) -> SideMaps {
+    let m = magics();
+    let occupied = pos.occupied();
+    let mut by_kind = [0u64; 6];
+    let pawns = pos.pieces(color, PieceKind::Pawn);
+    by_kind[0] = match color {
+        Color::White => ((pawns & !FILE_A) << 7) | ((pawns & !(FILE_A << 7)) << 9),
+        Color::Black => ((pawns & !FILE_A) >> 9) | ((pawns & !(FILE_A << 7)) >> 7),
+    };
+    for sq in pos.pieces(color, PieceKind::Knight).squares() {
+        by_kind[1] |= knight_attacks(sq);
+    }
+    for sq in pos.pieces(color, PieceKind::Maenad).squares() {
+        by_kind[2] |= m.bishop(sq, occupied) | orthogonal_step(sq);
+    }
+    for sq in pos.pieces(color, PieceKind::Pirate).squares() {
+        by_kind[3] |= m.rook(sq, occupied);
+    }
+    for sq in pos.pieces(color, PieceKind::Queen).squares() {
+        by_kind[4] |= m.queen(sq, occupied);
+    }
+    for sq in pos.pieces(color, PieceKind::King).squares() {
+        by_kind[5] |= king_attacks(sq);
+    }
+    let all = by_kind.iter().fold(0, |a, &b| a | b);
+    SideMaps { by_kind, all }
+}
+
+#[inline(always)]
+fn king_attacks(sq: Square) -> u64 {
+    tables::KING[sq.index()]
+}
+#[inline(always)]
+fn knight_attacks(sq: Square) -> u64 {
+    tables::KNIGHT[sq.index()]
+}
+#[inline(always)]
+fn orthogonal_step(sq: Square) -> u64 {
+    tables::ORTHOGONAL_STEP[sq.index()]
+}
+
+/// Score of `us` from its own point of view, before threats: material, placement, mobility,
+/// pawns and king safety.
+fn side_score(pos: &Nichess, us: Color, theirs: &SideMaps) -> i32 {
+    let m = magics();
+    let them = us.flip();
+    let occupied = pos.occupied();
+    let own = pos.color_bb(us);
+    let their_pawn_hits = theirs.by_kind[0];
+    let their_pawns = pos.pieces(them, PieceKind::Pawn);
+    let mut score = 0;
+    for kind in PieceKind::ALL {
+        let k = kind.index();
+        for sq in pos.pieces(us, kind).squares() {
+            let s = sq.index();
+            let rel = relative(s, us);
+            score += value(k, pos.hp_tens(s));
+            let reach = match kind {
+                PieceKind::Pawn => {
+                    score += PAWN_ADVANCE[rel / 8];
+                    if front_span(s, us) & their_pawns == 0 {
+                        score += PASSED[rel / 8];
+                    }
+                    0
+                }
+                PieceKind::Knight => {
+                    score += 8 * centrality(s) - 8;
+                    knight_attacks(sq)
+                }
+                PieceKind::Maenad => {
+                    score += 4 * centrality(s);
+                    m.bishop(sq, occupied) | orthogonal_step(sq)
+                }
+                PieceKind::Pirate => {
+                    if rel / 8 == 6 {
+                        score += 15;
+                    }
+                    m.rook(sq, occupied)
+                }
+                PieceKind::Queen => m.queen(sq, occupied),
+                PieceKind::King => 0,
+            };
+            if reach != 0 {
+                let mobility = (reach & !own & !their_pawn_hits).count() as i32;
+                score += MOBILITY[k] * (mobility - 4);
+            }
+        }
+    }
+    score + king_safety(pos, us, theirs)
+}
+
+/// The 10-HP king dies to any hit: penalise enemy pressure on the squares around it, open
+/// lines to it, and own pieces next to it that an enemy throw could splash through.
+fn king_safety(pos: &Nichess, us: Color, theirs: &SideMaps) -> i32 {
+    let Some(king) = pos.pieces(us, PieceKind::King).squares().next() else {
+        return 0;
+    };
+    let them = us.flip();
+    let zone = king_attacks(king) | (1u64 << king.0);
+    let mut units = 0;
+    for (k, &attacks) in theirs.by_kind.iter().enumerate() {
+        units += KING_ZONE_WEIGHT[k] * (attacks & zone).count() as i32;
+    }
+    // Lines that reach the king through one piece: one move from a hit.
+    let m = magics();
+    let their_pieces = pos.color_bb(them);
+    let line_pieces =
+        |kinds: &[PieceKind]| kinds.iter().fold(0u64, |a, &k| a | pos.pieces(them, k));
+    let rook_line =
+        m.rook(king, their_pieces) & line_pieces(&[PieceKind::Pirate, PieceKind::Queen]);
+    let bishop_line =
+        m.bishop(king, their_pieces) & line_pieces(&[PieceKind::Maenad, PieceKind::Queen]);
+    units += 2 * (rook_line | bishop_line).count() as i32;
+    // Escape squares: a king with none is caught by the next hit on it.
+    let escapes = (king_attacks(king) & !pos.occupied() & !theirs.all).count() as i32;
+    if escapes == 0 {
+        units += 3;
+    }
+    // Enemy attackers matter with enemy material on the board.
+    let their_force = PieceKind::ALL[1..5]
+        .iter()
+        .map(|&k| pos.pieces(them, k).count() as i32 * BASE[k.index()])
+        .sum::<i32>();
+    let scale = their_force.min(3000);
+    let back_rank = match us {
+        Color::White => RANK_1,
+        Color::Black => RANK_1 << 56,
+    };
+    let shelter = if (1u64 << king.0) & back_rank != 0 {
+        15
+    } else {
+        0
+    };
+    -(units * units * 3 + units * 8) * scale / 3000 + shelter * scale / 3000
+}
+
+/// What the side not to move stands to lose to the side to move's hits, and what the side to
+/// move cannot save of its own: the material part of the threats.
+fn threats(pos: &Nichess, victim: Color, attackers: &SideMaps, defenders: &SideMaps) -> (i32, i32) {
+    let mut largest = 0;
+    let mut second = 0;
+    for kind in PieceKind::ALL[..5].iter() {
+        let k = kind.index();
+        for sq in (pos.pieces(victim, *kind) & attackers.all).squares() {
+            let s = sq.index();
+            let hp = pos.hp_tens(s);
+            let bit = 1u64 << s;
+            let defended = defenders.all & bit != 0;
+            let mut best = 0;
+            for (a, &hits) in attackers.by_kind.iter().enumerate() {
+                if hits & bit == 0 {
+                    continue;
+                }
+                let ability = PieceKind::ALL[a].ability();
+                let loss = hit_loss(k, hp, ability);
+                // A defended target costs the attacker (a king never trades itself).
+                let risk = if a == 5 && defended {
+                    i32::MAX / 4
+                } else if defended {
+                    BASE[a]
+                } else {
+                    0
+                };
+                best = best.max(loss - risk);
+            }
+            if best > largest {
+                second = largest;
+                largest = best;
+            } else if best > second {
+                second = best;
+            }
+        }
+    }
+    (largest, second)
+}
+
+/// The best material a throw of `color` wins now: the target whatever its health, plus the
+/// splash on its enemy neighbours.
+fn best_throw(pos: &Nichess, color: Color) -> i32 {
+    let mut best = 0;
+    pos.for_each_throw(color, |_, target| {
+        best = best.max(throw_gain(pos, color, target));
+    });
+    best
+}
+
+fn throw_gain(pos: &Nichess, color: Color, target: u8) -> i32 {
+    let victim = |sq: usize| pos.piece_at(Square(sq as u8)).map(|p| p.kind.index());
+    let mut gain = victim(target as usize).map_or(0, |k| value(k, pos.hp_tens(target as usize)));
+    let neighbours = king_attacks(Square(target)) & pos.color_bb(color.flip());
+    for sq in neighbours.squares() {
+        let k = victim(sq.index()).unwrap_or(0);
+        gain += if k == PieceKind::King.index() {
+            // The splash destroys a king next to the target: that is the game.
+            5000
+        } else {
+            hit_loss(k, pos.hp_tens(sq.index()), SPLASH)
+        };
+    }
+    gain
+}
+
+impl Evaluate for Nichess {
+    fn evaluate(&self) -> i32 {
+        let us = self.side();
+        let them = us.flip();
+        let (ours, theirs) = {
+            let white = side_maps(self, Color::White);
+            let black = side_maps(self, Color::Black);
+            match us {
+                Color::White => (white, black),
+                Color::Black => (black, white),
+            }
+        };
+        let mut score = side_score(self, us, &theirs) - side_score(self, them, &ours);
+        // Our hanging pieces: we save the most valuable by moving, the next one is lost.
+        let (our_largest, our_second) = threats(self, us, &theirs, &ours);
+        score -= our_second * 2 / 3 + our_largest / 8;
+        // Their hanging pieces: quiescence search plays the hit; a little credit for the threat.
+        let (their_largest, _) = threats(self, them, &ours, &theirs);
+        score += their_largest / 6;
+        // Throws read like hits: the enemy's loaded throw is a threat we must meet.
+        score -= best_throw(self, them) / 3;
+        score += best_throw(self, us) / 8;
+        score + TEMPO
+    }
+
+    fn material_balance(&self) -> i32 {
+        let side = |color: Color| -> i32 {
+            let mut total = 0;
+            for kind in PieceKind::ALL {
+                for sq in self.pieces(color, kind).squares() {
+                    total += value(kind.index(), self.hp_tens(sq.index()));
+                }
+            }
+            total
+        };
+        side(self.side()) - side(self.side().flip())
+    }
+
+    #[inline]
+    fn tactical_order(&self, mv: Move) -> i32 {
+        let attacker = self
+            .piece_at(mv.from())
+            .map_or(0, |p| BASE[p.kind.index()] / 10);
+        self.tactical_gain(mv) * 4 - attacker
+    }
+
+    #[inline]
+    fn tactical_gain(&self, mv: Move) -> i32 {
+        let to = mv.to().index();
+        let target = self.piece_at(mv.to());
+        let promotion = if mv.is_promotion() {
+            value(PieceKind::Pirate.index(), 6) - value(PieceKind::Pawn.index(), 3)
+        } else {
+            0
+        };
+        let hit = match (mv.kind(), target) {
+            (MoveKind::Throw, _) => throw_gain(self, self.side(), to as u8),
+            (_, Some(victim)) if victim.kind == PieceKind::King => 5000,
+            (_, Some(victim)) => {
+                let ability = self.piece_at(mv.from()).map_or(0, |p| p.kind.ability());
+                hit_loss(victim.kind.index(), self.hp_tens(to), ability)
+            }
+            _ => 0,
+        };
+        hit + promotion
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::nichess::START_FEN;
+    use crate::rules::Game;
+
+    fn eval(fen: &str) -> i32 {
+        Nichess::from_fen(fen).unwrap().evaluate()
+    }
+
+    /// The same position with colours swapped and the board mirrored.
+    fn mirror(fen: &str) -> String {
+        let fields: Vec<&str> = fen.split(' ').collect();
+        let ranks: Vec<String> = fields[0]
+            .split('/')
+            .rev()
+            .map(|rank| {
+                rank.chars()
+                    .map(|c| {
+                        if c.is_ascii_uppercase() {
+                            c.to_ascii_lowercase()
+                        } else {
+                            c.to_ascii_uppercase()
+                        }
+                    })
+                    .collect()
+            })
+            .collect();
+        let side = if fields[1] == "w" { "b" } else { "w" };
+        format!("{} {side} - - 0 1", ranks.join("/"))
+    }
+
+    #[test]
+    fn start_position_is_near_equal_and_the_eval_is_colour_symmetric() {
+        let start = eval(START_FEN);
+        assert!(start.abs() < 40, "{start}");
+        for fen in [
+            "r3k2r/pp1m1ppp/2n1q3/2PpN3/3Q4/2M2n(30)2/RP3PPP/R3K2R(30) w - - 4 12",
+            "k5N1/1P4R1/6R1/3m4/2q1n(20)3/8/p1M5/3QK3 b - - 0 40",
+        ] {
+            assert_eq!(eval(fen), eval(&mirror(fen)), "{fen}");
+        }
+    }
+
+    #[test]
+    fn material_counts_with_health() {
+        let full = eval("4k3/8/8/8/8/8/8/1N2K3 w - - 0 1");
+        let hurt = eval("4k3/8/8/8/8/8/8/1N(30)2K3 w - - 0 1");
+        let none = eval("4k3/8/8/8/8/8/8/4K3 w - - 0 1");
+        assert!(full > hurt && hurt > none, "{full} {hurt} {none}");
+        let pos = Nichess::from_fen("4k3/8/8/8/8/8/8/1N(30)2K3 b - - 0 1").unwrap();
+        assert_eq!(pos.material_balance(), -value(1, 3));
+    }
+
+    #[test]
+    fn a_hit_that_only_damages_gains_less_than_one_that_destroys() {
+        let pos = Nichess::from_fen("4k3/8/8/3n4/8/8/8/3QK3 w - - 0 1").unwrap();
+        let damage = pos.parse_move("d1d5").unwrap();
+        let hurt = Nichess::from_fen("4k3/8/8/3n(30)4/8/8/8/3QK3 w - - 0 1").unwrap();
+        let destroy = hurt.parse_move("d1d5").unwrap();
+        assert!(pos.tactical_gain(damage) < hurt.tactical_gain(destroy));
+        assert_eq!(hurt.tactical_gain(destroy), value(1, 3));
+    }
+
+    #[test]
+    fn a_loaded_throw_against_us_is_a_threat() {
+        // Black's pirates on a8/a7 can throw at the white knight on a2: bad for White to move.
+        let threatened = eval("r3k3/r7/8/8/8/8/N7/4K3 w - - 0 1");
+        let safe = eval("r3k3/r7/8/8/8/8/1N6/4K3 w - - 0 1");
+        assert!(threatened < safe - 100, "{threatened} vs {safe}");
+    }
+}
