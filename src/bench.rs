@@ -8,7 +8,7 @@ use crate::search::{search, Limits, SearchOptions, TranspositionTable};
 use std::sync::atomic::AtomicBool;
 use std::time::Instant;
 
-pub const DEFAULT_DEPTH: u32 = 9;
+pub const DEFAULT_DEPTH: u32 = 11;
 
 /// Openings, middlegames and endgames, quiet and tactical.
 const POSITIONS: &[&str] = &[
@@ -59,6 +59,5 @@ pub fn run(depth: Option<u32>, out: &mut dyn FnMut(&str)) -> (u64, u64) {
     let elapsed = start.elapsed();
     let nps = (total as u128 * 1000 / elapsed.as_millis().max(1)) as u64;
     out(&format!("total time {} ms", elapsed.as_millis()));
-    out(&format!("{total} nodes {nps} nps"));
     (total, nps)
 }

@@ -97,7 +97,7 @@ impl Engine {
             (options::HASH, OptionValue::Spin(megabytes)) => {
                 let megabytes = megabytes as usize;
                 if megabytes != self.options.hash_mb {
-                    self.tt_write().resize(megabytes);
+                    self.tt_write().try_resize(megabytes)?;
                     self.options.hash_mb = megabytes;
                 }
             }
@@ -293,6 +293,7 @@ fn set_limits(limits: &mut Limits, params: &GoParams, side: Color) {
     limits.nodes = params.nodes;
     limits.movetime = params.movetime;
     limits.infinite = params.infinite;
+    limits.searchmoves = params.searchmoves.clone();
 }
 
 #[cfg(test)]

@@ -131,7 +131,7 @@ fn run<G: Game + Evaluate>(job: &SearchJob<G>, on_report: &mut dyn FnMut(Report)
         Ok(mv) if allowed.contains(&mv) => mv,
         Ok(_) => {
             on_report(Report::Message(format!(
-                "searchmoves: the search preferred '{best_text}', answering the first allowed move"
+                "error: the search answered '{best_text}', outside searchmoves; answering the first allowed move"
             )));
             return fallback();
         }

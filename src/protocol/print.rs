@@ -104,11 +104,8 @@ pub fn perft_lines(counts: &[(String, u64)]) -> Vec<String> {
 }
 
 /// The closing lines of `bench`.
-pub fn bench_summary(nodes: u64, nps: u64) -> [String; 2] {
-    [
-        format!("Nodes searched: {nodes}"),
-        format!("Nodes/second: {nps}"),
-    ]
+pub fn bench_summary(nodes: u64, nps: u64) -> [String; 1] {
+    [format!("{nodes} nodes {nps} nps")]
 }
 
 #[cfg(test)]

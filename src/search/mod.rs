@@ -45,6 +45,8 @@ pub struct Limits {
     /// While this flag is true the search is pondering: it ignores its time limits. The engine
     /// clears it on `ponderhit`, and the clock counts from then.
     pub pondering: Option<Arc<AtomicBool>>,
+    /// Only these root moves (in the protocol's notation) are searched; empty means all.
+    pub searchmoves: Vec<String>,
 }
 
 #[derive(Clone, Copy, Debug, Default)]
@@ -140,6 +142,7 @@ pub fn search<G: Game + Evaluate>(
         limits,
         budget: time::budget(limits),
         start,
+        clock_origin_ms: AtomicU64::new(0),
     };
     let threads = options.threads.max(1);
     let outcome = std::thread::scope(|scope| {

@@ -29,6 +29,8 @@ pub(super) struct Shared<'a> {
     pub limits: &'a Limits,
     pub budget: Budget,
     pub start: Instant,
+    /// Milliseconds after `start` from which the clock counts (moved on `ponderhit`).
+    pub clock_origin_ms: AtomicU64,
 }
 
 /// Late move reductions by depth and move number.
@@ -76,14 +78,16 @@ pub(super) struct Searcher<'a, G: Game> {
     unflushed: u64,
     seldepth: usize,
     stopped: bool,
-    /// When pondering ends the clock restarts, so the budget counts from here.
-    clock_start: Instant,
     was_pondering: bool,
     killers: Vec<[G::Move; 2]>,
     history: Vec<i32>,
     pv: Vec<Vec<G::Move>>,
     /// Root moves excluded from the current search (lines already given in MultiPV).
     excluded: Vec<G::Move>,
+    /// The root moves `searchmoves` allows; empty means all.
+    allowed: Vec<G::Move>,
+    /// Nodes between checks of the clock and the limits.
+    check_interval: u64,
 }
 
 impl<'a, G: Game + Evaluate> Searcher<'a, G> {
@@ -102,12 +106,22 @@ impl<'a, G: Game + Evaluate> Searcher<'a, G> {
             unflushed: 0,
             seldepth: 0,
             stopped: false,
-            clock_start: shared.start,
             was_pondering: pondering,
             killers: vec![[G::Move::default(); 2]; MAX_PLY + 2],
             history: vec![0; 2 * HISTORY_SIZE],
             pv: vec![Vec::new(); MAX_PLY + 2],
             excluded: Vec::new(),
+            allowed: shared
+                .limits
+                .searchmoves
+                .iter()
+                .filter_map(|text| record.position().parse_move(text).ok())
+                .collect(),
+            // A small node limit is checked at every node, so that it holds exactly.
+            check_interval: shared
+                .limits
+                .nodes
+                .map_or(CHECK_INTERVAL, |n| n.clamp(1, CHECK_INTERVAL)),
         }
     }
 
@@ -127,8 +141,10 @@ impl<'a, G: Game + Evaluate> Searcher<'a, G> {
             .is_some_and(|p| p.load(Ordering::Relaxed))
     }
 
+    /// Time on the clock: since the search started, or since `ponderhit`.
     fn elapsed(&self) -> Duration {
-        self.clock_start.elapsed()
+        let origin = Duration::from_millis(self.shared.clock_origin_ms.load(Ordering::Relaxed));
+        self.shared.start.elapsed().saturating_sub(origin)
     }
 
     /// Checks the stop flag, and in the main thread the clock and the node limit.
@@ -141,25 +157,31 @@ impl<'a, G: Game + Evaluate> Searcher<'a, G> {
             self.stopped = true;
             return;
         }
-        if !self.is_main() {
-            return;
-        }
         if let Some(limit) = self.shared.limits.nodes {
             if self.shared.nodes.load(Ordering::Relaxed) >= limit {
                 self.stopped = true;
             }
         }
         let pondering = self.pondering();
-        if self.was_pondering && !pondering {
-            self.clock_start = Instant::now();
+        if self.is_main() && self.was_pondering && !pondering {
+            let since_start = self.shared.start.elapsed().as_millis() as u64;
+            self.shared
+                .clock_origin_ms
+                .store(since_start, Ordering::Relaxed);
         }
         self.was_pondering = pondering;
+        // Every thread watches the clock: with more threads than cores the main thread may
+        // get little time, and must not be the only one to notice.
         if !pondering {
             if let Some(hard) = self.shared.budget.hard {
                 if self.elapsed() >= hard {
                     self.stopped = true;
+                    self.shared.halt.store(true, Ordering::Relaxed);
                 }
             }
+        }
+        if self.stopped && self.shared.limits.nodes.is_some() {
+            self.shared.halt.store(true, Ordering::Relaxed);
         }
     }
 
@@ -167,6 +189,14 @@ impl<'a, G: Game + Evaluate> Searcher<'a, G> {
     pub fn iterate(&mut self, multipv: usize, report: &mut dyn FnMut(&Info)) -> SearchOutcome {
         let mut root_moves = MoveList::new();
         self.root.generate_moves(&mut root_moves);
+        if !self.allowed.is_empty() {
+            root_moves.retain(|mv| self.allowed.contains(mv));
+        }
+        if root_moves.is_empty() {
+            // No legal move among `searchmoves`: search them all rather than none.
+            self.allowed.clear();
+            self.root.generate_moves(&mut root_moves);
+        }
         let multipv = multipv.min(root_moves.len());
         let max_depth = self.shared.limits.depth.map_or(MAX_PLY as i32 - 4, |d| {
             (d as i32).clamp(1, MAX_PLY as i32 - 4)
@@ -303,7 +333,7 @@ impl<'a, G: Game + Evaluate> Searcher<'a, G> {
     fn count_node(&mut self) {
         self.nodes += 1;
         self.unflushed += 1;
-        if self.unflushed >= CHECK_INTERVAL {
+        if self.unflushed >= self.check_interval {
             self.check_stop();
         }
     }
@@ -453,7 +483,10 @@ impl<'a, G: Game + Evaluate> Searcher<'a, G> {
 
         for index in 0..ordered.len() {
             let mv = Self::pick(&mut ordered, index);
-            if root && self.excluded.contains(&mv) {
+            if root
+                && (self.excluded.contains(&mv)
+                    || (!self.allowed.is_empty() && !self.allowed.contains(&mv)))
+            {
                 continue;
             }
             let tactical = pos.is_tactical(mv);

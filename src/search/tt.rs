@@ -70,13 +70,32 @@ impl TranspositionTable {
     }
 
     pub fn resize(&mut self, megabytes: usize) {
+        if let Err(error) = self.try_resize(megabytes) {
+            panic!("{error}");
+        }
+    }
+
+    /// Resizes to `megabytes` MiB, or leaves the table as it is and says why not: a size the
+    /// machine's free memory cannot hold is refused before anything is allocated.
+    pub fn try_resize(&mut self, megabytes: usize) -> Result<(), String> {
+        if let Some(available) = available_memory_mib() {
+            if megabytes > available {
+                return Err(format!(
+                    "Hash {megabytes} MiB is more than the {available} MiB of memory available"
+                ));
+            }
+        }
         let count = (megabytes.max(1) * 1024 * 1024 / SLOT_BYTES).max(1024);
-        self.slots = (0..count)
-            .map(|_| Slot {
-                check: AtomicU64::new(0),
-                data: AtomicU64::new(0),
-            })
-            .collect();
+        let mut slots = Vec::new();
+        slots
+            .try_reserve_exact(count)
+            .map_err(|_| format!("cannot allocate a {megabytes} MiB hash table"))?;
+        slots.extend((0..count).map(|_| Slot {
+            check: AtomicU64::new(0),
+            data: AtomicU64::new(0),
+        }));
+        self.slots = slots;
+        Ok(())
     }
 
     pub fn clear(&mut self) {
@@ -160,6 +179,14 @@ impl TranspositionTable {
     }
 }
 
+/// Memory the system can still give, from `/proc/meminfo` (where there is one).
+fn available_memory_mib() -> Option<usize> {
+    let info = std::fs::read_to_string("/proc/meminfo").ok()?;
+    let line = info.lines().find(|l| l.starts_with("MemAvailable:"))?;
+    let kib: usize = line.split_whitespace().nth(1)?.parse().ok()?;
+    Some(kib / 1024)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -177,5 +204,13 @@ mod tests {
         );
         assert!(tt.probe(key ^ 1).is_none());
         assert!(tt.hashfull() <= 1000);
+    }
+
+    #[test]
+    fn an_impossible_size_is_refused_and_the_table_kept() {
+        let mut tt = TranspositionTable::new(1);
+        tt.store(42, 1, 2, 3, Bound::Exact);
+        assert!(tt.try_resize(usize::MAX / (1 << 21)).is_err());
+        assert_eq!(tt.probe(42).unwrap().packed_move, 1);
     }
 }

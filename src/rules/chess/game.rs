@@ -70,7 +70,8 @@ impl Game for Chess {
     }
 
     fn parse_move(&self, text: &str) -> Result<Move, RuleError> {
-        let syntax_ok = (4..=5).contains(&text.len())
+        let syntax_ok = text.is_ascii()
+            && (4..=5).contains(&text.len())
             && crate::board::Square::parse(&text[..2], 8, 8).is_some()
             && crate::board::Square::parse(&text[2..4], 8, 8).is_some()
             && text[4..].chars().all(|c| "nbrq".contains(c));
