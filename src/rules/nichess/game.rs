@@ -117,6 +117,19 @@ impl Game for Nichess {
     fn board_text(&self) -> String {
         self.diagram()
     }
+
+    /// Counts the leaf nodes, counting the last ply's actions without listing them.
+    fn perft(&self, depth: u32) -> u64 {
+        match depth {
+            0 => 1,
+            1 => self.count_actions(),
+            _ => {
+                let mut moves = MoveList::new();
+                self.generate_moves(&mut moves);
+                moves.iter().map(|&mv| self.play(mv).perft(depth - 1)).sum()
+            }
+        }
+    }
 }
 
 impl std::fmt::Debug for Nichess {

@@ -89,6 +89,61 @@ impl Nichess {
         });
     }
 
+    /// The number of legal actions, counted without listing them (perft's last ply).
+    pub fn count_actions(&self) -> u64 {
+        let us = self.side;
+        if self.king_destroyed(us) {
+            return 0;
+        }
+        let m = magics();
+        let our = self.color_bb(us);
+        let occupied = our | self.color_bb(us.flip());
+        let not_own = !our;
+        let mut count = 0u32;
+        for from in self.pieces(us, PieceKind::Knight).squares() {
+            count += (KNIGHT[from.index()] & not_own).count_ones();
+        }
+        for from in self.pieces(us, PieceKind::Queen).squares() {
+            count += (m.queen(from, occupied) & not_own).count_ones();
+        }
+        for from in self.pieces(us, PieceKind::Pirate).squares() {
+            count += (m.rook(from, occupied) & not_own).count_ones();
+        }
+        for from in self.pieces(us, PieceKind::Maenad).squares() {
+            let targets = m.bishop(from, occupied) | ORTHOGONAL_STEP[from.index()];
+            count += (targets & not_own).count_ones();
+        }
+        let king = self.pieces(us, PieceKind::King).lsb();
+        count += (KING[king.index()] & not_own).count_ones();
+        let pawns = self.pieces(us, PieceKind::Pawn);
+        if pawns != 0 {
+            let their = self.color_bb(us.flip());
+            let empty = !occupied;
+            let (single, double, hits) = match us {
+                Color::White => {
+                    let single = (pawns << 8) & empty;
+                    let double = ((single & RANK_3) << 8) & empty;
+                    let hits = (((pawns & !FILE_A) << 7) & their).count_ones()
+                        + (((pawns & !FILE_H) << 9) & their).count_ones();
+                    (single, double, hits)
+                }
+                Color::Black => {
+                    let single = (pawns >> 8) & empty;
+                    let double = ((single & RANK_6) >> 8) & empty;
+                    let hits = (((pawns & !FILE_A) >> 9) & their).count_ones()
+                        + (((pawns & !FILE_H) >> 7) & their).count_ones();
+                    (single, double, hits)
+                }
+            };
+            count += single.count_ones() + double.count_ones() + hits;
+        }
+        let mut list = MoveList::new();
+        self.generate_castling(&mut list, king, occupied);
+        count += list.len() as u32;
+        self.for_each_throw(us, |_, _| count += 1);
+        count as u64
+    }
+
     #[inline(always)]
     fn generate_pawn_actions<const TACTICAL: bool>(
         &self,

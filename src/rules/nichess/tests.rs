@@ -65,6 +65,7 @@ fn walk(pos: &Nichess, depth: u32) {
     assert!(reparsed == *pos, "{fen}");
     let mut all = MoveList::new();
     pos.generate_moves(&mut all);
+    assert_eq!(pos.count_actions(), all.len() as u64, "{fen}");
     let mut tactical = MoveList::new();
     pos.generate_tactical(&mut tactical);
     let mut expected: Vec<u16> = all
@@ -138,6 +139,10 @@ fn random_games_keep_keys_health_and_fens_consistent() {
             let pos = record.position();
             assert_eq!(pos.key(), pos.key_from_scratch(), "{}", pos.fen());
             assert_eq!(Nichess::from_fen(&pos.fen()).unwrap(), *pos);
+            assert_eq!(pos.count_actions(), pos.perft(1));
+            let mut all = MoveList::new();
+            pos.generate_moves(&mut all);
+            assert_eq!(all.len() as u64, pos.count_actions());
             for sq in 0..64u8 {
                 if let Some(p) = pos.piece_at(Square(sq)) {
                     let hp = pos.hp_at(Square(sq));
