@@ -1,10 +1,14 @@
 //! The `roger` command: the protocol loop by default, and perft and bench from the shell.
 
 use clap::{Parser, Subcommand};
+use roger::arena::local::{MatchSettings, TimeControl};
+use roger::arena::selfplay::{selfplay, EngineSettings, PlayerKind};
 use roger::engine::{variant_names, Engine};
 use roger::protocol::{self, print};
+use roger::rules::Color;
 use std::io::{self, Write};
 use std::process::ExitCode;
+use std::time::Duration;
 
 #[derive(Parser)]
 #[command(
@@ -32,6 +36,44 @@ enum Mode {
         #[arg(long, default_value = "chess", value_parser = variant_names())]
         variant: String,
     },
+    /// Play an in-process match between built-in players (engine, random, greedy), refereed
+    /// with the game's rules; colours alternate, each opening is played twice.
+    Selfplay {
+        /// The `UCI_Variant` to play.
+        #[arg(long, default_value = "chess", value_parser = variant_names())]
+        variant: String,
+        #[arg(long, default_value_t = 10)]
+        games: u32,
+        /// Time control per player: base seconds + increment seconds.
+        #[arg(long, default_value = "10+0.1")]
+        tc: String,
+        /// The first player (White in odd games): engine, random or greedy.
+        #[arg(long, default_value = "engine")]
+        white: String,
+        /// The second player (Black in odd games).
+        #[arg(long, default_value = "engine")]
+        black: String,
+        /// Random plies played from the start position to vary the openings.
+        #[arg(long, default_value_t = 4)]
+        random_plies: usize,
+        /// A game still going after this many plies is adjudicated a draw.
+        #[arg(long, default_value_t = 600)]
+        max_plies: usize,
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        /// Milliseconds a player may overrun its clock before it loses on time.
+        #[arg(long, default_value_t = 50)]
+        timemargin: u64,
+        /// Hash (MiB) of each engine player.
+        #[arg(long, default_value_t = 16)]
+        hash: usize,
+        /// Search threads of each engine player.
+        #[arg(long, default_value_t = 1)]
+        threads: usize,
+        /// Engine players search to this depth instead of by the clock.
+        #[arg(long)]
+        depth: Option<u32>,
+    },
     /// Run the fixed search benchmark and print its node count and speed.
     Bench {
         #[arg(long, value_parser = clap::value_parser!(u32).range(1..))]
@@ -49,6 +91,49 @@ fn main() -> ExitCode {
             variant,
         }) => return perft(fen.as_deref(), depth, &variant),
         Some(Mode::Bench { depth }) => bench(depth),
+        Some(Mode::Selfplay {
+            variant,
+            games,
+            tc,
+            white,
+            black,
+            random_plies,
+            max_plies,
+            seed,
+            timemargin,
+            hash,
+            threads,
+            depth,
+        }) => {
+            let engine = EngineSettings {
+                hash_mb: hash,
+                threads,
+                depth,
+            };
+            let setup = TimeControl::parse(&tc).and_then(|tc| {
+                Ok((
+                    PlayerKind::parse(&white)?,
+                    PlayerKind::parse(&black)?,
+                    MatchSettings {
+                        games,
+                        tc,
+                        margin: Duration::from_millis(timemargin),
+                        random_plies,
+                        max_plies,
+                        seed,
+                    },
+                ))
+            });
+            return match setup {
+                Ok((first, second, settings)) => {
+                    selfplay_command(&variant, first, second, engine, &settings)
+                }
+                Err(error) => {
+                    eprintln!("roger selfplay: {error}");
+                    ExitCode::FAILURE
+                }
+            };
+        }
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
@@ -91,6 +176,71 @@ fn bench(depth: Option<u32>) -> io::Result<()> {
     });
     written?;
     write_lines(&print::bench_summary(nodes, nps))
+}
+
+fn selfplay_command(
+    variant: &str,
+    first: PlayerKind,
+    second: PlayerKind,
+    engine: EngineSettings,
+    settings: &MatchSettings,
+) -> ExitCode {
+    let name = |kind: PlayerKind| format!("{kind:?}").to_lowercase();
+    let (first_name, second_name) = (name(first), name(second));
+    println!(
+        "{variant}: {first_name} vs {second_name}, {} games, tc {:?}+{:?}",
+        settings.games, settings.tc.base, settings.tc.increment
+    );
+    let mut running = roger::arena::local::Score::default();
+    let result = selfplay(
+        variant,
+        first,
+        second,
+        engine,
+        settings,
+        &mut |number, game, first_white| {
+            let (white, black) = if first_white {
+                (&first_name, &second_name)
+            } else {
+                (&second_name, &first_name)
+            };
+            let first_color = if first_white {
+                Color::White
+            } else {
+                Color::Black
+            };
+            match game.winner {
+                None => running.draws += 1,
+                Some(c) if c == first_color => running.wins += 1,
+                Some(_) => running.losses += 1,
+            }
+            println!(
+                "game {number}: {white} - {black} {} ({}, {} plies)  {first_name} +{} ={} -{}",
+                game.result_text(),
+                game.termination,
+                game.moves.len(),
+                running.wins,
+                running.draws,
+                running.losses
+            );
+        },
+    );
+    match result {
+        Ok(score) => {
+            println!(
+                "score of {first_name} vs {second_name}: W-D-L {}-{}-{} ({:.1}%)",
+                score.wins,
+                score.draws,
+                score.losses,
+                100.0 * score.fraction()
+            );
+            ExitCode::SUCCESS
+        }
+        Err(error) => {
+            eprintln!("roger selfplay: {error}");
+            ExitCode::FAILURE
+        }
+    }
 }
 
 fn write_lines<S: AsRef<str>>(lines: &[S]) -> io::Result<()> {
