@@ -1,0 +1,22 @@
+//! Millennium chess (`../shared/rules/millennium.md`): a 15x8 board (`u128` bitboards), two kings
+//! a side with the keystone rule, per-piece castling rights with four castlings a side, and
+//! promotion only to pieces captured earlier (the promotion pool).
+
+mod fen;
+mod game;
+mod movegen;
+mod moves;
+mod position;
+mod zobrist;
+
+pub use moves::{Move, MoveFlag};
+pub use position::{Millennium, INITIAL_COUNTS, POOL_KINDS};
+
+/// The start position: two ordinary back ranks sharing the centre rook on `h`.
+pub const START_FEN: &str =
+    "rnbqkbnrnbkqbnr/ppppppppppppppp/15/15/15/15/PPPPPPPPPPPPPPP/RNBQKBNRNBKQBNR w AEHKOaehko - 0 1";
+
+#[cfg(test)]
+mod reference;
+#[cfg(test)]
+mod tests;
