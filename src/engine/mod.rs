@@ -247,7 +247,7 @@ impl Engine {
         if self.is_searching() {
             return Err("a search is running; send 'stop' first".into());
         }
-        Ok(self.game.perft(depth))
+        Ok(self.game.perft(depth, self.options.threads))
     }
 
     /// Joins a finished (or stopping) search thread.

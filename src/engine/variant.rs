@@ -107,8 +107,8 @@ impl AnyGame {
     }
 
     /// Leaf counts under each legal root move, in generation order.
-    pub fn perft(&self, depth: u32) -> Vec<(String, u64)> {
-        dispatch!(self, record => divided_perft(record.position(), depth))
+    pub fn perft(&self, depth: u32, threads: usize) -> Vec<(String, u64)> {
+        dispatch!(self, record => divided_perft(record.position(), depth, threads))
     }
 }
 
@@ -165,14 +165,20 @@ pub fn display<G: Game>(position: &G) -> String {
     )
 }
 
-pub fn divided_perft<G: Game>(position: &G, depth: u32) -> Vec<(String, u64)> {
+/// Leaf counts under each root move. With one thread it runs on the calling thread; with more,
+/// the root moves are shared out over a pool of that many threads.
+pub fn divided_perft<G: Game>(position: &G, depth: u32, threads: usize) -> Vec<(String, u64)> {
     if depth == 0 {
         return Vec::new();
     }
     let mut moves = MoveList::new();
     position.generate_moves(&mut moves);
-    moves
-        .par_iter()
-        .map(|&mv| (position.move_text(mv), position.play(mv).perft(depth - 1)))
-        .collect()
+    let count = |&mv: &G::Move| (position.move_text(mv), position.play(mv).perft(depth - 1));
+    if threads <= 1 {
+        return moves.iter().map(count).collect();
+    }
+    match rayon::ThreadPoolBuilder::new().num_threads(threads).build() {
+        Ok(pool) => pool.install(|| moves.par_iter().map(count).collect()),
+        Err(_) => moves.iter().map(count).collect(),
+    }
 }
