@@ -70,7 +70,7 @@ const fn build_tables() -> Tables {
         eg[2][sq] = centre * 3 - 10;
         mg[3][sq] = if rank == 6 { 15 } else { 0 } + if file == 3 || file == 4 { 5 } else { 0 };
         eg[3][sq] = if rank == 6 { 10 } else { 0 };
-        mg[4][sq] = centre * 2 - 6 - if rank == 0 { 0 } else { 0 };
+        mg[4][sq] = centre * 2 - 6;
         eg[4][sq] = centre * 4 - 12;
         // King: castled corners in the middlegame, the centre in the endgame.
         let shelter = if file <= 2 || file >= 5 { 15 } else { -5 };

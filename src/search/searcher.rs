@@ -207,7 +207,7 @@ impl<'a, G: Game + Evaluate> Searcher<'a, G> {
 
         'deepening: for depth in 1..=max_depth {
             // Helper threads skip some depths so that the threads spread over the tree.
-            if self.id > 0 && depth > 1 && (depth as usize + self.id) % 2 == 0 {
+            if self.id > 0 && depth > 1 && (depth as usize + self.id).is_multiple_of(2) {
                 continue;
             }
             self.excluded.clear();
@@ -217,11 +217,14 @@ impl<'a, G: Game + Evaluate> Searcher<'a, G> {
                 if self.stopped && !(depth == 1 && line == 0) {
                     // An unfinished iteration still counts when its first move is new and
                     // better: the root stores the best move found so far in `pv[0]`.
-                    if line == 0 && !self.pv[0].is_empty() && self.pv[0][0] != best_move {
-                        if score > -INFINITY && score >= previous_score - 30 {
-                            best_move = self.pv[0][0];
-                            ponder_move = self.pv[0].get(1).copied();
-                        }
+                    if line == 0
+                        && !self.pv[0].is_empty()
+                        && self.pv[0][0] != best_move
+                        && score > -INFINITY
+                        && score >= previous_score - 30
+                    {
+                        best_move = self.pv[0][0];
+                        ponder_move = self.pv[0].get(1).copied();
                     }
                     break 'deepening;
                 }
@@ -573,7 +576,7 @@ impl<'a, G: Game + Evaluate> Searcher<'a, G> {
             // Every move was excluded (MultiPV) or pruned.
             return if root { -INFINITY } else { alpha };
         }
-        if !(root && !self.excluded.is_empty()) {
+        if !root || self.excluded.is_empty() {
             let bound = if best_score >= beta {
                 Bound::Lower
             } else if best_score > original_alpha {

@@ -24,7 +24,7 @@ const fn make_keys() -> Keys {
         castling: [0; 16],
         en_passant_file: [0; 8],
     };
-    let mut state = 0x5EED_0F_C4E5_5u64;
+    let mut state = 0x5EED_0FC4_E55E_ED00u64;
     let mut piece = 0;
     while piece < 12 {
         let mut sq = 0;
