@@ -70,7 +70,8 @@ fn run<G: Game + Evaluate>(job: &SearchJob<G>, on_report: &mut dyn FnMut(Report)
     position.generate_moves(&mut legal);
     if legal.is_empty() {
         let score = match position.no_moves_reason() {
-            EndReason::Checkmate => Score::Mate(0),
+            // Lost: mated, or (Nichess) the king was destroyed.
+            EndReason::Checkmate | EndReason::KingDestroyed => Score::Mate(0),
             _ => Score::Cp(0),
         };
         on_report(Report::Progress(Info {
