@@ -1,0 +1,157 @@
+//! Nichess through the real `roger` binary: variant selection, positions and moves in the
+//! game's notation, FEN with health, perft, and the end of a game by a destroyed king.
+
+use roger::rules::nichess::Nichess;
+use roger::rules::{Game, GameRecord};
+use std::io::{BufRead, BufReader, Write};
+use std::process::{Child, ChildStdin, Command, Stdio};
+use std::sync::mpsc::{self, Receiver};
+use std::thread;
+use std::time::{Duration, Instant};
+
+const TIMEOUT: Duration = Duration::from_secs(60);
+
+struct Roger {
+    child: Child,
+    stdin: ChildStdin,
+    lines: Receiver<String>,
+}
+
+impl Roger {
+    fn start() -> Roger {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_roger"))
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("start roger");
+        let stdout = child.stdout.take().expect("stdout is piped");
+        let stdin = child.stdin.take().expect("stdin is piped");
+        let (sender, lines) = mpsc::channel();
+        thread::spawn(move || {
+            for line in BufReader::new(stdout).lines() {
+                let Ok(line) = line else { break };
+                if sender.send(line).is_err() {
+                    break;
+                }
+            }
+        });
+        Roger {
+            child,
+            stdin,
+            lines,
+        }
+    }
+
+    fn send(&mut self, line: &str) {
+        writeln!(self.stdin, "{line}").expect("write to roger");
+        self.stdin.flush().expect("flush to roger");
+    }
+
+    /// Lines up to and including the first that starts with `prefix`.
+    fn until(&mut self, prefix: &str) -> Vec<String> {
+        let deadline = Instant::now() + TIMEOUT;
+        let mut seen = Vec::new();
+        loop {
+            let left = deadline.saturating_duration_since(Instant::now());
+            let line = self
+                .lines
+                .recv_timeout(left)
+                .unwrap_or_else(|_| panic!("no line starting '{prefix}'; saw {seen:#?}"));
+            let done = line.starts_with(prefix);
+            seen.push(line);
+            if done {
+                return seen;
+            }
+        }
+    }
+
+    fn last(&mut self, prefix: &str) -> String {
+        self.until(prefix)
+            .pop()
+            .expect("at least the matching line")
+    }
+
+    /// Selects Nichess and checks the announcement of its board.
+    fn nichess() -> Roger {
+        let mut roger = Roger::start();
+        roger.send("setoption name UCI_Variant value nichess");
+        assert_eq!(
+            roger.last("info string variant"),
+            "info string variant nichess files 8 ranks 8 startpos \
+             rnmqkmnr/pppppppp/8/8/8/8/PPPPPPPP/RNMQKMNR w - - 0 1"
+        );
+        roger
+    }
+}
+
+impl Drop for Roger {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+#[test]
+fn perft_after_a_move_list_in_the_games_notation() {
+    let mut roger = Roger::nichess();
+    roger.send("position startpos");
+    roger.send("go perft 3");
+    assert_eq!(roger.last("Nodes searched"), "Nodes searched: 9062");
+    // Moves, a queen raid and its hits on the f7 pawn and beyond, then perft from there.
+    let moves = ["e2e4", "e7e5", "d1h5", "g8f6", "h5f7", "e8f7", "g1f3"];
+    let mut record = GameRecord::new(Nichess::startpos());
+    for mv in moves {
+        record.play_text(mv).unwrap();
+    }
+    let expected = record.position().perft(3);
+    roger.send(&format!("position startpos moves {}", moves.join(" ")));
+    roger.send("go perft 3");
+    assert_eq!(
+        roger.last("Nodes searched"),
+        format!("Nodes searched: {expected}")
+    );
+}
+
+#[test]
+fn fen_with_health_throws_and_the_board_display() {
+    let mut roger = Roger::nichess();
+    roger.send("position fen k7/8/6mn/6Nr/7p/8/4M3/3QK3 w - - 0 1 moves d1h5");
+    roger.send("d");
+    assert_eq!(
+        roger.last("Fen:"),
+        "Fen: k7/8/7n(40)/6NM/7p(10)/8/8/3QK3 b - - 0 1"
+    );
+    roger.send("position fen 4k3/8/8/8/8/8/8/N(25)3K3 w - - 0 1");
+    roger.send("isready");
+    let lines = roger.until("readyok");
+    assert!(
+        lines.iter().any(|l| l.contains("25 HP")),
+        "no error about the 25 HP: {lines:#?}"
+    );
+    roger.send("position startpos moves e2e4 e7e5 d1h5 b8c6 b7b8r");
+    roger.send("isready");
+    let lines = roger.until("readyok");
+    assert!(lines.iter().any(|l| l.contains("'b7b8r'")), "{lines:#?}");
+}
+
+#[test]
+fn the_engine_destroys_the_king_by_splash_and_knows_when_its_own_is_gone() {
+    let mut roger = Roger::nichess();
+    roger.send("position fen 8/1k6/n7/8/8/8/R7/R3K3 w - - 0 1");
+    roger.send("go depth 4");
+    let lines = roger.until("bestmove");
+    assert_eq!(lines.last().unwrap(), "bestmove a1a6");
+    assert!(
+        lines.iter().any(|l| l.contains("score mate 1 ")),
+        "{lines:#?}"
+    );
+    roger.send("position fen 8/1k6/n7/8/8/8/R7/R3K3 w - - 0 1 moves a1a6");
+    roger.send("go depth 4");
+    let lines = roger.until("bestmove");
+    assert_eq!(lines.last().unwrap(), "bestmove 0000");
+    assert!(
+        lines.iter().any(|l| l.contains("score mate 0")),
+        "{lines:#?}"
+    );
+}
