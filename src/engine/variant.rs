@@ -5,6 +5,7 @@
 //! [`AnyGame::with_position`], and a row in [`VARIANTS`].
 
 use crate::rules::chess::Chess;
+use crate::rules::millennium::Millennium;
 use crate::rules::nichess::Nichess;
 use crate::rules::{Game, GameRecord, MoveList};
 use rayon::prelude::*;
@@ -14,6 +15,7 @@ use rayon::prelude::*;
 pub enum AnyGame {
     Chess(GameRecord<Chess>),
     Nichess(GameRecord<Nichess>),
+    Millennium(GameRecord<Millennium>),
 }
 
 /// Runs `$body` with `$record` bound to the concrete `GameRecord<G>` inside an [`AnyGame`].
@@ -22,6 +24,7 @@ macro_rules! dispatch {
         match $game {
             $crate::engine::variant::AnyGame::Chess($record) => $body,
             $crate::engine::variant::AnyGame::Nichess($record) => $body,
+            $crate::engine::variant::AnyGame::Millennium($record) => $body,
         }
     };
 }
@@ -42,6 +45,10 @@ pub const VARIANTS: &[VariantEntry] = &[
     VariantEntry {
         name: Nichess::VARIANT,
         start: || AnyGame::Nichess(GameRecord::new(Nichess::startpos())),
+    },
+    VariantEntry {
+        name: Millennium::VARIANT,
+        start: || AnyGame::Millennium(GameRecord::new(Millennium::startpos())),
     },
 ];
 
@@ -85,6 +92,7 @@ impl AnyGame {
         Ok(match self {
             AnyGame::Chess(_) => AnyGame::Chess(record_from(fen, moves)?),
             AnyGame::Nichess(_) => AnyGame::Nichess(record_from(fen, moves)?),
+            AnyGame::Millennium(_) => AnyGame::Millennium(record_from(fen, moves)?),
         })
     }
 

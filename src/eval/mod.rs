@@ -1,6 +1,7 @@
 //! Evaluation, one module per game.
 
 pub mod chess;
+pub mod millennium;
 pub mod nichess;
 
 use crate::rules::Game;

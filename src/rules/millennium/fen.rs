@@ -369,7 +369,6 @@ impl Millennium {
             out.push_str(&format!(" | {}\n", rank + 1));
             out.push_str(&border);
         }
-        out.push(' ');
         for file in 0..FILES {
             out.push_str(&format!("   {}", (b'a' + file) as char));
         }

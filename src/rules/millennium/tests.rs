@@ -733,6 +733,6 @@ fn repetition_and_the_fifty_move_rule() {
 fn the_board_diagram_has_fifteen_files() {
     let text = Millennium::startpos().board_text();
     assert!(text.contains("| r | n | b | q | k | b | n | r | n | b | k | q | b | n | r | 8"));
-    assert!(text.contains("a   b   c   d   e   f   g   h   i   j   k   l   m   n   o"));
+    assert!(text.contains("\n   a   b   c   d   e   f   g   h   i   j   k   l   m   n   o"));
     assert!(text.contains("Pool: -"));
 }

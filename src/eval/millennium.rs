@@ -1,0 +1,527 @@
+//! Millennium chess evaluation: tapered material for the doubled army, piece placement and
+//! mobility on the 15x8 board, pawn structure, king safety that depends on how many kings a
+//! side has left, the threat on a keystone king, and promotion prospects that depend on what the
+//! pool can give back.
+
+use super::Evaluate;
+use crate::board::{Bitboard, Board15x8, Geometry, Square};
+use crate::rules::chess::PieceKind;
+use crate::rules::millennium::{Millennium, Move, POOL_KINDS};
+use crate::rules::Color;
+
+const FILES: usize = 15;
+const SQUARES: usize = 120;
+
+/// Middlegame and endgame values of pawn, knight, bishop, rook, queen. On a board almost twice
+/// as wide, long-range pieces gain on the knight.
+const MATERIAL_MG: [i32; 6] = [82, 310, 370, 490, 1010, 0];
+const MATERIAL_EG: [i32; 6] = [100, 260, 320, 540, 960, 0];
+/// What a side's first king is worth while it still has two: losing it makes the other king
+/// royal, which with much material about is a grave loss, and late in the game only a piece.
+pub const KEYSTONE_MG: i32 = 650;
+pub const KEYSTONE_EG: i32 = 300;
+/// Phase weight of each kind; `FULL_PHASE` is both doubled armies.
+const PHASE: [i32; 6] = [0, 1, 1, 2, 4, 0];
+const FULL_PHASE: i32 = 2 * (4 + 4 + 3 * 2 + 2 * 4);
+
+const MOBILITY_MG: [i32; 6] = [0, 4, 3, 2, 1, 0];
+const MOBILITY_EG: [i32; 6] = [0, 4, 3, 3, 2, 0];
+/// Mobility counted as neutral, by kind (the 15-file board gives sliders more room).
+const MOBILITY_NORM: [i32; 6] = [0, 4, 6, 8, 12, 0];
+
+const PASSED_MG: [i32; 8] = [0, 5, 10, 15, 30, 50, 80, 0];
+const PASSED_EG: [i32; 8] = [0, 10, 20, 35, 60, 100, 150, 0];
+/// Share (of 64) of the best piece in the pool a passed pawn is worth on top, by relative rank:
+/// near the last rank a passer is nearly that piece.
+const PROMOTION_SHARE: [i32; 8] = [0, 0, 0, 2, 4, 9, 18, 0];
+/// Share (of 4) of the passed-pawn bonus left when the pool is empty: the pawn cannot promote
+/// until the side loses a piece, but it still cramps and attacks.
+const EMPTY_POOL_SHARE: i32 = 1;
+
+/// Weight of an attack on a king's zone, by attacker kind.
+const KING_ZONE_WEIGHT: [i32; 6] = [1, 2, 2, 3, 5, 1];
+/// Shelter bonus per pawn in front of a king.
+const SHIELD_PAWN: i32 = 12;
+const TEMPO: i32 = 10;
+
+/// Placement tables `[kind][square]` for White (Black mirrors the rank): central knights and
+/// bishops, advanced pawns, rooks on the seventh, and kings at home early and central late.
+struct Tables {
+    mg: [[i32; SQUARES]; 6],
+    eg: [[i32; SQUARES]; 6],
+}
+
+/// Distance from the centre in doubled units: files count 0..7 from the middle file `h`, ranks
+/// 0..3 from the middle of the board.
+const fn centrality(sq: usize) -> (i32, i32) {
+    let file = (sq % FILES) as i32;
+    let rank = (sq / FILES) as i32;
+    let df = if file > 7 { file - 7 } else { 7 - file };
+    let dr = if rank * 2 > 7 {
+        (rank * 2 - 7) / 2
+    } else {
+        (7 - rank * 2) / 2
+    };
+    // 7 on the middle file, 0 on the rim; 3 in the middle ranks.
+    (7 - df, 3 - dr)
+}
+
+const fn build_tables() -> Tables {
+    let mut mg = [[0; SQUARES]; 6];
+    let mut eg = [[0; SQUARES]; 6];
+    let mut sq = 0;
+    while sq < SQUARES {
+        let rank = (sq / FILES) as i32;
+        let (cf, cr) = centrality(sq);
+        // Files count less than ranks: the board is wide and every file matters.
+        let centre = if cf > 4 { 4 } else { cf } + cr * 2;
+        let central_file = cf >= 5;
+        mg[0][sq] = if rank == 0 || rank == 7 {
+            0
+        } else {
+            (rank - 1) * 4 + if central_file && rank >= 3 { 12 } else { 0 }
+                - if central_file && rank == 1 { 8 } else { 0 }
+        };
+        eg[0][sq] = if rank == 0 || rank == 7 {
+            0
+        } else {
+            (rank - 1) * 8
+        };
+        mg[1][sq] = centre * 6 - 25;
+        eg[1][sq] = centre * 5 - 20;
+        mg[2][sq] = centre * 3 - 10 - if rank == 0 { 5 } else { 0 };
+        eg[2][sq] = centre * 3 - 10;
+        mg[3][sq] = if rank == 6 { 15 } else { 0 };
+        eg[3][sq] = if rank == 6 { 10 } else { 0 };
+        mg[4][sq] = centre - 4;
+        eg[4][sq] = centre * 3 - 12;
+        // Kings: at home in the middlegame, towards the centre in the endgame.
+        mg[5][sq] = -rank * 20;
+        eg[5][sq] = centre * 6 - 24;
+        sq += 1;
+    }
+    Tables { mg, eg }
+}
+
+static TABLES: Tables = build_tables();
+
+#[inline(always)]
+fn relative(sq: Square, color: Color) -> usize {
+    match color {
+        Color::White => sq.index(),
+        Color::Black => {
+            let file = sq.index() % FILES;
+            let rank = sq.index() / FILES;
+            (7 - rank) * FILES + file
+        }
+    }
+}
+
+#[inline(always)]
+fn relative_rank(sq: Square, color: Color) -> usize {
+    let rank = sq.index() / FILES;
+    match color {
+        Color::White => rank,
+        Color::Black => 7 - rank,
+    }
+}
+
+/// The squares in front of `sq` (from `color`'s view) on its file and the two beside it.
+#[inline(always)]
+fn front_span(sq: Square, color: Color) -> u128 {
+    let t = Board15x8::tables();
+    let file = sq.index() % FILES;
+    let rank = sq.index() / FILES;
+    let mut files = t.file_masks[file];
+    if file > 0 {
+        files |= t.file_masks[file - 1];
+    }
+    if file + 1 < FILES {
+        files |= t.file_masks[file + 1];
+    }
+    let ahead = match color {
+        Color::White => {
+            if rank == 7 {
+                0
+            } else {
+                t.board & !((1u128 << (FILES * (rank + 1))) - 1)
+            }
+        }
+        Color::Black => (1u128 << (FILES * rank)) - 1,
+    };
+    files & ahead
+}
+
+/// One side's share of the evaluation, before tapering.
+#[derive(Default)]
+struct SideScore {
+    mg: i32,
+    eg: i32,
+    phase: i32,
+    /// Every square the side attacks.
+    attacks: u128,
+    /// Attack weight on each enemy king's zone, by king (lowest square first).
+    zone_pressure: [i32; 2],
+}
+
+fn side_terms(pos: &Millennium, us: Color) -> SideScore {
+    let t = Board15x8::tables();
+    let them = us.flip();
+    let occupied = pos.occupied();
+    let own = pos.color_bb(us);
+    let mut score = SideScore::default();
+    let their_pawns = pos.pieces(them, PieceKind::Pawn);
+    let their_pawn_attacks = their_pawns.squares().fold(0u128, |acc, sq| {
+        acc | t.pawn_attacks[them.index()][sq.index()]
+    });
+    let their_kings = pos.kings(them);
+    let zones: [u128; 2] = {
+        let mut kings = their_kings.squares();
+        let zone = |k: Option<Square>| k.map_or(0, |k| t.king[k.index()] | (1u128 << k.0));
+        [zone(kings.next()), zone(kings.next())]
+    };
+
+    for kind in PieceKind::ALL {
+        let k = kind.index();
+        for sq in pos.pieces(us, kind).squares() {
+            let r = relative(sq, us);
+            score.mg += MATERIAL_MG[k] + TABLES.mg[k][r];
+            score.eg += MATERIAL_EG[k] + TABLES.eg[k][r];
+            score.phase += PHASE[k];
+            let attacks = match kind {
+                PieceKind::Pawn => t.pawn_attacks[us.index()][sq.index()],
+                PieceKind::Knight => t.knight[sq.index()],
+                PieceKind::Bishop => t.bishop_attacks(sq, occupied),
+                PieceKind::Rook => t.rook_attacks(sq, occupied),
+                PieceKind::Queen => t.rook_attacks(sq, occupied) | t.bishop_attacks(sq, occupied),
+                PieceKind::King => t.king[sq.index()],
+            };
+            score.attacks |= attacks;
+            for (pressure, zone) in score.zone_pressure.iter_mut().zip(zones) {
+                *pressure += KING_ZONE_WEIGHT[k] * (attacks & zone).count() as i32;
+            }
+            if matches!(
+                kind,
+                PieceKind::Knight | PieceKind::Bishop | PieceKind::Rook | PieceKind::Queen
+            ) {
+                let mobility = (attacks & !own & !their_pawn_attacks).count() as i32;
+                score.mg += MOBILITY_MG[k] * (mobility - MOBILITY_NORM[k]);
+                score.eg += MOBILITY_EG[k] * (mobility - MOBILITY_NORM[k]);
+            }
+        }
+    }
+
+    // Pawn structure, and what a passed pawn can become: only what the pool holds.
+    let pawns = pos.pieces(us, PieceKind::Pawn);
+    let best_reinstated = POOL_KINDS
+        .iter()
+        .rev()
+        .find(|&&kind| pos.pool_count(us, kind) > 0)
+        .map(|&kind| MATERIAL_EG[kind.index()]);
+    for sq in pawns.squares() {
+        let file = sq.index() % FILES;
+        let neighbours = (if file > 0 { t.file_masks[file - 1] } else { 0 })
+            | (if file + 1 < FILES {
+                t.file_masks[file + 1]
+            } else {
+                0
+            });
+        if (pawns & neighbours).is_empty() {
+            score.mg -= 10;
+            score.eg -= 15;
+        }
+        if (front_span(sq, us) & their_pawns).is_empty() {
+            let rank = relative_rank(sq, us);
+            let (mut mg, mut eg) = (PASSED_MG[rank], PASSED_EG[rank]);
+            match best_reinstated {
+                Some(value) => eg += (value - MATERIAL_EG[0]) * PROMOTION_SHARE[rank] / 64,
+                None => {
+                    mg = mg * EMPTY_POOL_SHARE / 4;
+                    eg = eg * EMPTY_POOL_SHARE / 4;
+                }
+            }
+            score.mg += mg;
+            score.eg += eg;
+        }
+    }
+    for file in 0..FILES {
+        let on_file = (pawns & t.file_masks[file]).count() as i32;
+        if on_file > 1 {
+            score.mg -= 10 * (on_file - 1);
+            score.eg -= 20 * (on_file - 1);
+        }
+    }
+    // Bishops on both colours.
+    const DARK: u128 = dark_squares();
+    let bishops = pos.pieces(us, PieceKind::Bishop);
+    if (bishops & DARK).any() && (bishops & !DARK).any() {
+        score.mg += 25;
+        score.eg += 40;
+    }
+    // Rooks on open and half-open files.
+    for sq in pos.pieces(us, PieceKind::Rook).squares() {
+        let file = t.file_masks[sq.index() % FILES];
+        if (file & pawns).is_empty() {
+            score.mg += if (file & their_pawns).is_empty() {
+                20
+            } else {
+                8
+            };
+        }
+    }
+    score
+}
+
+/// `a1` is dark, and so is every square whose file and rank add up to an even number.
+const fn dark_squares() -> u128 {
+    let mut dark = 0u128;
+    let mut sq = 0;
+    while sq < SQUARES {
+        if ((sq % FILES) + (sq / FILES)) % 2 == 0 {
+            dark |= 1u128 << sq;
+        }
+        sq += 1;
+    }
+    dark
+}
+
+/// Pawns in front of each of `us`'s kings, counted once per king.
+fn shelter(pos: &Millennium, us: Color) -> [i32; 2] {
+    let t = Board15x8::tables();
+    let pawns = pos.pieces(us, PieceKind::Pawn);
+    let mut out = [0; 2];
+    for (slot, king) in out.iter_mut().zip(pos.kings(us).squares()) {
+        let span = front_span(king, us);
+        let near = (span & pawns & t.king[king.index()]).count() as i32;
+        let far = (span & pawns & !t.king[king.index()]).count().min(3) as i32;
+        *slot = (near + far / 2).min(3) * SHIELD_PAWN;
+    }
+    out
+}
+
+/// Danger from attack weight on a king's zone: grows with the square of the pressure.
+#[inline(always)]
+fn danger(pressure: i32) -> i32 {
+    (pressure * pressure * 3 / 2).min(600)
+}
+
+/// King safety and keystone threats for `us`, whose own score is `own` and the enemy's
+/// `enemy`; returns (middlegame, endgame) from `us`'s point of view.
+fn king_terms(
+    pos: &Millennium,
+    us: Color,
+    own: &SideScore,
+    enemy: &SideScore,
+    enemy_heavy: bool,
+) -> (i32, i32) {
+    let them = us.flip();
+    let shelter = shelter(pos, us);
+    let kings = pos.kings(us);
+    let (mut mg, mut eg) = (0, 0);
+    if kings.more_than_one() {
+        // Each king is only a piece: its safety counts a quarter, and while the enemy has the
+        // move a king it attacks may still be saved.
+        for (shelter, pressure) in shelter.iter().zip(enemy.zone_pressure) {
+            mg += shelter / 2 - danger(pressure) / 4;
+        }
+        // Both kings attacked at once: one of them falls.
+        if (enemy.attacks & kings).more_than_one() && pos.side() == them {
+            mg -= KEYSTONE_MG / 3;
+            eg -= KEYSTONE_EG / 3;
+        }
+    } else {
+        // The last king is everything; the danger is real only with heavy pieces about.
+        let scale = if enemy_heavy { 1 } else { 2 };
+        mg += shelter[0] - danger(enemy.zone_pressure[0]) / scale;
+    }
+    // We can take a keystone king now: the enemy is about to become mateable.
+    if !pos.has_one_king(them) && (own.attacks & pos.kings(them)).any() && pos.side() == us {
+        mg += KEYSTONE_MG * 3 / 5;
+        eg += KEYSTONE_EG * 3 / 5;
+    }
+    (mg, eg)
+}
+
+/// Material of one side in middlegame centipawns, the keystone king included.
+fn material(pos: &Millennium, color: Color) -> i32 {
+    let pieces: i32 = PieceKind::ALL
+        .iter()
+        .map(|&k| pos.pieces(color, k).count() as i32 * MATERIAL_MG[k.index()])
+        .sum();
+    pieces
+        + if pos.has_one_king(color) {
+            0
+        } else {
+            KEYSTONE_MG
+        }
+}
+
+/// Value of a piece standing on the board, for move ordering and delta pruning: a king is
+/// worth its keystone value while its side has two, and cannot be taken otherwise.
+#[inline(always)]
+fn victim_value(pos: &Millennium, sq: Square) -> i32 {
+    pos.piece_at(sq).map_or(0, |p| {
+        if p.kind == PieceKind::King {
+            KEYSTONE_MG
+        } else {
+            MATERIAL_MG[p.kind.index()]
+        }
+    })
+}
+
+impl Evaluate for Millennium {
+    fn evaluate(&self) -> i32 {
+        let white = side_terms(self, Color::White);
+        let black = side_terms(self, Color::Black);
+        let heavy = |c: Color| self.pieces(c, PieceKind::Queen).any();
+        let (wk_mg, wk_eg) = king_terms(self, Color::White, &white, &black, heavy(Color::Black));
+        let (bk_mg, bk_eg) = king_terms(self, Color::Black, &black, &white, heavy(Color::White));
+        let keystone = |c: Color| {
+            if self.has_one_king(c) {
+                (0, 0)
+            } else {
+                (KEYSTONE_MG, KEYSTONE_EG)
+            }
+        };
+        let (wks_mg, wks_eg) = keystone(Color::White);
+        let (bks_mg, bks_eg) = keystone(Color::Black);
+        let phase = (white.phase + black.phase).min(FULL_PHASE);
+        let mg = white.mg - black.mg + wk_mg - bk_mg + wks_mg - bks_mg;
+        let eg = white.eg - black.eg + wk_eg - bk_eg + wks_eg - bks_eg;
+        let score = (mg * phase + eg * (FULL_PHASE - phase)) / FULL_PHASE;
+        let score = match self.side() {
+            Color::White => score,
+            Color::Black => -score,
+        };
+        score + TEMPO
+    }
+
+    fn material_balance(&self) -> i32 {
+        material(self, self.side()) - material(self, self.side().flip())
+    }
+
+    #[inline]
+    fn tactical_order(&self, mv: Move) -> i32 {
+        let attacker = self
+            .piece_at(mv.from())
+            .map_or(0, |p| p.kind.index() as i32);
+        let victim = if mv.is_en_passant() {
+            MATERIAL_MG[0]
+        } else {
+            victim_value(self, mv.to())
+        };
+        let promotion = if mv.is_promotion() {
+            MATERIAL_MG[mv.promotion_kind().index()]
+        } else {
+            0
+        };
+        victim * 8 - attacker + promotion
+    }
+
+    #[inline]
+    fn tactical_gain(&self, mv: Move) -> i32 {
+        let victim = if mv.is_en_passant() {
+            MATERIAL_EG[0]
+        } else {
+            victim_value(self, mv.to())
+        };
+        let promotion = if mv.is_promotion() {
+            MATERIAL_MG[mv.promotion_kind().index()] - MATERIAL_MG[0]
+        } else {
+            0
+        };
+        victim + promotion
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::millennium::START_FEN;
+    use crate::rules::Game;
+
+    fn eval(fen: &str) -> i32 {
+        Millennium::from_fen(fen).unwrap().evaluate()
+    }
+
+    /// The same position with colours swapped and the board turned over.
+    fn mirror(fen: &str) -> String {
+        let fields: Vec<&str> = fen.split(' ').collect();
+        let swap = |s: &str| -> String {
+            s.chars()
+                .map(|c| {
+                    if c.is_ascii_uppercase() {
+                        c.to_ascii_lowercase()
+                    } else {
+                        c.to_ascii_uppercase()
+                    }
+                })
+                .collect()
+        };
+        let placement: Vec<String> = fields[0].split('/').rev().map(swap).collect();
+        let side = if fields[1] == "w" { "b" } else { "w" };
+        let mut out = format!(
+            "{} {side} - - {} {}",
+            placement.join("/"),
+            fields[4],
+            fields[5]
+        );
+        if let Some(pool) = fields.get(6) {
+            out.push(' ');
+            out.push_str(&swap(pool));
+        }
+        out
+    }
+
+    #[test]
+    fn start_position_is_near_equal_and_mirrors_score_alike() {
+        let start = eval(START_FEN);
+        assert!(start.abs() < 30, "{start}");
+        for fen in [
+            "r1bqkb1r1bk1bnr/ppp1pp1p1ppp1pp/2n1B4q1n3/3p2p1p6/3P3P7/2N3N8/PPP1PP1P1PPPPPP/R1BQK2R1B4R b - - 3 9 Qn",
+            "4k5k4/pp13/15/15/15/15/PP13/4R5K4 w - - 0 1",
+            "1n2k1k3r4/1P3P1P4p1p/15/15/15/15/p5p1p6/RN2K5K4 w - - 0 1 QNqrb",
+        ] {
+            assert_eq!(eval(fen), eval(&mirror(fen)), "{fen}");
+        }
+    }
+
+    #[test]
+    fn the_keystone_king_is_worth_a_lot_and_the_last_one_everything_else() {
+        // Black has lost a king, White has not: White is far better.
+        let two_v_one = eval("4k10/pppp11/15/15/15/15/PPPP11/4K5K4 w - - 0 1");
+        let one_v_one = eval("4k10/pppp11/15/15/15/15/PPPP11/4K10 w - - 0 1");
+        assert!(two_v_one > one_v_one + 200, "{two_v_one} vs {one_v_one}");
+        // Taking a keystone king is on when the mover attacks it.
+        let threat = eval("4k5k4/15/15/15/15/15/15/4R5K4 w - - 0 1");
+        let no_threat = eval("4k5k4/15/15/15/15/15/15/3R6K4 w - - 0 1");
+        assert!(threat > no_threat + 150, "{threat} vs {no_threat}");
+        // The material balance counts it too.
+        let pos = Millennium::from_fen("4k10/15/15/15/15/15/15/4K5K4 w - - 0 1").unwrap();
+        assert_eq!(pos.material_balance(), KEYSTONE_MG);
+    }
+
+    #[test]
+    fn a_last_king_under_attack_is_in_danger() {
+        // A queen and a rook next to the e1 king, or far from it: the lone king suffers more
+        // than one of two.
+        let near = "14k/15/15/15/15/3q1r9/15/";
+        let far = "14k/15/10q1r2/15/15/15/15/";
+        let cost = |kings: &str| {
+            eval(&format!("{far}{kings} w - - 0 1")) - eval(&format!("{near}{kings} w - - 0 1"))
+        };
+        let lone = cost("4K10");
+        let pair = cost("4K5K4");
+        assert!(lone > pair + 30, "{lone} vs {pair}");
+    }
+
+    #[test]
+    fn passed_pawns_are_worth_what_the_pool_can_give_back() {
+        let base = "4k5k4/7P7/15/15/15/15/15/4K5K4 w - - 0 40";
+        let empty = eval(base);
+        let queen = eval(&format!("{base} Q"));
+        let knight = eval(&format!("{base} N"));
+        assert!(queen > knight + 100, "{queen} vs {knight}");
+        assert!(knight > empty + 50, "{knight} vs {empty}");
+    }
+}
