@@ -9,7 +9,7 @@ use crate::rules::nichess::{tables, Move, MoveKind, Nichess, PieceKind, SPLASH};
 use crate::rules::Color;
 
 /// Full-health value of pawn, knight, maenad, pirate, queen (the king is never traded).
-const BASE: [i32; 6] = [100, 420, 310, 520, 680, 0];
+const BASE: [i32; 6] = [100, 450, 330, 540, 820, 0];
 
 /// `VALUE[kind][hp in tens]`: what a piece is worth with that much health. Worth does not fall
 /// in proportion to HP: a damaged piece still hits as hard and moves as far, it only dies
