@@ -5,3 +5,4 @@
 
 pub mod local;
 pub mod selfplay;
+pub mod stats;
