@@ -170,40 +170,45 @@ fn side_terms(pos: &Millennium, us: Color) -> SideScore {
     let occupied = pos.occupied();
     let own = pos.color_bb(us);
     let mut score = SideScore::default();
+    let pawns = pos.pieces(us, PieceKind::Pawn);
     let their_pawns = pos.pieces(them, PieceKind::Pawn);
-    let their_pawn_attacks = their_pawns.squares().fold(0u128, |acc, sq| {
-        acc | t.pawn_attacks[them.index()][sq.index()]
-    });
-    let their_kings = pos.kings(them);
+    let their_pawn_attacks = pawn_attacks(their_pawns, them);
     let zones: [u128; 2] = {
-        let mut kings = their_kings.squares();
+        let mut kings = pos.kings(them).squares();
         let zone = |k: Option<Square>| k.map_or(0, |k| t.king[k.index()] | (1u128 << k.0));
         [zone(kings.next()), zone(kings.next())]
     };
 
-    for kind in PieceKind::ALL {
+    // Pawns in bulk: their attacks, then material and placement square by square.
+    let own_pawn_attacks = pawn_attacks(pawns, us);
+    score.attacks = own_pawn_attacks;
+    for (pressure, zone) in score.zone_pressure.iter_mut().zip(zones) {
+        *pressure += KING_ZONE_WEIGHT[0] * (own_pawn_attacks & zone).count() as i32;
+    }
+    for sq in pawns.squares() {
+        let r = relative(sq, us);
+        score.mg += MATERIAL_MG[0] + TABLES.mg[0][r];
+        score.eg += MATERIAL_EG[0] + TABLES.eg[0][r];
+    }
+    for kind in &PieceKind::ALL[1..] {
         let k = kind.index();
-        for sq in pos.pieces(us, kind).squares() {
+        for sq in pos.pieces(us, *kind).squares() {
             let r = relative(sq, us);
             score.mg += MATERIAL_MG[k] + TABLES.mg[k][r];
             score.eg += MATERIAL_EG[k] + TABLES.eg[k][r];
             score.phase += PHASE[k];
             let attacks = match kind {
-                PieceKind::Pawn => t.pawn_attacks[us.index()][sq.index()],
                 PieceKind::Knight => t.knight[sq.index()],
                 PieceKind::Bishop => t.bishop_attacks(sq, occupied),
                 PieceKind::Rook => t.rook_attacks(sq, occupied),
                 PieceKind::Queen => t.rook_attacks(sq, occupied) | t.bishop_attacks(sq, occupied),
-                PieceKind::King => t.king[sq.index()],
+                _ => t.king[sq.index()],
             };
             score.attacks |= attacks;
             for (pressure, zone) in score.zone_pressure.iter_mut().zip(zones) {
                 *pressure += KING_ZONE_WEIGHT[k] * (attacks & zone).count() as i32;
             }
-            if matches!(
-                kind,
-                PieceKind::Knight | PieceKind::Bishop | PieceKind::Rook | PieceKind::Queen
-            ) {
+            if *kind != PieceKind::King {
                 let mobility = (attacks & !own & !their_pawn_attacks).count() as i32;
                 score.mg += MOBILITY_MG[k] * (mobility - MOBILITY_NORM[k]);
                 score.eg += MOBILITY_EG[k] * (mobility - MOBILITY_NORM[k]);
@@ -211,46 +216,36 @@ fn side_terms(pos: &Millennium, us: Color) -> SideScore {
         }
     }
 
-    // Pawn structure, and what a passed pawn can become: only what the pool holds.
-    let pawns = pos.pieces(us, PieceKind::Pawn);
+    // Pawn structure: isolated and doubled pawns by the files they stand on.
+    let files = file_set(pawns);
+    let neighbour_files = ((files << 1) | (files >> 1)) & ALL_FILES;
+    let isolated = (pawns & spread_files(!neighbour_files & ALL_FILES)).count() as i32;
+    score.mg -= 10 * isolated;
+    score.eg -= 15 * isolated;
+    let doubled = pawns.count() as i32 - files.count_ones() as i32;
+    score.mg -= 10 * doubled;
+    score.eg -= 20 * doubled;
+
+    // Passed pawns are worth what the pool can give back.
     let best_reinstated = POOL_KINDS
         .iter()
         .rev()
         .find(|&&kind| pos.pool_count(us, kind) > 0)
         .map(|&kind| MATERIAL_EG[kind.index()]);
-    for sq in pawns.squares() {
-        let file = sq.index() % FILES;
-        let neighbours = (if file > 0 { t.file_masks[file - 1] } else { 0 })
-            | (if file + 1 < FILES {
-                t.file_masks[file + 1]
-            } else {
-                0
-            });
-        if (pawns & neighbours).is_empty() {
-            score.mg -= 10;
-            score.eg -= 15;
-        }
-        if (front_span(sq, us) & their_pawns).is_empty() {
-            let rank = relative_rank(sq, us);
-            let (mut mg, mut eg) = (PASSED_MG[rank], PASSED_EG[rank]);
-            match best_reinstated {
-                Some(value) => eg += (value - MATERIAL_EG[0]) * PROMOTION_SHARE[rank] / 64,
-                None => {
-                    mg = mg * EMPTY_POOL_SHARE / 4;
-                    eg = eg * EMPTY_POOL_SHARE / 4;
-                }
+    for sq in (pawns & !stoppers(their_pawns, them)).squares() {
+        let rank = relative_rank(sq, us);
+        let (mut mg, mut eg) = (PASSED_MG[rank], PASSED_EG[rank]);
+        match best_reinstated {
+            Some(value) => eg += (value - MATERIAL_EG[0]) * PROMOTION_SHARE[rank] / 64,
+            None => {
+                mg = mg * EMPTY_POOL_SHARE / 4;
+                eg = eg * EMPTY_POOL_SHARE / 4;
             }
-            score.mg += mg;
-            score.eg += eg;
         }
+        score.mg += mg;
+        score.eg += eg;
     }
-    for file in 0..FILES {
-        let on_file = (pawns & t.file_masks[file]).count() as i32;
-        if on_file > 1 {
-            score.mg -= 10 * (on_file - 1);
-            score.eg -= 20 * (on_file - 1);
-        }
-    }
+
     // Bishops on both colours.
     const DARK: u128 = dark_squares();
     let bishops = pos.pieces(us, PieceKind::Bishop);
@@ -259,17 +254,84 @@ fn side_terms(pos: &Millennium, us: Color) -> SideScore {
         score.eg += 40;
     }
     // Rooks on open and half-open files.
+    let their_files = file_set(their_pawns);
     for sq in pos.pieces(us, PieceKind::Rook).squares() {
-        let file = t.file_masks[sq.index() % FILES];
-        if (file & pawns).is_empty() {
-            score.mg += if (file & their_pawns).is_empty() {
-                20
-            } else {
-                8
-            };
+        let file = 1u32 << (sq.index() % FILES);
+        if files & file == 0 {
+            score.mg += if their_files & file == 0 { 20 } else { 8 };
         }
     }
     score
+}
+
+const ALL_FILES: u32 = (1 << FILES) - 1;
+const BOARD: u128 = (1u128 << SQUARES) - 1;
+const fn file_mask(file: usize) -> u128 {
+    let mut mask = 0u128;
+    let mut rank = 0;
+    while rank < 8 {
+        mask |= 1u128 << (rank * FILES + file);
+        rank += 1;
+    }
+    mask
+}
+const FILE_A: u128 = file_mask(0);
+const FILE_O: u128 = file_mask(FILES - 1);
+
+/// The files (bit per file) with at least one square of `bb`.
+#[inline(always)]
+fn file_set(bb: u128) -> u32 {
+    let mut folded = bb;
+    folded |= folded >> (4 * FILES);
+    folded |= folded >> (2 * FILES);
+    folded |= folded >> FILES;
+    (folded as u32) & ALL_FILES
+}
+
+/// Every square of the files in `files`.
+#[inline(always)]
+fn spread_files(files: u32) -> u128 {
+    let mut bb = files as u128;
+    bb |= bb << FILES;
+    bb |= bb << (2 * FILES);
+    bb |= bb << (4 * FILES);
+    bb & BOARD
+}
+
+/// The squares the pawns in `pawns` of `color` attack.
+#[inline(always)]
+fn pawn_attacks(pawns: u128, color: Color) -> u128 {
+    match color {
+        Color::White => {
+            (((pawns & !FILE_A) << (FILES - 1)) | ((pawns & !FILE_O) << (FILES + 1))) & BOARD
+        }
+        Color::Black => ((pawns & !FILE_A) >> (FILES + 1)) | ((pawns & !FILE_O) >> (FILES - 1)),
+    }
+}
+
+/// Squares where an enemy pawn would not be passed because of `pawns` (of `color`): those
+/// behind them, from `color`'s view, on their files and the files beside.
+#[inline(always)]
+fn stoppers(pawns: u128, color: Color) -> u128 {
+    let mut span = match color {
+        // Black pawns stop White pawns below them: fill southwards.
+        Color::Black => {
+            let mut s = pawns >> FILES;
+            s |= s >> FILES;
+            s |= s >> (2 * FILES);
+            s |= s >> (4 * FILES);
+            s
+        }
+        Color::White => {
+            let mut s = pawns << FILES;
+            s |= s << FILES;
+            s |= s << (2 * FILES);
+            s |= s << (4 * FILES);
+            s & BOARD
+        }
+    };
+    span |= ((span & !FILE_O) << 1) | ((span & !FILE_A) >> 1);
+    span
 }
 
 /// `a1` is dark, and so is every square whose file and rank add up to an even number.
@@ -513,6 +575,37 @@ mod tests {
         let lone = cost("4K10");
         let pair = cost("4K5K4");
         assert!(lone > pair + 30, "{lone} vs {pair}");
+    }
+
+    #[test]
+    fn whole_board_pawn_helpers_agree_with_square_by_square_ones() {
+        let t = Board15x8::tables();
+        for fen in [
+            START_FEN,
+            "8k6/3p3pp6/2p9p2/1pP2P9/1P3p2P6/3K5P5/15/15 w - - 0 40 Rb",
+            "4k5k4/p6p5pp/1p11P1/P6P7/7p6p/1P13/P12PP/4K5K4 w - - 0 1",
+        ] {
+            let pos = Millennium::from_fen(fen).unwrap();
+            for us in [Color::White, Color::Black] {
+                let them = us.flip();
+                let pawns = pos.pieces(us, PieceKind::Pawn);
+                let theirs = pos.pieces(them, PieceKind::Pawn);
+                let attacks = pawns
+                    .squares()
+                    .fold(0u128, |a, sq| a | t.pawn_attacks[us.index()][sq.index()]);
+                assert_eq!(pawn_attacks(pawns, us), attacks, "{fen}");
+                let passed = pawns
+                    .squares()
+                    .filter(|&sq| (front_span(sq, us) & theirs).is_empty())
+                    .fold(0u128, |a, sq| a | (1u128 << sq.0));
+                assert_eq!(pawns & !stoppers(theirs, them), passed, "{fen}");
+                for file in 0..FILES {
+                    let on_file = (pawns & t.file_masks[file]).any();
+                    assert_eq!(file_set(pawns) & (1 << file) != 0, on_file);
+                    assert_eq!(spread_files(1 << file), t.file_masks[file]);
+                }
+            }
+        }
     }
 
     #[test]
