@@ -240,7 +240,7 @@ fn king_safety(pos: &Nichess, us: Color, theirs: &SideMaps) -> i32 {
     } else {
         0
     };
-    -(units * units * 3 + units * 8) * scale / 3000 + shelter * scale / 3000
+    -(units * units * 3 / 2 + units * 4).min(500) * scale / 3000 + shelter * scale / 3000
 }
 
 /// What the side not to move stands to lose to the side to move's hits, and what the side to
