@@ -7,6 +7,7 @@
 
 use crate::eval::Evaluate;
 use crate::rules::chess::Chess;
+use crate::rules::millennium::Millennium;
 use crate::rules::nichess::Nichess;
 use crate::rules::{Game, GameRecord};
 use crate::search::{search, Limits, SearchOptions, TranspositionTable};
@@ -17,6 +18,9 @@ pub const DEFAULT_DEPTH: u32 = 11;
 /// Nichess trees are bushier than chess ones (long-range attacks and throws never get legal-move
 /// pruning): a shallower default keeps the section as quick as the chess one.
 pub const NICHESS_DEFAULT_DEPTH: u32 = 9;
+/// Millennium: twice the army on a wider board, so more moves a node; depth 9 keeps the
+/// section to a few seconds.
+pub const MILLENNIUM_DEFAULT_DEPTH: u32 = 9;
 
 /// Openings, middlegames and endgames, quiet and tactical.
 const POSITIONS: &[&str] = &[
@@ -46,6 +50,18 @@ const NICHESS_POSITIONS: &[&str] = &[
     "4k3/2p2p2/3n(40)4/1r6/6R(30)1/2N5/2P2P2/4K3 w - - 0 45",
 ];
 
+/// Millennium: the start, castling with two kings and with one, a keystone capture, pawns on
+/// the seventh with pools, a middlegame after a lost king, and a one-king pawn ending.
+const MILLENNIUM_POSITIONS: &[&str] = &[
+    "rnbqkbnrnbkqbnr/ppppppppppppppp/15/15/15/15/PPPPPPPPPPPPPPP/RNBQKBNRNBKQBNR w AEHKOaehko - 0 1",
+    "r1bqkb1r1bk1bnr/ppp1pp1p1ppp1pp/2n1B4q1n3/3p2p1p6/3P3P7/2N3N8/PPP1PP1P1PPPPPP/R1BQK2R1B4R b AEHaehko - 3 9 Qn",
+    "r3k2r2k3r/ppp1ppp1ppp1ppp/15/3b7B3/3B7b3/15/PPP1PPP1PPP1PPP/R3K2R2K3R w AEHKOaehko - 0 1",
+    "1n2k1k3r4/1P3P1P4p1p/15/15/15/15/p5p1p6/RN2K5K4 w - - 0 1 QNrbq",
+    "4k5k4/pp13/15/15/15/15/PP13/4R5K4 w - - 0 1",
+    "r6r2k3r/ppppppp1ppp1ppp/15/15/b10Q3/15/PP1PPPPP3PPPP/R3K2R6R w AEHOhko - 0 1",
+    "8k6/3p3pp6/2p9p2/1pP2P9/1P3p2P6/3K5P5/15/15 w - - 0 40 Rb",
+];
+
 /// Runs the bench to `depth` (each game's default when `None`), sending each line of progress
 /// to `out`: every game's positions, then that game's node count. Returns the total nodes
 /// searched and the nodes per second.
@@ -58,7 +74,13 @@ pub fn run(depth: Option<u32>, out: &mut dyn FnMut(&str)) -> (u64, u64) {
         "nichess position",
         out,
     );
-    let total = chess + nichess;
+    let millennium = section::<Millennium>(
+        MILLENNIUM_POSITIONS,
+        depth.unwrap_or(MILLENNIUM_DEFAULT_DEPTH),
+        "millennium position",
+        out,
+    );
+    let total = chess + nichess + millennium;
     let elapsed = start.elapsed();
     let nps = (total as u128 * 1000 / elapsed.as_millis().max(1)) as u64;
     out(&format!("total time {} ms", elapsed.as_millis()));

@@ -339,7 +339,7 @@ const fn dark_squares() -> u128 {
     let mut dark = 0u128;
     let mut sq = 0;
     while sq < SQUARES {
-        if ((sq % FILES) + (sq / FILES)) % 2 == 0 {
+        if ((sq % FILES) + (sq / FILES)).is_multiple_of(2) {
             dark |= 1u128 << sq;
         }
         sq += 1;
