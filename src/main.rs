@@ -1,9 +1,12 @@
 //! The `roger` command: the protocol loop by default, and perft and bench from the shell.
 
 use clap::{Parser, Subcommand};
+use roger::arena::cli::{parse_arena_args, ArenaCommand, USAGE};
 use roger::arena::local::{MatchSettings, TimeControl};
 use roger::arena::selfplay::{selfplay, EngineSettings, PlayerKind};
+use roger::arena::tournament;
 use roger::engine::{variant_names, Engine};
+use roger::protocol::play::{run_player, Fault, PlaySettings, ReferencePlayer};
 use roger::protocol::{self, print};
 use roger::rules::Color;
 use std::io::{self, Write};
@@ -79,6 +82,28 @@ enum Mode {
         #[arg(long, value_parser = clap::value_parser!(u32).range(1..))]
         depth: Option<u32>,
     },
+    /// Run an engine-vs-engine tournament refereed with Roger's rules (see `roger arena --help`
+    /// and docs/arena.md).
+    #[command(disable_help_flag = true)]
+    Arena {
+        #[arg(trailing_var_arg = true, allow_hyphen_values = true)]
+        args: Vec<String>,
+    },
+    /// Serve the protocol with a built-in reference player: random or greedy (one ply).
+    Play {
+        /// random or greedy.
+        player: String,
+        /// Seed of the player's tie-breaks (mixed with each position).
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        /// Misbehave on purpose, for testing referees: garbage, illegal, hang, crash, slow,
+        /// no-handshake.
+        #[arg(long, hide = true)]
+        fault: Option<String>,
+        /// The fault strikes after this many moves of each game.
+        #[arg(long, hide = true, default_value_t = 0)]
+        fault_after: u32,
+    },
 }
 
 fn main() -> ExitCode {
@@ -91,6 +116,29 @@ fn main() -> ExitCode {
             variant,
         }) => return perft(fen.as_deref(), depth, &variant),
         Some(Mode::Bench { depth }) => bench(depth),
+        Some(Mode::Arena { args }) => return arena_command(&args),
+        Some(Mode::Play {
+            player,
+            seed,
+            fault,
+            fault_after,
+        }) => {
+            let settings = ReferencePlayer::parse(&player).and_then(|player| {
+                Ok(PlaySettings {
+                    player,
+                    seed,
+                    fault: fault.as_deref().map(Fault::parse).transpose()?,
+                    fault_after,
+                })
+            });
+            match settings {
+                Ok(settings) => run_player(settings, io::stdin().lock(), io::stdout().lock()),
+                Err(error) => {
+                    eprintln!("roger play: {error}");
+                    return ExitCode::from(2);
+                }
+            }
+        }
         Some(Mode::Selfplay {
             variant,
             games,
@@ -240,6 +288,36 @@ fn selfplay_command(
             eprintln!("roger selfplay: {error}");
             ExitCode::FAILURE
         }
+    }
+}
+
+fn arena_command(args: &[String]) -> ExitCode {
+    let fail = |error: String| {
+        eprintln!("roger arena: {error}");
+        ExitCode::FAILURE
+    };
+    match parse_arena_args(args) {
+        Err(error) => {
+            eprintln!("roger arena: {error}\n(see roger arena --help)");
+            ExitCode::from(2)
+        }
+        Ok(ArenaCommand::Help) => {
+            print!("{USAGE}");
+            ExitCode::SUCCESS
+        }
+        Ok(ArenaCommand::Run(settings)) => match tournament::run(*settings) {
+            Ok(outcome) if outcome.interrupted => ExitCode::from(130),
+            Ok(_) => ExitCode::SUCCESS,
+            Err(error) => fail(error),
+        },
+        Ok(ArenaCommand::Merge {
+            files,
+            json,
+            pgnout,
+        }) => match tournament::merge(&files, json.as_deref(), pgnout.as_deref()) {
+            Ok(_) => ExitCode::SUCCESS,
+            Err(error) => fail(error),
+        },
     }
 }
 

@@ -3,6 +3,7 @@
 //! `protocol.md` at the top of the repository is the contract.
 
 pub mod parse;
+pub mod play;
 pub mod print;
 mod uci;
 

@@ -1,0 +1,701 @@
+//! `roger arena` arguments. The `--engine key=value ...` groups are beyond clap, so the whole
+//! command line is read here, with an error that names the flag and the token for every
+//! mistake, before any engine starts.
+
+use super::engine_process::{EngineConfig, Limits, Protocol};
+use super::local::TimeControl;
+use super::openings::{BookFormat, BookOrder, BookSettings};
+use super::referee::{Adjudication, DrawRule, RefereeSettings, ResignRule};
+use super::schedule::Format;
+use super::stats::Sprt;
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+pub const USAGE: &str = "\
+roger arena: engine-vs-engine tournaments, refereed with Roger's own rules
+
+USAGE:
+    roger arena --engine cmd=PATH [KEY=VALUE...] --engine ... [OPTIONS]
+    roger arena merge FILE.json... [--json OUT] [--pgnout OUT]
+
+ENGINES (--engine once per engine, --each for settings they share):
+    cmd=PATH            the program ('roger' is this binary); required
+    name=NAME           name in standings and PGN (default: the engine's own)
+    arg=ARG             one command-line argument (repeatable); args=\"A B\" splits on spaces
+    dir=DIR             working directory
+    proto=uci|xboard    protocol (default uci)
+    option.NAME=VALUE   a UCI option (xboard: Hash -> memory, Threads -> cores)
+    tc=BASE+INC         clock in seconds, kept by the arena
+    st=SECONDS          fixed time per move
+    nodes=N             node limit per move
+    depth=N             depth limit per move
+
+OPTIONS:
+    --variant NAME          chess, nichess, ... (default chess)
+    --format F              round-robin (default; a match for two engines) or gauntlet
+    --seeds N               gauntlet: the first N engines play all others (default 1)
+    --rounds N              rounds (default 1)
+    --games N               games per encounter per round (default 2: one opening, both colours)
+    --concurrency N         games at once (default 1)
+    --openings file=F format=epd|moves [order=sequential|random] [start=N] [plies=N]
+    --random-plies N        random legal plies played from the opening (default 0)
+    --seed N                seed for openings and random plies (default: from the clock)
+    --draw movenumber=N movecount=N score=CP
+    --resign movecount=N score=CP [twosided=true]
+    --maxplies N            adjudicate a draw after N plies
+    --timemargin MS         how far past its clock an engine may go (default 50)
+    --hang-timeout S        how long an engine without clock may think (default 60)
+    --ready-timeout S       how long to wait for the handshake and readyok (default 30)
+    --sprt elo0=E0 elo1=E1 [alpha=A] [beta=B]   stop a match early on a decision
+    --pgnout FILE           write the games as PGN
+    --json FILE             write the whole result as JSON
+    --log FILE              log every line to and from the engines
+    --shard I/N             play only the I-th of N equal shares of the games
+    -h, --help              this text
+";
+
+/// Everything a tournament needs, checked.
+#[derive(Clone, Debug)]
+pub struct ArenaSettings {
+    pub variant: String,
+    pub engines: Vec<EngineConfig>,
+    /// Whether each engine was named on the command line (else it takes its own name).
+    pub named: Vec<bool>,
+    pub format: Format,
+    pub rounds: usize,
+    pub games: usize,
+    pub concurrency: usize,
+    pub book: Option<BookSettings>,
+    pub random_plies: usize,
+    pub seed: u64,
+    pub referee: RefereeSettings,
+    pub sprt: Option<(Sprt, String)>,
+    pub pgnout: Option<PathBuf>,
+    pub json: Option<PathBuf>,
+    pub log: Option<PathBuf>,
+    /// (I, N), 1-based.
+    pub shard: Option<(usize, usize)>,
+}
+
+/// What `roger arena` was asked to do.
+#[derive(Debug)]
+pub enum ArenaCommand {
+    Help,
+    Run(Box<ArenaSettings>),
+    Merge {
+        files: Vec<PathBuf>,
+        json: Option<PathBuf>,
+        pgnout: Option<PathBuf>,
+    },
+}
+
+/// One `--engine` or `--each` group, before merging.
+#[derive(Clone, Debug, Default)]
+struct EngineGroup {
+    cmd: Option<String>,
+    name: Option<String>,
+    args: Option<Vec<String>>,
+    dir: Option<PathBuf>,
+    proto: Option<Protocol>,
+    options: Vec<(String, String)>,
+    tc: Option<TimeControl>,
+    st: Option<Duration>,
+    nodes: Option<u64>,
+    depth: Option<u32>,
+}
+
+fn number<T: std::str::FromStr>(flag: &str, text: &str) -> Result<T, String> {
+    text.parse()
+        .map_err(|_| format!("{flag}: '{text}' is not a valid number"))
+}
+
+fn seconds(flag: &str, text: &str) -> Result<Duration, String> {
+    text.parse::<f64>()
+        .ok()
+        .filter(|v| v.is_finite() && *v > 0.0 && *v < 1e7)
+        .map(Duration::from_secs_f64)
+        .ok_or_else(|| format!("{flag}: '{text}' is not a positive number of seconds"))
+}
+
+/// `key=value` tokens of a group flag.
+fn pairs<'a>(flag: &str, tokens: &[&'a str]) -> Result<Vec<(&'a str, &'a str)>, String> {
+    if tokens.is_empty() {
+        return Err(format!("{flag} needs key=value settings after it"));
+    }
+    tokens
+        .iter()
+        .map(|token| {
+            token
+                .split_once('=')
+                .filter(|(key, _)| !key.is_empty())
+                .ok_or_else(|| format!("{flag}: '{token}' is not key=value"))
+        })
+        .collect()
+}
+
+fn engine_group(flag: &str, tokens: &[&str]) -> Result<EngineGroup, String> {
+    let mut group = EngineGroup::default();
+    for (key, value) in pairs(flag, tokens)? {
+        let setting = format!("{flag} {key}");
+        match key {
+            "cmd" => group.cmd = Some(value.to_string()),
+            "name" => group.name = Some(value.to_string()),
+            "arg" => group
+                .args
+                .get_or_insert_with(Vec::new)
+                .push(value.to_string()),
+            "args" => group
+                .args
+                .get_or_insert_with(Vec::new)
+                .extend(value.split_whitespace().map(String::from)),
+            "dir" => group.dir = Some(PathBuf::from(value)),
+            "proto" => {
+                group.proto = Some(match value {
+                    "uci" => Protocol::Uci,
+                    "xboard" => Protocol::Xboard,
+                    _ => return Err(format!("{setting}: '{value}' is not uci or xboard")),
+                })
+            }
+            "tc" => {
+                group.tc = Some(TimeControl::parse(value).map_err(|e| format!("{setting}: {e}"))?)
+            }
+            "st" => group.st = Some(seconds(&setting, value)?),
+            "nodes" => group.nodes = Some(number(&setting, value)?),
+            "depth" => group.depth = Some(number(&setting, value)?),
+            _ => match key.strip_prefix("option.") {
+                Some(name) if !name.is_empty() => {
+                    group.options.push((name.to_string(), value.to_string()))
+                }
+                _ => {
+                    return Err(format!(
+                        "{flag}: unknown setting '{key}' (expected cmd, name, arg, args, dir, \
+                         proto, option.NAME, tc, st, nodes or depth)"
+                    ))
+                }
+            },
+        }
+    }
+    Ok(group)
+}
+
+/// Finds a program the way a shell would; `roger` is this very binary.
+fn resolve_command(cmd: &str) -> Result<PathBuf, String> {
+    if cmd == "roger" {
+        return std::env::current_exe()
+            .map_err(|error| format!("cannot locate the roger binary: {error}"));
+    }
+    let is_program = |path: &Path| {
+        use std::os::unix::fs::PermissionsExt;
+        path.metadata()
+            .is_ok_and(|m| m.is_file() && m.permissions().mode() & 0o111 != 0)
+    };
+    if cmd.contains('/') {
+        let path = PathBuf::from(cmd);
+        return if is_program(&path) {
+            Ok(path)
+        } else if path.exists() {
+            Err(format!("engine command '{cmd}' is not an executable file"))
+        } else {
+            Err(format!("engine command '{cmd}' does not exist"))
+        };
+    }
+    std::env::var_os("PATH")
+        .iter()
+        .flat_map(std::env::split_paths)
+        .map(|dir| dir.join(cmd))
+        .find(|path| is_program(path))
+        .ok_or_else(|| format!("engine command '{cmd}' is not found on PATH"))
+}
+
+fn engine_config(
+    number: usize,
+    group: &EngineGroup,
+    each: &EngineGroup,
+) -> Result<(EngineConfig, bool), String> {
+    let cmd = group
+        .cmd
+        .as_ref()
+        .or(each.cmd.as_ref())
+        .ok_or(format!("engine {number}: every engine needs cmd=PATH"))?;
+    let name = group.name.clone().or(each.name.clone());
+    let who = match &name {
+        Some(name) => format!("engine {number} ('{name}')"),
+        None => format!("engine {number} ({cmd})"),
+    };
+    let command = resolve_command(cmd).map_err(|error| format!("{who}: {error}"))?;
+    let mut options = each.options.clone();
+    for (name, value) in &group.options {
+        options.retain(|(known, _)| !known.eq_ignore_ascii_case(name));
+        options.push((name.clone(), value.clone()));
+    }
+    let limits = Limits {
+        tc: group.tc.or(each.tc),
+        movetime: group.st.or(each.st),
+        nodes: group.nodes.or(each.nodes),
+        depth: group.depth.or(each.depth),
+    };
+    if limits.is_empty() {
+        return Err(format!(
+            "{who} has no limit: give tc=, st=, nodes= or depth= (in --engine or --each)"
+        ));
+    }
+    if limits.tc.is_some() && limits.movetime.is_some() {
+        return Err(format!("{who}: give tc= or st=, not both"));
+    }
+    let protocol = group.proto.or(each.proto).unwrap_or(Protocol::Uci);
+    if protocol == Protocol::Xboard && limits.nodes.is_some() {
+        return Err(format!("engine '{cmd}': xboard engines take no node limit"));
+    }
+    let default_name = command
+        .file_stem()
+        .map(|stem| stem.to_string_lossy().to_string())
+        .unwrap_or_else(|| cmd.clone());
+    Ok((
+        EngineConfig {
+            name: name.clone().unwrap_or(default_name),
+            command,
+            args: group.args.clone().or(each.args.clone()).unwrap_or_default(),
+            dir: group.dir.clone().or(each.dir.clone()),
+            protocol,
+            options,
+            limits,
+        },
+        name.is_some(),
+    ))
+}
+
+/// `I/N` with 1 <= I <= N.
+fn parse_shard(text: &str) -> Result<(usize, usize), String> {
+    let parsed = text
+        .split_once('/')
+        .and_then(|(i, n)| Some((i.parse::<usize>().ok()?, n.parse::<usize>().ok()?)));
+    match parsed {
+        Some((i, n)) if i >= 1 && i <= n => Ok((i, n)),
+        _ => Err(format!(
+            "--shard: '{text}' is not I/N with 1 <= I <= N (such as 1/4)"
+        )),
+    }
+}
+
+fn parse_draw(tokens: &[&str]) -> Result<DrawRule, String> {
+    let mut rule = DrawRule {
+        move_number: 0,
+        move_count: 0,
+        score: 0,
+    };
+    let (mut count, mut score) = (false, false);
+    for (key, value) in pairs("--draw", tokens)? {
+        match key {
+            "movenumber" => rule.move_number = number("--draw movenumber", value)?,
+            "movecount" => {
+                rule.move_count = number("--draw movecount", value)?;
+                count = true;
+            }
+            "score" => {
+                rule.score = number("--draw score", value)?;
+                score = true;
+            }
+            other => {
+                return Err(format!(
+                    "--draw: unknown setting '{other}' (expected movenumber, movecount, score)"
+                ))
+            }
+        }
+    }
+    if !(count && score) {
+        return Err("--draw needs movecount=N and score=CP".into());
+    }
+    Ok(rule)
+}
+
+fn parse_resign(tokens: &[&str]) -> Result<ResignRule, String> {
+    let mut rule = ResignRule {
+        move_count: 0,
+        score: 0,
+        two_sided: false,
+    };
+    let (mut count, mut score) = (false, false);
+    for (key, value) in pairs("--resign", tokens)? {
+        match key {
+            "movecount" => {
+                rule.move_count = number("--resign movecount", value)?;
+                count = true;
+            }
+            "score" => {
+                rule.score = number("--resign score", value)?;
+                score = true;
+            }
+            "twosided" => {
+                rule.two_sided = match value {
+                    "true" => true,
+                    "false" => false,
+                    _ => return Err(format!("--resign twosided: '{value}' is not true or false")),
+                }
+            }
+            other => {
+                return Err(format!(
+                    "--resign: unknown setting '{other}' (expected movecount, score, twosided)"
+                ))
+            }
+        }
+    }
+    if !(count && score) {
+        return Err("--resign needs movecount=N and score=CP".into());
+    }
+    Ok(rule)
+}
+
+fn parse_book(tokens: &[&str]) -> Result<BookSettings, String> {
+    let mut file = None;
+    let mut format = None;
+    let mut book = BookSettings {
+        file: PathBuf::new(),
+        format: BookFormat::Epd,
+        order: BookOrder::Sequential,
+        start: 1,
+        plies: None,
+    };
+    for (key, value) in pairs("--openings", tokens)? {
+        match key {
+            "file" => file = Some(PathBuf::from(value)),
+            "format" => {
+                format = Some(match value {
+                    "epd" => BookFormat::Epd,
+                    "moves" => BookFormat::Moves,
+                    _ => return Err(format!("--openings format: '{value}' is not epd or moves")),
+                })
+            }
+            "order" => {
+                book.order = match value {
+                    "sequential" => BookOrder::Sequential,
+                    "random" => BookOrder::Random,
+                    _ => {
+                        return Err(format!(
+                            "--openings order: '{value}' is not sequential or random"
+                        ))
+                    }
+                }
+            }
+            "start" => {
+                book.start = number("--openings start", value)?;
+                if book.start == 0 {
+                    return Err("--openings start: counts from 1".into());
+                }
+            }
+            "plies" => book.plies = Some(number("--openings plies", value)?),
+            other => {
+                return Err(format!(
+                    "--openings: unknown setting '{other}' (expected file, format, order, start, plies)"
+                ))
+            }
+        }
+    }
+    book.file = file.ok_or("--openings needs file=F")?;
+    book.format = match format {
+        Some(format) => format,
+        None => match book.file.extension().and_then(|e| e.to_str()) {
+            Some("epd") | Some("fen") => BookFormat::Epd,
+            _ => return Err("--openings needs format=epd or format=moves".into()),
+        },
+    };
+    Ok(book)
+}
+
+/// Reads the arguments after `roger arena`.
+pub fn parse_arena_args(args: &[String]) -> Result<ArenaCommand, String> {
+    let args: Vec<&str> = args.iter().map(String::as_str).collect();
+    if args.first() == Some(&"merge") {
+        return parse_merge(&args[1..]);
+    }
+    let mut groups: Vec<EngineGroup> = Vec::new();
+    let mut each = EngineGroup::default();
+    let mut variant = "chess".to_string();
+    let mut format_name = "round-robin".to_string();
+    let mut seeds = 1usize;
+    let (mut rounds, mut games, mut concurrency) = (1usize, 2usize, 1usize);
+    let mut book = None;
+    let mut random_plies = 0usize;
+    let mut seed = None;
+    let mut adjudication = Adjudication::default();
+    let mut margin = Duration::from_millis(50);
+    let mut hang_timeout = Duration::from_secs(60);
+    let mut ready_timeout = Duration::from_secs(30);
+    let mut sprt = None;
+    let (mut pgnout, mut json, mut log, mut shard) = (None, None, None, None);
+    let mut index = 0;
+    while index < args.len() {
+        let flag = args[index];
+        if !flag.starts_with('-') {
+            return Err(format!(
+                "unexpected argument '{flag}' (options start with --)"
+            ));
+        }
+        // The values after the flag, up to the next flag.
+        let end = args[index + 1..]
+            .iter()
+            .position(|token| token.starts_with("--"))
+            .map_or(args.len(), |at| index + 1 + at);
+        let values = &args[index + 1..end];
+        let single = || -> Result<&str, String> {
+            match values {
+                [value] => Ok(value),
+                [] => Err(format!("{flag} needs a value")),
+                [_, extra, ..] => Err(format!("{flag}: unexpected extra value '{extra}'")),
+            }
+        };
+        match flag {
+            "-h" | "--help" => return Ok(ArenaCommand::Help),
+            "--engine" => groups.push(engine_group(flag, values)?),
+            "--each" => each = engine_group(flag, values)?,
+            "--variant" => variant = single()?.to_string(),
+            "--format" | "--tournament" => format_name = single()?.to_string(),
+            "--seeds" => seeds = number(flag, single()?)?,
+            "--rounds" => rounds = number(flag, single()?)?,
+            "--games" => games = number(flag, single()?)?,
+            "--concurrency" => concurrency = number(flag, single()?)?,
+            "--openings" => book = Some(parse_book(values)?),
+            "--random-plies" => random_plies = number(flag, single()?)?,
+            "--seed" => seed = Some(number(flag, single()?)?),
+            "--draw" => adjudication.draw = Some(parse_draw(values)?),
+            "--resign" => adjudication.resign = Some(parse_resign(values)?),
+            "--maxplies" => adjudication.max_plies = Some(number(flag, single()?)?),
+            "--timemargin" => margin = Duration::from_millis(number(flag, single()?)?),
+            "--hang-timeout" => hang_timeout = seconds(flag, single()?)?,
+            "--ready-timeout" => ready_timeout = seconds(flag, single()?)?,
+            "--sprt" => {
+                if values.is_empty() {
+                    return Err("--sprt needs elo0=E0 elo1=E1 [alpha=A] [beta=B]".into());
+                }
+                let parsed = Sprt::parse(values).map_err(|e| format!("--sprt: {e}"))?;
+                sprt = Some((parsed, values.join(" ")));
+            }
+            "--pgnout" => pgnout = Some(PathBuf::from(single()?)),
+            "--json" => json = Some(PathBuf::from(single()?)),
+            "--log" => log = Some(PathBuf::from(single()?)),
+            "--shard" => shard = Some(parse_shard(single()?)?),
+            other => return Err(format!("unknown option '{other}' (see roger arena --help)")),
+        }
+        index = end;
+    }
+    if crate::engine::AnyGame::new(&variant).is_none() {
+        return Err(format!(
+            "--variant: unknown game '{variant}' (games: {})",
+            crate::engine::variant_names().join(", ")
+        ));
+    }
+    if groups.len() < 2 {
+        return Err("a tournament needs at least two --engine".into());
+    }
+    let format = match format_name.as_str() {
+        "round-robin" | "roundrobin" | "match" => Format::RoundRobin,
+        "gauntlet" => {
+            if seeds == 0 || seeds >= groups.len() {
+                return Err(format!(
+                    "--seeds: {seeds} is not between 1 and the number of engines less one"
+                ));
+            }
+            Format::Gauntlet { seeds }
+        }
+        other => {
+            return Err(format!(
+                "--format: '{other}' is not round-robin or gauntlet"
+            ))
+        }
+    };
+    if rounds == 0 || games == 0 {
+        return Err("--rounds and --games must be at least 1".into());
+    }
+    if concurrency == 0 {
+        return Err("--concurrency must be at least 1".into());
+    }
+    if sprt.is_some() && groups.len() != 2 {
+        return Err("--sprt needs a match of exactly two engines".into());
+    }
+    if shard.is_some() && seed.is_none() {
+        return Err("--shard needs --seed, so that every share plays the same tournament".into());
+    }
+    let mut engines = Vec::new();
+    let mut named = Vec::new();
+    for (number, group) in groups.iter().enumerate() {
+        let (config, was_named) = engine_config(number + 1, group, &each)?;
+        engines.push(config);
+        named.push(was_named);
+    }
+    let seed = seed.unwrap_or_else(|| {
+        std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(1, |d| d.as_nanos() as u64)
+    });
+    Ok(ArenaCommand::Run(Box::new(ArenaSettings {
+        referee: RefereeSettings {
+            variant: variant.clone(),
+            margin,
+            hang_timeout,
+            ready_timeout,
+            adjudication,
+        },
+        variant,
+        engines,
+        named,
+        format,
+        rounds,
+        games,
+        concurrency,
+        book,
+        random_plies,
+        seed,
+        sprt,
+        pgnout,
+        json,
+        log,
+        shard,
+    })))
+}
+
+fn parse_merge(args: &[&str]) -> Result<ArenaCommand, String> {
+    let mut files = Vec::new();
+    let (mut json, mut pgnout) = (None, None);
+    let mut index = 0;
+    while index < args.len() {
+        let value = || {
+            args.get(index + 1)
+                .map(PathBuf::from)
+                .ok_or_else(|| format!("{} needs a file", args[index]))
+        };
+        match args[index] {
+            "--json" => {
+                json = Some(value()?);
+                index += 1;
+            }
+            "--pgnout" => {
+                pgnout = Some(value()?);
+                index += 1;
+            }
+            "-h" | "--help" => return Ok(ArenaCommand::Help),
+            flag if flag.starts_with('-') => return Err(format!("merge: unknown option '{flag}'")),
+            file => files.push(PathBuf::from(file)),
+        }
+        index += 1;
+    }
+    if files.is_empty() {
+        return Err("merge needs the JSON files of the shares".into());
+    }
+    Ok(ArenaCommand::Merge {
+        files,
+        json,
+        pgnout,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn parse(line: &str) -> Result<ArenaCommand, String> {
+        let args: Vec<String> = line.split_whitespace().map(String::from).collect();
+        parse_arena_args(&args)
+    }
+
+    fn settings(line: &str) -> ArenaSettings {
+        match parse(line) {
+            Ok(ArenaCommand::Run(settings)) => *settings,
+            other => panic!("{line}: {other:?}"),
+        }
+    }
+
+    fn error(line: &str) -> String {
+        parse(line).expect_err(line)
+    }
+
+    #[test]
+    fn engines_take_shared_settings_and_override_them() {
+        let s = settings(
+            "--engine cmd=roger name=a option.Hash=32 --engine cmd=roger arg=play arg=greedy \
+             tc=5+0.1 --each tc=1+0.01 option.Hash=8 option.Threads=1 --games 10 --concurrency 2 \
+             --seed 7 --maxplies 300 --draw movenumber=30 movecount=8 score=10",
+        );
+        assert_eq!(s.engines.len(), 2);
+        assert_eq!(s.engines[0].name, "a");
+        assert_eq!(
+            s.engines[0].options,
+            vec![
+                ("Threads".to_string(), "1".to_string()),
+                ("Hash".to_string(), "32".to_string())
+            ]
+        );
+        assert_eq!(s.engines[1].args, vec!["play", "greedy"]);
+        assert_eq!(
+            s.engines[0].limits.tc,
+            Some(TimeControl::parse("1+0.01").unwrap())
+        );
+        assert_eq!(
+            s.engines[1].limits.tc,
+            Some(TimeControl::parse("5+0.1").unwrap())
+        );
+        assert_eq!((s.games, s.concurrency, s.seed), (10, 2, 7));
+        assert_eq!(s.referee.adjudication.max_plies, Some(300));
+        assert_eq!(s.referee.adjudication.draw.unwrap().move_count, 8);
+        assert!(s.named[0] && !s.named[1]);
+    }
+
+    #[test]
+    fn mistakes_are_named() {
+        assert!(
+            error("--engine cmd=/no/such/engine tc=1 --engine cmd=roger tc=1")
+                .contains("does not exist")
+        );
+        assert!(error("--engine cmd=roger --engine cmd=roger tc=1").contains("no limit"));
+        assert!(
+            error("--engine cmd=roger tc=1 option.Hash --engine cmd=roger tc=1")
+                .contains("'option.Hash' is not key=value")
+        );
+        assert!(error("--engine cmd=roger tc=x --engine cmd=roger tc=1").contains("tc"));
+        assert!(
+            error("--engine cmd=roger tc=1 colour=red --engine cmd=roger tc=1")
+                .contains("unknown setting 'colour'")
+        );
+        assert!(error("--engine cmd=roger tc=1").contains("at least two"));
+        assert!(
+            error("--engine cmd=roger tc=1 --engine cmd=roger tc=1 --games x")
+                .contains("--games: 'x'")
+        );
+        assert!(
+            error("--engine cmd=roger tc=1 --engine cmd=roger tc=1 --variant go")
+                .contains("unknown game 'go'")
+        );
+        assert!(
+            error("--engine cmd=roger tc=1 --engine cmd=roger tc=1 --shard 3/2")
+                .contains("--shard")
+        );
+        assert!(
+            error("--engine cmd=roger tc=1 --engine cmd=roger tc=1 --shard 1/2")
+                .contains("needs --seed")
+        );
+        assert!(
+            error("--engine cmd=roger tc=1 --engine cmd=roger tc=1 --frobnicate")
+                .contains("unknown option '--frobnicate'")
+        );
+        assert!(
+            error("--engine cmd=roger tc=1 --engine cmd=roger tc=1 --draw score=3")
+                .contains("movecount")
+        );
+    }
+
+    #[test]
+    fn merge_and_help() {
+        assert!(matches!(parse("--help"), Ok(ArenaCommand::Help)));
+        match parse("merge a.json b.json --json all.json") {
+            Ok(ArenaCommand::Merge {
+                files,
+                json,
+                pgnout,
+            }) => {
+                assert_eq!(files.len(), 2);
+                assert_eq!(json, Some(PathBuf::from("all.json")));
+                assert_eq!(pgnout, None);
+            }
+            other => panic!("{other:?}"),
+        }
+        assert!(parse("merge").is_err());
+    }
+}

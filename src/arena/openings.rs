@@ -1,0 +1,214 @@
+//! Openings: a book file (EPD positions or move lists) and random legal plies, all checked
+//! against the game's rules before any game starts.
+
+use crate::engine::variant::{dispatch, record_from, AnyGame};
+use crate::players::Rng;
+use crate::rules::{Game, GameRecord, MoveList, Outcome};
+use serde::{Deserialize, Serialize};
+use std::path::PathBuf;
+
+/// Where a game starts: a FEN (or the variant's start position) and moves played from there.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Opening {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub fen: Option<String>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub moves: Vec<String>,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum BookFormat {
+    /// One position per line: FEN fields, then anything (EPD operations) which is ignored.
+    Epd,
+    /// One opening per line: moves in the protocol's notation from the start position.
+    Moves,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum BookOrder {
+    Sequential,
+    Random,
+}
+
+/// `--openings file=F format=epd|moves order=sequential|random start=N plies=N`.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct BookSettings {
+    pub file: PathBuf,
+    pub format: BookFormat,
+    pub order: BookOrder,
+    /// The first opening used (1-based, sequential order).
+    pub start: usize,
+    /// Keep at most this many moves of each move-list opening.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub plies: Option<usize>,
+}
+
+/// Reads and checks every opening of a book; an error names the file and line.
+pub fn load_book(book: &BookSettings, variant: &str) -> Result<Vec<Opening>, String> {
+    let name = book.file.display();
+    let text = std::fs::read_to_string(&book.file)
+        .map_err(|error| format!("cannot read openings file '{name}': {error}"))?;
+    let game = AnyGame::new(variant).ok_or_else(|| format!("unknown variant '{variant}'"))?;
+    let mut openings = Vec::new();
+    for (number, line) in text.lines().enumerate() {
+        let line = line.trim();
+        if line.is_empty() || line.starts_with('#') {
+            continue;
+        }
+        let at = |error: String| format!("openings file '{name}' line {}: {error}", number + 1);
+        let opening = match book.format {
+            BookFormat::Epd => Opening {
+                fen: Some(epd_fen(&game, line).map_err(at)?),
+                moves: Vec::new(),
+            },
+            BookFormat::Moves => {
+                let mut moves: Vec<String> = line.split_whitespace().map(String::from).collect();
+                if let Some(plies) = book.plies {
+                    moves.truncate(plies);
+                }
+                game.with_position(None, &moves).map_err(at)?;
+                Opening { fen: None, moves }
+            }
+        };
+        openings.push(opening);
+    }
+    if openings.is_empty() {
+        return Err(format!("openings file '{name}' has no openings"));
+    }
+    Ok(openings)
+}
+
+/// The longest run of leading fields of an EPD line that the rules read as a FEN.
+fn epd_fen(game: &AnyGame, line: &str) -> Result<String, String> {
+    let fields: Vec<&str> = line.split_whitespace().collect();
+    let mut first_error = None;
+    for count in (1..=fields.len().min(8)).rev() {
+        let fen = fields[..count].join(" ");
+        match game.with_position(Some(&fen), &[]) {
+            Ok(_) => return Ok(fen),
+            Err(error) => {
+                if count <= 6 && first_error.is_none() {
+                    first_error = Some(error);
+                }
+            }
+        }
+    }
+    Err(first_error.unwrap_or_else(|| "no FEN found".to_string()))
+}
+
+/// `opening` followed by `plies` random legal plies drawn from `seed`. Moves that would end
+/// the game are avoided while there are others.
+pub fn with_random_plies(
+    variant: &str,
+    opening: &Opening,
+    plies: usize,
+    seed: u64,
+) -> Result<Opening, String> {
+    let game = AnyGame::new(variant).ok_or_else(|| format!("unknown variant '{variant}'"))?;
+    dispatch!(&game, record => extend(record, opening, plies, seed))
+}
+
+fn extend<G: Game>(
+    _kind: &GameRecord<G>,
+    opening: &Opening,
+    plies: usize,
+    seed: u64,
+) -> Result<Opening, String> {
+    let mut record = record_from::<G>(opening.fen.as_deref(), &opening.moves)?;
+    let mut rng = Rng::new(seed);
+    let mut moves = opening.moves.clone();
+    for _ in 0..plies {
+        if record.outcome() != Outcome::Ongoing {
+            break;
+        }
+        let mut legal = MoveList::new();
+        record.position().generate_moves(&mut legal);
+        let mut candidates: Vec<G::Move> = legal
+            .iter()
+            .copied()
+            .filter(|&mv| {
+                let mut after = record.clone();
+                after.play(mv);
+                after.outcome() == Outcome::Ongoing
+            })
+            .collect();
+        if candidates.is_empty() {
+            candidates = legal.to_vec();
+        }
+        let mv = candidates[rng.below(candidates.len())];
+        moves.push(record.position().move_text(mv));
+        record.play(mv);
+    }
+    Ok(Opening {
+        fen: opening.fen.clone(),
+        moves,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn book(text: &str, format: BookFormat, name: &str) -> Result<Vec<Opening>, String> {
+        let file =
+            std::env::temp_dir().join(format!("roger-openings-{}-{name}", std::process::id()));
+        std::fs::write(&file, text).unwrap();
+        let settings = BookSettings {
+            file: file.clone(),
+            format,
+            order: BookOrder::Sequential,
+            start: 1,
+            plies: None,
+        };
+        let openings = load_book(&settings, "chess");
+        std::fs::remove_file(file).unwrap();
+        openings
+    }
+
+    #[test]
+    fn epd_lines_keep_the_fen_and_drop_operations() {
+        let openings = book(
+            "# a comment\nrnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - bm e5; id \"x\";\n\n\
+             4k3/8/8/8/8/8/8/4K2R w K - 0 1\n",
+            BookFormat::Epd,
+            "epd",
+        )
+        .unwrap();
+        assert_eq!(openings.len(), 2);
+        assert_eq!(
+            openings[0].fen.as_deref(),
+            Some("rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq -")
+        );
+        assert_eq!(
+            openings[1].fen.as_deref(),
+            Some("4k3/8/8/8/8/8/8/4K2R w K - 0 1")
+        );
+    }
+
+    #[test]
+    fn bad_books_name_the_line() {
+        let error = book("e2e4 e7e5\ne2e4 e2e4\n", BookFormat::Moves, "moves").unwrap_err();
+        assert!(error.contains("line 2"), "{error}");
+        let error = book("not a fen\n", BookFormat::Epd, "bad").unwrap_err();
+        assert!(error.contains("line 1"), "{error}");
+        assert!(book("\n# nothing\n", BookFormat::Moves, "empty")
+            .unwrap_err()
+            .contains("no openings"));
+    }
+
+    #[test]
+    fn random_plies_are_legal_and_repeat_with_the_seed() {
+        for variant in crate::engine::variant_names() {
+            let a = with_random_plies(variant, &Opening::default(), 8, 42).unwrap();
+            let b = with_random_plies(variant, &Opening::default(), 8, 42).unwrap();
+            assert_eq!(a, b);
+            assert_eq!(a.moves.len(), 8);
+            AnyGame::new(variant)
+                .unwrap()
+                .with_position(None, &a.moves)
+                .unwrap();
+        }
+    }
+}

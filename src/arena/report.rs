@@ -1,0 +1,524 @@
+//! The result of a tournament: the games as JSON (written by `--json`, read back by `merge`),
+//! and the standings and match statistics computed from them.
+
+use super::cli::ArenaSettings;
+use super::engine_process::Protocol;
+use super::openings::BookSettings;
+use super::referee::{Adjudication, GameResult, PlayedGame};
+use super::schedule::{encounters, Format, ScheduledGame};
+use super::stats::{
+    elo_pentanomial, elo_trinomial, EloEstimate, Pentanomial, Sprt, SprtDecision, Trinomial,
+};
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+use std::fmt::Write as _;
+use std::path::Path;
+
+pub const REPORT_FORMAT: &str = "roger-arena";
+pub const REPORT_VERSION: u32 = 1;
+
+/// One finished game: what was scheduled and what was played.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct FinishedGame {
+    #[serde(flatten)]
+    pub scheduled: ScheduledGame,
+    pub white_name: String,
+    pub black_name: String,
+    #[serde(flatten)]
+    pub played: PlayedGame,
+    /// `YYYY.MM.DD`, UTC, when the game ended.
+    pub date: String,
+    pub duration_ms: u64,
+}
+
+/// One engine as the tournament ran it.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct EngineRecord {
+    pub name: String,
+    pub cmd: String,
+    #[serde(default)]
+    pub args: Vec<String>,
+    pub proto: Protocol,
+    #[serde(default)]
+    pub options: Vec<(String, String)>,
+    /// `tc=1+0.01 nodes=5000` and the like.
+    pub limits: String,
+}
+
+/// The settings that decide which games are played and how, to check that shares belong to one
+/// tournament.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct SettingsRecord {
+    pub variant: String,
+    pub engines: Vec<EngineRecord>,
+    pub format: Format,
+    pub rounds: usize,
+    pub games: usize,
+    #[serde(default)]
+    pub book: Option<BookSettings>,
+    pub random_plies: usize,
+    pub seed: u64,
+    pub adjudication: Adjudication,
+    pub timemargin_ms: u64,
+    #[serde(default)]
+    pub sprt: Option<String>,
+}
+
+impl SettingsRecord {
+    pub fn new(settings: &ArenaSettings) -> SettingsRecord {
+        SettingsRecord {
+            variant: settings.variant.clone(),
+            engines: settings
+                .engines
+                .iter()
+                .map(|engine| EngineRecord {
+                    name: engine.name.clone(),
+                    cmd: engine.command.display().to_string(),
+                    args: engine.args.clone(),
+                    proto: engine.protocol,
+                    options: engine.options.clone(),
+                    limits: engine.limits.text(),
+                })
+                .collect(),
+            format: settings.format,
+            rounds: settings.rounds,
+            games: settings.games,
+            book: settings.book.clone(),
+            random_plies: settings.random_plies,
+            seed: settings.seed,
+            adjudication: settings.referee.adjudication,
+            timemargin_ms: settings.referee.margin.as_millis() as u64,
+            sprt: settings.sprt.as_ref().map(|(_, text)| text.clone()),
+        }
+    }
+
+    /// The same tournament, wherever its engines were installed.
+    fn same_tournament(&self, other: &SettingsRecord) -> bool {
+        let strip = |record: &SettingsRecord| {
+            let mut record = record.clone();
+            for engine in &mut record.engines {
+                engine.cmd.clear();
+            }
+            if let Some(book) = &mut record.book {
+                book.file = book.file.file_name().map(Into::into).unwrap_or_default();
+            }
+            record
+        };
+        strip(self) == strip(other)
+    }
+}
+
+/// The whole result, as `--json` writes it.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct ArenaReport {
+    pub format: String,
+    pub version: u32,
+    pub settings: SettingsRecord,
+    /// Games in the whole tournament (all shares).
+    pub total_games: usize,
+    /// `[I, N]` for a share, absent for a whole tournament.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub shard: Option<(usize, usize)>,
+    /// Games this run was to play.
+    pub planned_games: usize,
+    /// Stopped by Ctrl-C before every planned game was played.
+    #[serde(default)]
+    pub interrupted: bool,
+    /// Set when an SPRT stopped the match early.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub sprt_decision: Option<String>,
+    /// Finished games, by index.
+    pub games: Vec<FinishedGame>,
+    /// Computed from the games on writing; ignored on reading.
+    #[serde(default, skip_deserializing)]
+    pub summary: serde_json::Value,
+}
+
+impl ArenaReport {
+    pub fn write_json(&mut self, path: &Path, sprt: Option<&Sprt>) -> Result<(), String> {
+        self.summary = serde_json::to_value(Summary::new(self, sprt))
+            .map_err(|error| format!("cannot encode the summary: {error}"))?;
+        let text = serde_json::to_string_pretty(self)
+            .map_err(|error| format!("cannot encode the report: {error}"))?;
+        std::fs::write(path, text + "\n")
+            .map_err(|error| format!("cannot write '{}': {error}", path.display()))
+    }
+
+    pub fn read_json(path: &Path) -> Result<ArenaReport, String> {
+        let name = path.display();
+        let text = std::fs::read_to_string(path)
+            .map_err(|error| format!("cannot read '{name}': {error}"))?;
+        let report: ArenaReport = serde_json::from_str(&text)
+            .map_err(|error| format!("'{name}' is not an arena report: {error}"))?;
+        if report.format != REPORT_FORMAT || report.version != REPORT_VERSION {
+            return Err(format!(
+                "'{name}' is a '{}' version {} file, expected '{REPORT_FORMAT}' version {REPORT_VERSION}",
+                report.format, report.version
+            ));
+        }
+        Ok(report)
+    }
+
+    /// Joins the shares of one tournament into one report, the games in tournament order.
+    pub fn merge(mut reports: Vec<(String, ArenaReport)>) -> Result<ArenaReport, String> {
+        let (first_name, first) = reports.remove(0);
+        let mut merged = ArenaReport {
+            shard: None,
+            planned_games: first.total_games,
+            sprt_decision: None,
+            summary: serde_json::Value::Null,
+            ..first
+        };
+        for (name, report) in reports {
+            if !merged.settings.same_tournament(&report.settings)
+                || merged.total_games != report.total_games
+            {
+                return Err(format!(
+                    "'{name}' is not from the same tournament as '{first_name}' (settings differ)"
+                ));
+            }
+            merged.interrupted |= report.interrupted;
+            merged.games.extend(report.games);
+        }
+        merged.games.sort_by_key(|game| game.scheduled.index);
+        for twins in merged.games.windows(2) {
+            if twins[0].scheduled.index == twins[1].scheduled.index {
+                return Err(format!(
+                    "game {} is in more than one file",
+                    twins[0].scheduled.index + 1
+                ));
+            }
+        }
+        Ok(merged)
+    }
+}
+
+/// Elo figures for JSON (infinite errors become null).
+#[derive(Clone, Copy, Debug, Serialize)]
+pub struct EloFigures {
+    pub elo: f64,
+    pub error95: Option<f64>,
+    pub los: f64,
+    pub draw_ratio: f64,
+}
+
+impl From<EloEstimate> for EloFigures {
+    fn from(e: EloEstimate) -> EloFigures {
+        EloFigures {
+            elo: e.elo,
+            error95: e.error95.is_finite().then_some(e.error95),
+            los: e.los,
+            draw_ratio: e.draw_ratio,
+        }
+    }
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct EngineStanding {
+    pub name: String,
+    pub games: u64,
+    pub wins: u64,
+    pub draws: u64,
+    pub losses: u64,
+    pub points: f64,
+    pub elo: Option<EloFigures>,
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct EncounterSummary {
+    pub first: String,
+    pub second: String,
+    /// From the first engine's point of view.
+    pub wins: u64,
+    pub draws: u64,
+    pub losses: u64,
+    pub pentanomial: [u64; 5],
+    pub elo: Option<EloFigures>,
+    pub elo_pentanomial: Option<EloFigures>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub sprt: Option<SprtSummary>,
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct SprtSummary {
+    pub elo0: f64,
+    pub elo1: f64,
+    pub alpha: f64,
+    pub beta: f64,
+    pub llr: f64,
+    pub lower_bound: f64,
+    pub upper_bound: f64,
+    pub decision: String,
+}
+
+/// Standings, encounters and endings, computed from the games.
+#[derive(Clone, Debug, Serialize)]
+pub struct Summary {
+    pub games: usize,
+    pub standings: Vec<EngineStanding>,
+    pub encounters: Vec<EncounterSummary>,
+    pub terminations: BTreeMap<String, u64>,
+    /// Games lost by an engine's fault (time, illegal move, crash, hang).
+    pub faults: u64,
+}
+
+/// The results of one encounter from `first`'s side.
+pub struct EncounterStats {
+    pub trinomial: Trinomial,
+    pub pentanomial: Pentanomial,
+}
+
+/// Tallies the games between `first` and `second`; pairs count when both games are in.
+pub fn encounter_stats(games: &[FinishedGame], first: usize, second: usize) -> EncounterStats {
+    let mut trinomial = Trinomial::default();
+    let mut pentanomial = Pentanomial::default();
+    let mut by_pair: BTreeMap<usize, Vec<f64>> = BTreeMap::new();
+    for game in games {
+        let s = &game.scheduled;
+        let white_points = game.played.result.white_points();
+        let points = if (s.white, s.black) == (first, second) {
+            white_points
+        } else if (s.white, s.black) == (second, first) {
+            1.0 - white_points
+        } else {
+            continue;
+        };
+        trinomial.add(points);
+        by_pair.entry(s.pair).or_default().push(points);
+    }
+    for points in by_pair.values() {
+        if let [a, b] = points.as_slice() {
+            pentanomial.add_pair(*a, *b);
+        }
+    }
+    EncounterStats {
+        trinomial,
+        pentanomial,
+    }
+}
+
+fn decision_text(decision: SprtDecision) -> &'static str {
+    match decision {
+        SprtDecision::Continue => "continue",
+        SprtDecision::AcceptH0 => "H0 accepted",
+        SprtDecision::AcceptH1 => "H1 accepted",
+    }
+}
+
+impl Summary {
+    pub fn new(report: &ArenaReport, sprt: Option<&Sprt>) -> Summary {
+        let names: Vec<String> = report
+            .settings
+            .engines
+            .iter()
+            .map(|e| e.name.clone())
+            .collect();
+        let games = &report.games;
+        let mut field = vec![Trinomial::default(); names.len()];
+        for game in games {
+            let white_points = game.played.result.white_points();
+            field[game.scheduled.white].add(white_points);
+            field[game.scheduled.black].add(1.0 - white_points);
+        }
+        let mut standings: Vec<EngineStanding> = names
+            .iter()
+            .zip(&field)
+            .map(|(name, t)| EngineStanding {
+                name: name.clone(),
+                games: t.games(),
+                wins: t.wins,
+                draws: t.draws,
+                losses: t.losses,
+                points: t.points(),
+                elo: elo_trinomial(t).map(Into::into),
+            })
+            .collect();
+        standings.sort_by(|a, b| {
+            let score = |s: &EngineStanding| s.points / s.games.max(1) as f64;
+            score(b).total_cmp(&score(a))
+        });
+        let encounters = encounters(names.len(), report.settings.format)
+            .into_iter()
+            .map(|(a, b)| {
+                let stats = encounter_stats(games, a, b);
+                let t = stats.trinomial;
+                EncounterSummary {
+                    first: names[a].clone(),
+                    second: names[b].clone(),
+                    wins: t.wins,
+                    draws: t.draws,
+                    losses: t.losses,
+                    pentanomial: stats.pentanomial.counts,
+                    elo: elo_trinomial(&t).map(Into::into),
+                    elo_pentanomial: elo_pentanomial(&stats.pentanomial).map(Into::into),
+                    sprt: sprt.map(|sprt| {
+                        let (lower_bound, upper_bound) = sprt.bounds();
+                        SprtSummary {
+                            elo0: sprt.elo0,
+                            elo1: sprt.elo1,
+                            alpha: sprt.alpha,
+                            beta: sprt.beta,
+                            llr: sprt.llr(&stats.pentanomial),
+                            lower_bound,
+                            upper_bound,
+                            decision: decision_text(sprt.decision(&stats.pentanomial)).into(),
+                        }
+                    }),
+                }
+            })
+            .collect();
+        let mut terminations = BTreeMap::new();
+        let mut faults = 0;
+        for game in games {
+            *terminations
+                .entry(game.played.termination.text().to_string())
+                .or_insert(0) += 1;
+            faults += game.played.termination.is_fault() as u64;
+        }
+        Summary {
+            games: games.len(),
+            standings,
+            encounters,
+            terminations,
+            faults,
+        }
+    }
+
+    /// The closing text: standings, each encounter, the endings.
+    pub fn text(&self) -> String {
+        let mut out = String::new();
+        let width = self
+            .standings
+            .iter()
+            .map(|s| s.name.len())
+            .max()
+            .unwrap_or(4)
+            .max(4);
+        let _ = writeln!(
+            out,
+            "Rank  {:<width$}  {:>8} {:>7}  {:>5}  {:>6}  {:>13}  {:>5}",
+            "Name", "Elo", "+/-", "Games", "Score", "W-D-L", "Draw"
+        );
+        for (rank, s) in self.standings.iter().enumerate() {
+            let (elo, error) = elo_columns(s.elo.as_ref());
+            let _ = writeln!(
+                out,
+                "{:>4}  {:<width$}  {elo:>8} {error:>7}  {:>5}  {:>5.1}%  {:>13}  {:>4.1}%",
+                rank + 1,
+                s.name,
+                s.games,
+                100.0 * s.points / s.games.max(1) as f64,
+                format!("{}-{}-{}", s.wins, s.draws, s.losses),
+                100.0 * s.draws as f64 / s.games.max(1) as f64,
+            );
+        }
+        for e in &self.encounters {
+            let games = e.wins + e.draws + e.losses;
+            if games == 0 {
+                continue;
+            }
+            let points = e.wins as f64 + 0.5 * e.draws as f64;
+            let _ = writeln!(
+                out,
+                "\n{} vs {}: {games} games, W-D-L {}-{}-{}, {points}/{games} ({:.1}%)",
+                e.first,
+                e.second,
+                e.wins,
+                e.draws,
+                e.losses,
+                100.0 * points / games as f64
+            );
+            if let Some(elo) = &e.elo {
+                let (value, error) = elo_columns(Some(elo));
+                let _ = writeln!(
+                    out,
+                    "  Elo {value} +/- {error}, LOS {:.2}%, draw ratio {:.1}%",
+                    100.0 * elo.los,
+                    100.0 * elo.draw_ratio
+                );
+            }
+            let pairs: u64 = e.pentanomial.iter().sum();
+            if pairs > 0 {
+                let _ = write!(out, "  Pairs (LL, LD, WL+DD, WD, WW): {:?}", e.pentanomial);
+                if let Some(elo) = &e.elo_pentanomial {
+                    let (value, error) = elo_columns(Some(elo));
+                    let _ = write!(out, ", pentanomial Elo {value} +/- {error}");
+                }
+                out.push('\n');
+            }
+            if let Some(sprt) = &e.sprt {
+                let _ = writeln!(
+                    out,
+                    "  SPRT elo0={} elo1={} alpha={} beta={}: LLR {:.2} ({:.2}, {:.2}) {}",
+                    sprt.elo0,
+                    sprt.elo1,
+                    sprt.alpha,
+                    sprt.beta,
+                    sprt.llr,
+                    sprt.lower_bound,
+                    sprt.upper_bound,
+                    sprt.decision
+                );
+            }
+        }
+        let endings: Vec<String> = self
+            .terminations
+            .iter()
+            .map(|(text, count)| format!("{text} {count}"))
+            .collect();
+        let _ = writeln!(out, "\nEndings: {}", endings.join(", "));
+        let _ = writeln!(out, "Games lost by an engine fault: {}", self.faults);
+        out
+    }
+}
+
+/// `+35.2` and `21.3` (or `inf`), or dashes without an estimate.
+fn elo_columns(elo: Option<&EloFigures>) -> (String, String) {
+    match elo {
+        Some(e) => (
+            format!("{:+.1}", e.elo),
+            e.error95.map_or("inf".to_string(), |x| format!("{x:.1}")),
+        ),
+        None => ("-".to_string(), "-".to_string()),
+    }
+}
+
+/// `YYYY.MM.DD` of today, UTC.
+pub fn today() -> String {
+    let seconds = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_secs());
+    // Civil date from days since 1970-01-01 (Howard Hinnant's algorithm).
+    let days = (seconds / 86_400) as i64 + 719_468;
+    let era = days.div_euclid(146_097);
+    let day_of_era = days.rem_euclid(146_097);
+    let year_of_era =
+        (day_of_era - day_of_era / 1460 + day_of_era / 36_524 - day_of_era / 146_096) / 365;
+    let day_of_year = day_of_era - (365 * year_of_era + year_of_era / 4 - year_of_era / 100);
+    let month_index = (5 * day_of_year + 2) / 153;
+    let day = day_of_year - (153 * month_index + 2) / 5 + 1;
+    let month = if month_index < 10 {
+        month_index + 3
+    } else {
+        month_index - 9
+    };
+    let year = year_of_era + era * 400 + (month <= 2) as i64;
+    format!("{year:04}.{month:02}.{day:02}")
+}
+
+/// White's result as the first engine's points, for progress lines.
+pub fn points_for(game: &FinishedGame, engine: usize) -> Option<f64> {
+    let white = game.played.result.white_points();
+    if game.scheduled.white == engine {
+        Some(white)
+    } else if game.scheduled.black == engine {
+        Some(1.0 - white)
+    } else {
+        None
+    }
+}
+
+/// The result of a game as text.
+pub fn result_text(result: GameResult) -> &'static str {
+    result.text()
+}
