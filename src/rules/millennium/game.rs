@@ -41,11 +41,11 @@ impl Game for Millennium {
     }
     #[inline]
     fn generate_moves(&self, moves: &mut MoveList<Move>) {
-        self.generate::<false>(moves);
+        self.generate::<false, _>(moves);
     }
     #[inline]
     fn generate_tactical(&self, moves: &mut MoveList<Move>) {
-        self.generate::<true>(moves);
+        self.generate::<true, _>(moves);
     }
     #[inline(always)]
     fn is_tactical(&self, mv: Move) -> bool {
@@ -98,6 +98,18 @@ impl Game for Millennium {
             "'{text}' is not a legal move in {}",
             self.fen()
         )))
+    }
+    /// Bulk counting at the last ply, without listing the moves.
+    fn perft(&self, depth: u32) -> u64 {
+        match depth {
+            0 => 1,
+            1 => self.count_moves(),
+            _ => {
+                let mut moves = MoveList::new();
+                self.generate_moves(&mut moves);
+                moves.iter().map(|&mv| self.play(mv).perft(depth - 1)).sum()
+            }
+        }
     }
     fn move_text(&self, mv: Move) -> String {
         mv.text()

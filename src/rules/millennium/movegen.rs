@@ -14,18 +14,6 @@ use crate::rules::{Color, MoveList};
 use arrayvec::ArrayVec;
 
 #[inline(always)]
-fn push_targets(list: &mut MoveList<Move>, from: Square, targets: u128, enemies: u128) {
-    for to in targets.squares() {
-        let flag = if enemies.has(to) {
-            MoveFlag::Capture
-        } else {
-            MoveFlag::Quiet
-        };
-        list.push(Move::new(from, to, flag));
-    }
-}
-
-#[inline(always)]
 fn shift(bb: u128, by: i8) -> u128 {
     if by > 0 {
         bb << by
@@ -37,38 +25,100 @@ fn shift(bb: u128, by: i8) -> u128 {
 /// The promotion flags a side can use now: one per kind in its pool.
 type Promotions = ArrayVec<PieceKind, 4>;
 
-/// Pushes pawn moves to every square of `targets`, whose origin is `to - delta`. Moves onto the
-/// last rank become one promotion per kind in the pool, or nothing with an empty pool.
+const LAST_RANKS: u128 = RANK_1 | RANK_8;
+
+/// Where the generator puts its moves: a move list, or a counter for perft's last ply, which
+/// needs only how many there are. One generator serves both, so they cannot disagree.
+pub(super) trait MoveSink {
+    /// One move.
+    fn push(&mut self, mv: Move);
+    /// A piece on `from` going to each square of `targets` (a capture where `enemies` has it).
+    fn targets(&mut self, from: Square, targets: u128, enemies: u128);
+    /// Pawn moves to every square of `targets`, whose origin is `to - delta`, with `flag`.
+    fn pawn_steps(&mut self, targets: u128, delta: i8, flag: MoveFlag);
+    /// Pawn moves to the last rank: one promotion per kind in the pool, nothing with an empty
+    /// pool.
+    fn promotions(&mut self, targets: u128, delta: i8, capture: bool, kinds: &Promotions);
+}
+
+impl MoveSink for MoveList<Move> {
+    #[inline(always)]
+    fn push(&mut self, mv: Move) {
+        MoveList::push(self, mv);
+    }
+    #[inline(always)]
+    fn targets(&mut self, from: Square, targets: u128, enemies: u128) {
+        for to in targets.squares() {
+            let flag = if enemies.has(to) {
+                MoveFlag::Capture
+            } else {
+                MoveFlag::Quiet
+            };
+            MoveList::push(self, Move::new(from, to, flag));
+        }
+    }
+    #[inline(always)]
+    fn pawn_steps(&mut self, targets: u128, delta: i8, flag: MoveFlag) {
+        for to in targets.squares() {
+            let from = Square((to.0 as i8 - delta) as u8);
+            MoveList::push(self, Move::new(from, to, flag));
+        }
+    }
+    #[inline(always)]
+    fn promotions(&mut self, targets: u128, delta: i8, capture: bool, kinds: &Promotions) {
+        for to in targets.squares() {
+            let from = Square((to.0 as i8 - delta) as u8);
+            for &kind in kinds {
+                MoveList::push(
+                    self,
+                    Move::with_flag_bits(from, to, MoveFlag::promotion(kind, capture)),
+                );
+            }
+        }
+    }
+}
+
+/// Counts moves without making them.
+#[derive(Default)]
+pub(super) struct MoveCounter(pub u64);
+
+impl MoveSink for MoveCounter {
+    #[inline(always)]
+    fn push(&mut self, _: Move) {
+        self.0 += 1;
+    }
+    #[inline(always)]
+    fn targets(&mut self, _: Square, targets: u128, _: u128) {
+        self.0 += targets.count() as u64;
+    }
+    #[inline(always)]
+    fn pawn_steps(&mut self, targets: u128, _: i8, _: MoveFlag) {
+        self.0 += targets.count() as u64;
+    }
+    #[inline(always)]
+    fn promotions(&mut self, targets: u128, _: i8, _: bool, kinds: &Promotions) {
+        self.0 += targets.count() as u64 * kinds.len() as u64;
+    }
+}
+
+/// Pawn moves to every square of `targets`, whose origin is `to - delta`: ordinary ones below
+/// the last rank, promotions on it.
 #[inline(always)]
-fn push_pawn_moves(
-    list: &mut MoveList<Move>,
+fn push_pawn_moves<S: MoveSink>(
+    sink: &mut S,
     targets: u128,
     delta: i8,
     capture: bool,
     promotions: &Promotions,
 ) {
-    const LAST_RANKS: u128 = RANK_1 | RANK_8;
     let flag = if capture {
         MoveFlag::Capture
     } else {
         MoveFlag::Quiet
     };
-    for to in (targets & !LAST_RANKS).squares() {
-        let from = Square((to.0 as i8 - delta) as u8);
-        list.push(Move::new(from, to, flag));
-    }
-    if promotions.is_empty() {
-        return;
-    }
-    for to in (targets & LAST_RANKS).squares() {
-        let from = Square((to.0 as i8 - delta) as u8);
-        for &kind in promotions {
-            list.push(Move::with_flag_bits(
-                from,
-                to,
-                MoveFlag::promotion(kind, capture),
-            ));
-        }
+    sink.pawn_steps(targets & !LAST_RANKS, delta, flag);
+    if !promotions.is_empty() {
+        sink.promotions(targets & LAST_RANKS, delta, capture, promotions);
     }
 }
 
@@ -95,17 +145,25 @@ impl Millennium {
 
     /// Generates the legal moves; with `TACTICAL` only captures and promotions.
     #[inline]
-    pub(super) fn generate<const TACTICAL: bool>(&self, list: &mut MoveList<Move>) {
+    pub(super) fn generate<const TACTICAL: bool, S: MoveSink>(&self, list: &mut S) {
         if self.has_one_king(self.side) {
-            self.generate_for::<TACTICAL, true>(list);
+            self.generate_for::<TACTICAL, true, S>(list);
         } else {
-            self.generate_for::<TACTICAL, false>(list);
+            self.generate_for::<TACTICAL, false, S>(list);
         }
+    }
+
+    /// How many legal moves there are, without listing them (perft's last ply).
+    #[inline]
+    pub(super) fn count_moves(&self) -> u64 {
+        let mut counter = MoveCounter::default();
+        self.generate::<false, _>(&mut counter);
+        counter.0
     }
 
     /// `ROYAL`: the side to move has one king, which must not be left attacked.
     #[inline(always)]
-    fn generate_for<const TACTICAL: bool, const ROYAL: bool>(&self, list: &mut MoveList<Move>) {
+    fn generate_for<const TACTICAL: bool, const ROYAL: bool, S: MoveSink>(&self, list: &mut S) {
         let t = Board15x8::tables();
         let us = self.side;
         let them = us.flip();
@@ -144,13 +202,13 @@ impl Millennium {
             (target, self.pinned(us, king), king)
         } else {
             for from in kings.squares() {
-                push_targets(list, from, t.king[from.index()] & wanted, their);
+                list.targets(from, t.king[from.index()] & wanted, their);
             }
             (wanted, 0, Square(0))
         };
 
         for from in (self.pieces(us, PieceKind::Knight) & !pinned).squares() {
-            push_targets(list, from, t.knight[from.index()] & target, their);
+            list.targets(from, t.knight[from.index()] & target, their);
         }
         let queens = self.pieces(us, PieceKind::Queen);
         for from in (self.pieces(us, PieceKind::Bishop) | queens).squares() {
@@ -158,27 +216,27 @@ impl Millennium {
             if ROYAL && pinned.has(from) {
                 attacks &= t.line(king, from);
             }
-            push_targets(list, from, attacks, their);
+            list.targets(from, attacks, their);
         }
         for from in (self.pieces(us, PieceKind::Rook) | queens).squares() {
             let mut attacks = t.rook_attacks(from, occupied) & target;
             if ROYAL && pinned.has(from) {
                 attacks &= t.line(king, from);
             }
-            push_targets(list, from, attacks, their);
+            list.targets(from, attacks, their);
         }
 
-        self.generate_pawn_moves::<TACTICAL, ROYAL>(list, target, pinned, king);
+        self.generate_pawn_moves::<TACTICAL, ROYAL, S>(list, target, pinned, king);
 
         if !TACTICAL && (!ROYAL || self.checkers.is_empty()) {
-            self.generate_castling::<ROYAL>(list);
+            self.generate_castling::<ROYAL, S>(list);
         }
     }
 
     #[inline(always)]
-    fn generate_pawn_moves<const TACTICAL: bool, const ROYAL: bool>(
+    fn generate_pawn_moves<const TACTICAL: bool, const ROYAL: bool, S: MoveSink>(
         &self,
-        list: &mut MoveList<Move>,
+        list: &mut S,
         target: u128,
         pinned: u128,
         king: Square,
@@ -224,10 +282,7 @@ impl Millennium {
         push_pawn_moves(list, single & push_target, forward, false, &promotions);
         if !TACTICAL {
             let double = shift(single & double_rank, forward) & empty & target;
-            for to in double.squares() {
-                let from = Square((to.0 as i8 - 2 * forward) as u8);
-                list.push(Move::new(from, to, MoveFlag::DoublePush));
-            }
+            list.pawn_steps(double, 2 * forward, MoveFlag::DoublePush);
         }
         let captures = their & target;
         push_pawn_moves(
@@ -284,7 +339,7 @@ impl Millennium {
     /// The castlings whose king and rook are unmoved and whose squares are empty; with one king
     /// also not out of check (the caller's test), not through or into an attacked square.
     #[inline(always)]
-    fn generate_castling<const ROYAL: bool>(&self, list: &mut MoveList<Move>) {
+    fn generate_castling<const ROYAL: bool, S: MoveSink>(&self, list: &mut S) {
         let us = self.side;
         if self.castling & (0x1F << (us.index() * 5)) == 0 {
             return;

@@ -76,8 +76,9 @@ fn sorted_moves(pos: &Millennium) -> Vec<String> {
 }
 
 /// Walks the move tree and compares, at every node, the legal moves with the reference
-/// generator's, the incremental key with the key from scratch, and the FEN round trip; the
-/// tactical generator must give the captures and promotions of the full one.
+/// generator's, the move count with the move list, the incremental key with the key from
+/// scratch, and the FEN round trip; the tactical generator must give the captures and
+/// promotions of the full one.
 fn walk(pos: &Millennium, reference: &Reference, depth: u32) {
     let fen = pos.fen();
     let mut expected = reference.moves();
@@ -89,6 +90,8 @@ fn walk(pos: &Millennium, reference: &Reference, depth: u32) {
     assert_eq!(reparsed.key(), pos.key(), "{fen}");
     let mut all = MoveList::new();
     pos.generate_moves(&mut all);
+    // Perft's last ply counts without listing; both come from one generator, but check.
+    assert_eq!(pos.count_moves(), all.len() as u64, "{fen}");
     if !pos.in_check() {
         let mut tactical = MoveList::new();
         pos.generate_tactical(&mut tactical);
