@@ -669,10 +669,8 @@ impl EngineProcess {
         let pong = format!("pong {}", self.xboard.pings);
         self.send(&format!("ping {}", self.xboard.pings))?;
         let seen = self.read_until(timeout, |line| line.trim() == pong)?;
-        match seen
-            .iter()
-            .find(|line| line.starts_with("Illegal move") || line.starts_with("Error"))
-        {
+        // Only a refused move matters; engines also complain about commands they don't know.
+        match seen.iter().find(|line| line.starts_with("Illegal move")) {
             Some(refusal) => Err(EngineFault::Protocol(format!(
                 "the engine refused a legal command: {refusal}"
             ))),
@@ -759,7 +757,7 @@ impl EngineProcess {
                     self.send("force")?;
                     return Ok(reply);
                 }
-                [first, ..] if first.starts_with("Illegal") || first.starts_with("Error") => {
+                [first, ..] if first.starts_with("Illegal") => {
                     return Err(EngineFault::Protocol(format!(
                         "the engine refused a legal command: {line}"
                     )))
@@ -776,10 +774,10 @@ impl EngineProcess {
         }
     }
 
-    /// Tells an xboard engine the game is over (UCI has no such message).
-    pub fn game_over(&mut self, result: &str) {
+    /// Takes an xboard engine out of play mode after a game (UCI needs nothing). `result` is
+    /// not sent: Fairy-Max, for one, does not know it, and `new` starts the next game anyway.
+    pub fn game_over(&mut self) {
         if self.protocol == Protocol::Xboard && !self.faulted {
-            let _ = self.send(&format!("result {result} {{arena}}"));
             let _ = self.send("force");
         }
     }

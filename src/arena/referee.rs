@@ -495,7 +495,7 @@ pub fn play_game<G: Game>(
         }
     };
     for engine in engines {
-        engine.game_over(game.result.text());
+        engine.game_over();
     }
     Some(game)
 }

@@ -4,7 +4,7 @@
 use super::cli::ArenaSettings;
 use super::engine_process::Protocol;
 use super::openings::BookSettings;
-use super::referee::{Adjudication, GameResult, PlayedGame};
+use super::referee::{Adjudication, PlayedGame};
 use super::schedule::{encounters, Format, ScheduledGame};
 use super::stats::{
     elo_pentanomial, elo_trinomial, EloEstimate, Pentanomial, Sprt, SprtDecision, Trinomial,
@@ -400,7 +400,7 @@ impl Summary {
             "Name", "Elo", "+/-", "Games", "Score", "W-D-L", "Draw"
         );
         for (rank, s) in self.standings.iter().enumerate() {
-            let (elo, error) = elo_columns(s.elo.as_ref());
+            let (elo, error) = elo_columns(s.elo.as_ref(), s.points / s.games.max(1) as f64);
             let _ = writeln!(
                 out,
                 "{:>4}  {:<width$}  {elo:>8} {error:>7}  {:>5}  {:>5.1}%  {:>13}  {:>4.1}%",
@@ -428,20 +428,26 @@ impl Summary {
                 e.losses,
                 100.0 * points / games as f64
             );
-            if let Some(elo) = &e.elo {
-                let (value, error) = elo_columns(Some(elo));
-                let _ = writeln!(
-                    out,
-                    "  Elo {value} +/- {error}, LOS {:.2}%, draw ratio {:.1}%",
-                    100.0 * elo.los,
-                    100.0 * elo.draw_ratio
-                );
+            match &e.elo {
+                Some(elo) => {
+                    let (value, error) = elo_columns(Some(elo), 0.5);
+                    let _ = writeln!(
+                        out,
+                        "  Elo {value} +/- {error}, LOS {:.2}%, draw ratio {:.1}%",
+                        100.0 * elo.los,
+                        100.0 * elo.draw_ratio
+                    );
+                }
+                None => {
+                    let (value, _) = elo_columns(None, points / games as f64);
+                    let _ = writeln!(out, "  Elo {value} (a clean sweep has no finite estimate)");
+                }
             }
             let pairs: u64 = e.pentanomial.iter().sum();
             if pairs > 0 {
                 let _ = write!(out, "  Pairs (LL, LD, WL+DD, WD, WW): {:?}", e.pentanomial);
                 if let Some(elo) = &e.elo_pentanomial {
-                    let (value, error) = elo_columns(Some(elo));
+                    let (value, error) = elo_columns(Some(elo), 0.5);
                     let _ = write!(out, ", pentanomial Elo {value} +/- {error}");
                 }
                 out.push('\n');
@@ -472,13 +478,16 @@ impl Summary {
     }
 }
 
-/// `+35.2` and `21.3` (or `inf`), or dashes without an estimate.
-fn elo_columns(elo: Option<&EloFigures>) -> (String, String) {
+/// `+35.2` and `21.3` (or `inf`); without an estimate, `+inf`/`-inf` for a clean sweep (by
+/// `score`) and dashes otherwise.
+fn elo_columns(elo: Option<&EloFigures>, score: f64) -> (String, String) {
     match elo {
         Some(e) => (
             format!("{:+.1}", e.elo),
             e.error95.map_or("inf".to_string(), |x| format!("{x:.1}")),
         ),
+        None if score >= 1.0 => ("+inf".to_string(), "-".to_string()),
+        None if score <= 0.0 => ("-inf".to_string(), "-".to_string()),
         None => ("-".to_string(), "-".to_string()),
     }
 }
@@ -506,7 +515,7 @@ pub fn today() -> String {
     format!("{year:04}.{month:02}.{day:02}")
 }
 
-/// White's result as the first engine's points, for progress lines.
+/// `engine`'s points in `game`, if it played.
 pub fn points_for(game: &FinishedGame, engine: usize) -> Option<f64> {
     let white = game.played.result.white_points();
     if game.scheduled.white == engine {
@@ -516,9 +525,4 @@ pub fn points_for(game: &FinishedGame, engine: usize) -> Option<f64> {
     } else {
         None
     }
-}
-
-/// The result of a game as text.
-pub fn result_text(result: GameResult) -> &'static str {
-    result.text()
 }

@@ -7,7 +7,9 @@ use super::engine_process::{EngineConfig, EngineProcess, TrafficLog};
 use super::openings::{load_book, Opening};
 use super::pgn::game_pgn;
 use super::referee::{play_game, PlayedGame, Termination};
-use super::report::{encounter_stats, today, ArenaReport, FinishedGame, SettingsRecord, Summary};
+use super::report::{
+    encounter_stats, points_for, today, ArenaReport, FinishedGame, SettingsRecord, Summary,
+};
 use super::report::{REPORT_FORMAT, REPORT_VERSION};
 use super::schedule::{schedule, shard, ScheduleSettings, ScheduledGame};
 use super::stats::{elo_trinomial, SprtDecision};
@@ -185,8 +187,22 @@ struct Progress {
 impl Progress {
     fn game(&mut self, game: &FinishedGame, games: &[FinishedGame], settings: &ArenaSettings) {
         self.done += 1;
-        let mut score = String::new();
-        if settings.engines.len() == 2 {
+        let mut score;
+        if settings.engines.len() > 2 {
+            // Each player of this game against the field so far.
+            let standing = |engine: usize| {
+                let (points, played) = games
+                    .iter()
+                    .filter_map(|g| points_for(g, engine))
+                    .fold((0.0, 0), |(p, n), x| (p + x, n + 1));
+                format!("{} {points}/{played}", settings.engines[engine].name)
+            };
+            score = format!(
+                "{}, {}",
+                standing(game.scheduled.white),
+                standing(game.scheduled.black)
+            );
+        } else {
             let stats = encounter_stats(games, 0, 1);
             let t = stats.trinomial;
             score = format!(
