@@ -52,7 +52,7 @@ fn hit_loss(kind: usize, hp: u8, ability: u8) -> i32 {
     }
 }
 
-const MOBILITY: [i32; 6] = [0, 5, 4, 3, 2, 0];
+const MOBILITY: [i32; 6] = [0, 7, 6, 4, 3, 0];
 /// Bonus of a pawn by relative rank: it becomes a 60-HP pirate on the last one.
 const PAWN_ADVANCE: [i32; 8] = [0, 0, 4, 12, 28, 60, 140, 0];
 const PASSED: [i32; 8] = [0, 5, 10, 20, 40, 70, 110, 0];
