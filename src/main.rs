@@ -6,7 +6,7 @@ use roger::arena::local::{MatchSettings, TimeControl};
 use roger::arena::selfplay::{selfplay, EngineSettings, PlayerKind};
 use roger::arena::tournament;
 use roger::engine::{variant_names, Engine};
-use roger::protocol::play::{run_player, Fault, PlaySettings, ReferencePlayer};
+use roger::protocol::play::{run_player, run_xboard_player, Fault, PlaySettings, ReferencePlayer};
 use roger::protocol::{self, print};
 use roger::rules::Color;
 use std::io::{self, Write};
@@ -96,6 +96,9 @@ enum Mode {
         /// Seed of the player's tie-breaks (mixed with each position).
         #[arg(long, default_value_t = 1)]
         seed: u64,
+        /// Speak the xboard protocol instead of UCI.
+        #[arg(long)]
+        xboard: bool,
         /// Misbehave on purpose, for testing referees: garbage, illegal, hang, crash, slow,
         /// no-handshake.
         #[arg(long, hide = true)]
@@ -120,6 +123,7 @@ fn main() -> ExitCode {
         Some(Mode::Play {
             player,
             seed,
+            xboard,
             fault,
             fault_after,
         }) => {
@@ -132,6 +136,9 @@ fn main() -> ExitCode {
                 })
             });
             match settings {
+                Ok(settings) if xboard => {
+                    run_xboard_player(settings, io::stdin().lock(), io::stdout().lock())
+                }
                 Ok(settings) => run_player(settings, io::stdin().lock(), io::stdout().lock()),
                 Err(error) => {
                     eprintln!("roger play: {error}");

@@ -658,3 +658,61 @@ fn shards_merged_equal_the_whole_run_game_for_game() {
         let _ = std::fs::remove_file(file);
     }
 }
+
+#[test]
+fn xboard_engines_play_and_their_faults_lose() {
+    for variant in ["chess", "nichess"] {
+        let report = tournament(
+            &format!("xboard-{variant}"),
+            &[
+                "--variant",
+                variant,
+                "--engine",
+                "cmd=roger",
+                "name=xb",
+                "args=play greedy --xboard",
+                "proto=xboard",
+                "option.Hash=8",
+                "--engine",
+                "cmd=roger",
+                "name=uci",
+                "args=play random",
+                "--each",
+                "tc=5+0.1",
+                "--games",
+                "2",
+                "--seed",
+                "6",
+                "--random-plies",
+                "2",
+                "--maxplies",
+                "200",
+            ],
+        );
+        assert_eq!(report["summary"]["faults"], 0, "{variant}: {report}");
+        assert_eq!(report["settings"]["engines"][0]["name"], "xb");
+    }
+    let report = tournament(
+        "xboard-crash",
+        &[
+            "--engine",
+            "cmd=roger",
+            "name=xb",
+            "proto=xboard",
+            "args=play greedy --xboard --fault crash --fault-after 6",
+            "--engine",
+            "cmd=roger",
+            "name=uci",
+            "args=play random",
+            "--each",
+            "tc=5+0.1",
+            "--games",
+            "2",
+            "--seed",
+            "6",
+        ],
+    );
+    for game in games(&report) {
+        assert_eq!(game["termination"], "crash", "{game}");
+    }
+}

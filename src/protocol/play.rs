@@ -232,6 +232,139 @@ impl PlaySession {
     }
 }
 
+/// Serves the xboard protocol (version 2) with a reference player, so that GUIs and referees
+/// that speak xboard, the arena's `proto=xboard` among them, can be tested without another
+/// engine. It knows the commands a referee needs: `protover`, `new`, `variant`, `force`, `go`,
+/// `setboard`, `usermove` (or a bare move), `ping`, `result` and `quit`; others are ignored.
+pub fn run_xboard_player<R: BufRead, W: Write>(
+    settings: PlaySettings,
+    mut input: R,
+    mut output: W,
+) -> io::Result<()> {
+    let variant_of = |name: &str| if name == "normal" { "chess" } else { name }.to_string();
+    let mut variant = "chess".to_string();
+    let mut start: Option<String> = None;
+    let mut moves: Vec<String> = Vec::new();
+    let mut force = false;
+    let mut bytes = Vec::new();
+    loop {
+        bytes.clear();
+        if input.read_until(b'\n', &mut bytes)? == 0 {
+            return Ok(());
+        }
+        let line = String::from_utf8_lossy(&bytes);
+        let tokens: Vec<&str> = line.split_whitespace().collect();
+        let mut replies: Vec<String> = Vec::new();
+        let mut play_now = false;
+        match tokens.as_slice() {
+            [] => {}
+            ["quit", ..] => return Ok(()),
+            ["protover", ..] => {
+                let names: Vec<String> = variant_names()
+                    .iter()
+                    .map(|v| {
+                        if *v == "chess" {
+                            "normal".to_string()
+                        } else {
+                            v.to_string()
+                        }
+                    })
+                    .collect();
+                replies.push(format!(
+                    "feature myname=\"Roger {}\" ping=1 setboard=1 usermove=1 memory=1 colors=0 \
+                     sigint=0 sigterm=0 variants=\"{}\" done=1",
+                    settings.player.name(),
+                    names.join(",")
+                ));
+            }
+            ["new", ..] => {
+                variant = "chess".to_string();
+                start = None;
+                moves.clear();
+                force = false;
+            }
+            ["variant", name, ..] => {
+                if AnyGame::new(&variant_of(name)).is_some() {
+                    variant = variant_of(name);
+                    start = None;
+                    moves.clear();
+                } else {
+                    replies.push(format!("Error (unsupported variant): {name}"));
+                }
+            }
+            ["force", ..] => force = true,
+            ["go", ..] => {
+                force = false;
+                play_now = true;
+            }
+            ["setboard", fen @ ..] => {
+                let fen = fen.join(" ");
+                match AnyGame::new(&variant)
+                    .expect("a registered variant")
+                    .with_position(Some(&fen), &[])
+                {
+                    Ok(_) => {
+                        start = Some(fen);
+                        moves.clear();
+                    }
+                    Err(error) => replies.push(format!("tellusererror Illegal position: {error}")),
+                }
+            }
+            ["ping", n, ..] => replies.push(format!("pong {n}")),
+            ["result", ..] => force = true,
+            [first, rest @ ..] => {
+                let text = match (*first, rest) {
+                    ("usermove", [mv, ..]) => Some(*mv),
+                    (mv, []) if mv.len() >= 4 && mv.as_bytes()[1].is_ascii_digit() => Some(mv),
+                    _ => None,
+                };
+                if let Some(text) = text {
+                    let mut after = moves.clone();
+                    after.push(text.to_string());
+                    match position_of(&variant, start.as_deref(), &after) {
+                        Ok(_) => {
+                            moves = after;
+                            play_now = !force;
+                        }
+                        Err(_) => replies.push(format!("Illegal move: {text}")),
+                    }
+                }
+            }
+        }
+        if play_now {
+            let current =
+                position_of(&variant, start.as_deref(), &moves).expect("the moves were checked");
+            let answered = moves.len() as u32;
+            let fault = settings.fault.filter(|_| answered >= settings.fault_after);
+            match fault {
+                Some(Fault::Crash) => std::process::exit(3),
+                Some(Fault::Hang) => loop {
+                    std::thread::sleep(Duration::from_secs(3600));
+                },
+                Some(Fault::Illegal) => replies.push("move a1a1".to_string()),
+                _ => {
+                    let best = dispatch!(&current, record => choose(record, settings));
+                    if let Some(best) = best {
+                        moves.push(best.clone());
+                        replies.push(format!("move {best}"));
+                    }
+                }
+            }
+        }
+        for reply in replies {
+            writeln!(output, "{reply}")?;
+        }
+        output.flush()?;
+    }
+}
+
+/// The game of `variant` from `start` (or its start position) after `moves`.
+fn position_of(variant: &str, start: Option<&str>, moves: &[String]) -> Result<AnyGame, String> {
+    AnyGame::new(variant)
+        .ok_or_else(|| format!("unknown variant '{variant}'"))?
+        .with_position(start, moves)
+}
+
 /// The reference player's move, seeded by the position so that it depends on nothing else.
 fn choose<G: Game + Evaluate>(record: &GameRecord<G>, settings: PlaySettings) -> Option<String> {
     let seed = settings.seed ^ record.position().key();
@@ -283,6 +416,33 @@ mod tests {
         let input = "position fen 4k3/8/8/3q4/4P3/8/8/4K3 w - - 0 1\ngo\ngo\n";
         let lines = session(input, ReferencePlayer::Greedy);
         assert_eq!(lines, vec!["bestmove e4d5", "bestmove e4d5"]);
+    }
+
+    #[test]
+    fn xboard_session() {
+        let settings = PlaySettings {
+            player: ReferencePlayer::Greedy,
+            seed: 1,
+            fault: None,
+            fault_after: 0,
+        };
+        let input = "xboard\nprotover 2\nnew\nforce\nsetboard 4k3/8/8/3q4/4P3/8/8/4K3 w - - 0 1\n\
+                     ping 1\ngo\nusermove e8e7\nusermove zz\nping 2\nquit\n";
+        let mut output = Vec::new();
+        run_xboard_player(settings, input.as_bytes(), &mut output).unwrap();
+        let lines: Vec<String> = String::from_utf8(output)
+            .unwrap()
+            .lines()
+            .map(String::from)
+            .collect();
+        assert!(lines[0].starts_with("feature myname=\"Roger greedy\""));
+        assert!(lines[0].contains("variants=\"normal,"), "{lines:?}");
+        assert_eq!(lines[1], "pong 1");
+        assert_eq!(lines[2], "move e4d5");
+        // Out of force mode it answers the opponent's move with its own.
+        assert!(lines[3].starts_with("move "), "{lines:?}");
+        assert_eq!(lines[4], "Illegal move: zz");
+        assert_eq!(lines[5], "pong 2");
     }
 
     #[test]
