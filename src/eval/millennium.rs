@@ -6,7 +6,7 @@
 use super::Evaluate;
 use crate::board::{Bitboard, Board15x8, Geometry, Square};
 use crate::rules::chess::PieceKind;
-use crate::rules::millennium::{Millennium, Move, POOL_KINDS};
+use crate::rules::millennium::{attacks, Millennium, Move, POOL_KINDS};
 use crate::rules::Color;
 
 const FILES: usize = 15;
@@ -198,11 +198,13 @@ fn side_terms(pos: &Millennium, us: Color) -> SideScore {
             score.eg += MATERIAL_EG[k] + TABLES.eg[k][r];
             score.phase += PHASE[k];
             let attacks = match kind {
-                PieceKind::Knight => t.knight[sq.index()],
-                PieceKind::Bishop => t.bishop_attacks(sq, occupied),
-                PieceKind::Rook => t.rook_attacks(sq, occupied),
-                PieceKind::Queen => t.rook_attacks(sq, occupied) | t.bishop_attacks(sq, occupied),
-                _ => t.king[sq.index()],
+                PieceKind::Knight => attacks::knight_attacks(sq),
+                PieceKind::Bishop => attacks::bishop_attacks(sq, occupied),
+                PieceKind::Rook => attacks::rook_attacks(sq, occupied),
+                PieceKind::Queen => {
+                    attacks::rook_attacks(sq, occupied) | attacks::bishop_attacks(sq, occupied)
+                }
+                _ => attacks::king_attacks(sq),
             };
             score.attacks |= attacks;
             for (pressure, zone) in score.zone_pressure.iter_mut().zip(zones) {

@@ -2,6 +2,7 @@
 //! a side with the keystone rule, per-piece castling rights with four castlings a side, and
 //! promotion only to pieces captured earlier (the promotion pool).
 
+pub mod attacks;
 mod fen;
 mod game;
 mod movegen;

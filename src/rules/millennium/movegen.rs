@@ -3,6 +3,7 @@
 //! are one generator, monomorphised on `ROYAL`, so every generated move is legal and perft can
 //! count at the last ply without playing the moves.
 
+use super::attacks;
 use super::moves::{Move, MoveFlag};
 use super::position::{
     bit, Millennium, BOARD, CASTLINGS, FILES, FILE_A, FILE_O, POOL_KINDS, RANK_1, RANK_3, RANK_6,
@@ -129,8 +130,9 @@ impl Millennium {
         let t = Board15x8::tables();
         let their = self.color_bb(us.flip());
         let queens = self.kind_bb(PieceKind::Queen);
-        let snipers = ((t.rook_attacks(king, their) & (self.kind_bb(PieceKind::Rook) | queens))
-            | (t.bishop_attacks(king, their) & (self.kind_bb(PieceKind::Bishop) | queens)))
+        let snipers = ((attacks::rook_attacks(king, their)
+            & (self.kind_bb(PieceKind::Rook) | queens))
+            | (attacks::bishop_attacks(king, their) & (self.kind_bb(PieceKind::Bishop) | queens)))
             & their;
         let occupied = self.occupied();
         let mut pinned = 0;
@@ -178,7 +180,7 @@ impl Millennium {
             // the board so that it cannot hide behind itself from a slider.
             let king = kings.lsb();
             let without_king = occupied ^ bit(king);
-            for to in (t.king[king.index()] & wanted).squares() {
+            for to in (attacks::king_attacks(king) & wanted).squares() {
                 if !self.is_attacked_by(to, them, without_king) {
                     let flag = if their.has(to) {
                         MoveFlag::Capture
@@ -202,24 +204,24 @@ impl Millennium {
             (target, self.pinned(us, king), king)
         } else {
             for from in kings.squares() {
-                list.targets(from, t.king[from.index()] & wanted, their);
+                list.targets(from, attacks::king_attacks(from) & wanted, their);
             }
             (wanted, 0, Square(0))
         };
 
         for from in (self.pieces(us, PieceKind::Knight) & !pinned).squares() {
-            list.targets(from, t.knight[from.index()] & target, their);
+            list.targets(from, attacks::knight_attacks(from) & target, their);
         }
         let queens = self.pieces(us, PieceKind::Queen);
         for from in (self.pieces(us, PieceKind::Bishop) | queens).squares() {
-            let mut attacks = t.bishop_attacks(from, occupied) & target;
+            let mut attacks = attacks::bishop_attacks(from, occupied) & target;
             if ROYAL && pinned.has(from) {
                 attacks &= t.line(king, from);
             }
             list.targets(from, attacks, their);
         }
         for from in (self.pieces(us, PieceKind::Rook) | queens).squares() {
-            let mut attacks = t.rook_attacks(from, occupied) & target;
+            let mut attacks = attacks::rook_attacks(from, occupied) & target;
             if ROYAL && pinned.has(from) {
                 attacks &= t.line(king, from);
             }

@@ -1,5 +1,6 @@
 //! The Millennium position and copy-make.
 
+use super::attacks;
 use super::moves::Move;
 use super::zobrist::KEYS;
 use crate::board::{Bitboard, Board15x8, Geometry, Square};
@@ -262,10 +263,10 @@ impl Millennium {
         let bishops = self.by_kind[PieceKind::Bishop.index()] | queens;
         (t.pawn_attacks[1][sq.index()] & self.pieces(Color::White, PieceKind::Pawn))
             | (t.pawn_attacks[0][sq.index()] & self.pieces(Color::Black, PieceKind::Pawn))
-            | (t.knight[sq.index()] & self.by_kind[PieceKind::Knight.index()])
-            | (t.king[sq.index()] & self.by_kind[PieceKind::King.index()])
-            | (t.rook_attacks(sq, occupied) & rooks)
-            | (t.bishop_attacks(sq, occupied) & bishops)
+            | (attacks::knight_attacks(sq) & self.by_kind[PieceKind::Knight.index()])
+            | (attacks::king_attacks(sq) & self.by_kind[PieceKind::King.index()])
+            | (attacks::rook_attacks(sq, occupied) & rooks)
+            | (attacks::bishop_attacks(sq, occupied) & bishops)
     }
 
     #[inline(always)]
