@@ -4,99 +4,22 @@
 
 use roger::rules::millennium::{Millennium, START_FEN};
 use roger::rules::{Game, GameRecord};
-use std::io::{BufRead, BufReader, Write};
-use std::process::{Child, ChildStdin, Command, Stdio};
-use std::sync::mpsc::{self, Receiver};
-use std::thread;
-use std::time::{Duration, Instant};
+mod common;
+use common::Roger;
 
-const TIMEOUT: Duration = Duration::from_secs(60);
-
-struct Roger {
-    child: Child,
-    stdin: ChildStdin,
-    lines: Receiver<String>,
-}
-
-impl Roger {
-    /// Starts the engine and selects Millennium, checking the board announcement.
-    fn millennium() -> Roger {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_roger"))
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::null())
-            .spawn()
-            .expect("start roger");
-        let stdout = child.stdout.take().expect("stdout is piped");
-        let stdin = child.stdin.take().expect("stdin is piped");
-        let (sender, lines) = mpsc::channel();
-        thread::spawn(move || {
-            for line in BufReader::new(stdout).lines() {
-                let Ok(line) = line else { break };
-                if sender.send(line).is_err() {
-                    break;
-                }
-            }
-        });
-        let mut roger = Roger {
-            child,
-            stdin,
-            lines,
-        };
-        roger.send("setoption name UCI_Variant value millennium");
-        assert_eq!(
-            roger.last("info string variant"),
-            format!("info string variant millennium files 15 ranks 8 startpos {START_FEN}")
-        );
-        roger
-    }
-
-    fn send(&mut self, line: &str) {
-        writeln!(self.stdin, "{line}").expect("write to roger");
-        self.stdin.flush().expect("flush to roger");
-    }
-
-    /// Lines up to and including the first that starts with `prefix`.
-    fn until(&mut self, prefix: &str) -> Vec<String> {
-        let deadline = Instant::now() + TIMEOUT;
-        let mut seen = Vec::new();
-        loop {
-            let left = deadline.saturating_duration_since(Instant::now());
-            let line = self
-                .lines
-                .recv_timeout(left)
-                .unwrap_or_else(|_| panic!("no line starting '{prefix}'; saw {seen:#?}"));
-            let done = line.starts_with(prefix);
-            seen.push(line);
-            if done {
-                return seen;
-            }
-        }
-    }
-
-    fn last(&mut self, prefix: &str) -> String {
-        self.until(prefix)
-            .pop()
-            .expect("at least the matching line")
-    }
-
-    /// The FEN the `d` command shows.
-    fn fen(&mut self) -> String {
-        self.send("d");
-        self.last("Fen: ")["Fen: ".len()..].to_string()
-    }
-}
-
-impl Drop for Roger {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
+/// Starts the engine and selects Millennium, checking the board announcement.
+fn millennium() -> Roger {
+    let mut roger = Roger::start();
+    assert_eq!(
+        roger.select_variant("millennium"),
+        format!("info string variant millennium files 15 ranks 8 startpos {START_FEN}")
+    );
+    roger
 }
 
 #[test]
 fn perft_after_move_lists_matches_the_library() {
-    let mut roger = Roger::millennium();
+    let mut roger = millennium();
     roger.send("position startpos");
     roger.send("go perft 3");
     assert_eq!(roger.last("Nodes searched"), "Nodes searched: 59535");
@@ -127,7 +50,7 @@ fn perft_after_move_lists_matches_the_library() {
 
 #[test]
 fn the_board_display_has_fifteen_files_and_the_pool() {
-    let mut roger = Roger::millennium();
+    let mut roger = millennium();
     roger.send("position fen 4k5k4/7P7/15/15/15/15/15/4K5K4 w - - 0 30 QNr");
     roger.send("d");
     let lines = roger.until("Key: ");
@@ -142,7 +65,7 @@ fn the_board_display_has_fifteen_files_and_the_pool() {
 
 #[test]
 fn bad_input_is_refused_and_the_last_good_state_kept() {
-    let mut roger = Roger::millennium();
+    let mut roger = millennium();
     let good = "4k5k4/7P7/15/15/15/15/15/4K5K4 w - - 0 30 QNr";
     roger.send(&format!("position fen {good}"));
     assert_eq!(roger.fen(), good);
@@ -196,7 +119,7 @@ fn bad_input_is_refused_and_the_last_good_state_kept() {
 
 #[test]
 fn searches_answer_with_legal_moves_and_find_the_mate_of_the_last_king() {
-    let mut roger = Roger::millennium();
+    let mut roger = millennium();
     roger.send("position startpos moves h2h4 h7h5");
     roger.send("go depth 5");
     let best = roger.last("bestmove");

@@ -3,98 +3,23 @@
 
 use roger::rules::nichess::Nichess;
 use roger::rules::{Game, GameRecord};
-use std::io::{BufRead, BufReader, Write};
-use std::process::{Child, ChildStdin, Command, Stdio};
-use std::sync::mpsc::{self, Receiver};
-use std::thread;
-use std::time::{Duration, Instant};
+mod common;
+use common::Roger;
 
-const TIMEOUT: Duration = Duration::from_secs(60);
-
-struct Roger {
-    child: Child,
-    stdin: ChildStdin,
-    lines: Receiver<String>,
-}
-
-impl Roger {
-    fn start() -> Roger {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_roger"))
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::null())
-            .spawn()
-            .expect("start roger");
-        let stdout = child.stdout.take().expect("stdout is piped");
-        let stdin = child.stdin.take().expect("stdin is piped");
-        let (sender, lines) = mpsc::channel();
-        thread::spawn(move || {
-            for line in BufReader::new(stdout).lines() {
-                let Ok(line) = line else { break };
-                if sender.send(line).is_err() {
-                    break;
-                }
-            }
-        });
-        Roger {
-            child,
-            stdin,
-            lines,
-        }
-    }
-
-    fn send(&mut self, line: &str) {
-        writeln!(self.stdin, "{line}").expect("write to roger");
-        self.stdin.flush().expect("flush to roger");
-    }
-
-    /// Lines up to and including the first that starts with `prefix`.
-    fn until(&mut self, prefix: &str) -> Vec<String> {
-        let deadline = Instant::now() + TIMEOUT;
-        let mut seen = Vec::new();
-        loop {
-            let left = deadline.saturating_duration_since(Instant::now());
-            let line = self
-                .lines
-                .recv_timeout(left)
-                .unwrap_or_else(|_| panic!("no line starting '{prefix}'; saw {seen:#?}"));
-            let done = line.starts_with(prefix);
-            seen.push(line);
-            if done {
-                return seen;
-            }
-        }
-    }
-
-    fn last(&mut self, prefix: &str) -> String {
-        self.until(prefix)
-            .pop()
-            .expect("at least the matching line")
-    }
-
-    /// Selects Nichess and checks the announcement of its board.
-    fn nichess() -> Roger {
-        let mut roger = Roger::start();
-        roger.send("setoption name UCI_Variant value nichess");
-        assert_eq!(
-            roger.last("info string variant"),
-            "info string variant nichess files 8 ranks 8 startpos \
-             rnmqkmnr/pppppppp/8/8/8/8/PPPPPPPP/RNMQKMNR w - - 0 1"
-        );
-        roger
-    }
-}
-
-impl Drop for Roger {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
+/// Starts the engine and selects Nichess, checking the board announcement.
+fn nichess() -> Roger {
+    let mut roger = Roger::start();
+    assert_eq!(
+        roger.select_variant("nichess"),
+        "info string variant nichess files 8 ranks 8 startpos \
+         rnmqkmnr/pppppppp/8/8/8/8/PPPPPPPP/RNMQKMNR w - - 0 1"
+    );
+    roger
 }
 
 #[test]
 fn perft_after_a_move_list_in_the_games_notation() {
-    let mut roger = Roger::nichess();
+    let mut roger = nichess();
     roger.send("position startpos");
     roger.send("go perft 3");
     assert_eq!(roger.last("Nodes searched"), "Nodes searched: 9062");
@@ -115,7 +40,7 @@ fn perft_after_a_move_list_in_the_games_notation() {
 
 #[test]
 fn fen_with_health_throws_and_the_board_display() {
-    let mut roger = Roger::nichess();
+    let mut roger = nichess();
     roger.send("position fen k7/8/6mn/6Nr/7p/8/4M3/3QK3 w - - 0 1 moves d1h5");
     roger.send("d");
     assert_eq!(
@@ -137,7 +62,7 @@ fn fen_with_health_throws_and_the_board_display() {
 
 #[test]
 fn the_engine_destroys_the_king_by_splash_and_knows_when_its_own_is_gone() {
-    let mut roger = Roger::nichess();
+    let mut roger = nichess();
     roger.send("position fen 8/1k6/n7/8/8/8/R7/R3K3 w - - 0 1");
     roger.send("go depth 4");
     let lines = roger.until("bestmove");

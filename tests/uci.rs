@@ -1,169 +1,19 @@
-//! Drives the real `roger` binary over its standard input and output, as a GUI would.
-//!
-//! Every read has a timeout (a reader thread feeds a channel), so a hung engine fails a test
-//! instead of hanging the suite, and the child is killed when a test ends.
+//! Drives the real `roger` binary over its standard input and output, as a GUI would
+//! (standard chess; the other games have test files of their own).
 
 use roger::rules::chess::Chess;
 use roger::rules::{Game, GameRecord};
-use std::io::{BufRead, BufReader, Write};
-use std::process::{Child, ChildStdin, Command, Stdio};
-use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
+use std::process::{Command, Stdio};
 use std::thread;
 use std::time::{Duration, Instant};
 
-/// Generous bound for replies that should be immediate (a loaded CI machine can be slow).
-const PROMPT: Duration = Duration::from_secs(5);
-/// Bound for searches of a few plies.
-const SEARCH: Duration = Duration::from_secs(60);
+mod common;
+use common::{Roger, PROMPT, SEARCH};
 
 const START_FEN: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
 const AFTER_E4_E5: &str = "rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq e6 0 2";
 const STALEMATE: &str = "7k/5Q2/6K1/8/8/8/8/8 b - - 0 1";
 const CHECKMATE: &str = "7k/6Q1/6K1/8/8/8/8/8 b - - 0 1";
-
-struct Roger {
-    child: Child,
-    stdin: Option<ChildStdin>,
-    lines: Receiver<String>,
-}
-
-impl Roger {
-    fn start() -> Roger {
-        Roger::start_with(&[])
-    }
-
-    fn start_with(args: &[&str]) -> Roger {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_roger"))
-            .args(args)
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::null())
-            .spawn()
-            .expect("start roger");
-        let stdout = child.stdout.take().expect("stdout is piped");
-        let stdin = child.stdin.take();
-        let (sender, lines) = mpsc::channel();
-        thread::spawn(move || {
-            for line in BufReader::new(stdout).lines() {
-                let Ok(line) = line else { break };
-                if sender.send(line).is_err() {
-                    break;
-                }
-            }
-        });
-        Roger {
-            child,
-            stdin,
-            lines,
-        }
-    }
-
-    fn send(&mut self, line: &str) {
-        let stdin = self.stdin.as_mut().expect("stdin still open");
-        writeln!(stdin, "{line}").expect("write to roger");
-        stdin.flush().expect("flush to roger");
-    }
-
-    /// Closes the engine's standard input (end of file).
-    fn close_input(&mut self) {
-        self.stdin = None;
-    }
-
-    /// Lines up to and including the first that `done` accepts; panics after `timeout`.
-    fn read_until(&mut self, timeout: Duration, done: impl Fn(&str) -> bool) -> Vec<String> {
-        let deadline = Instant::now() + timeout;
-        let mut seen = Vec::new();
-        loop {
-            let left = deadline.saturating_duration_since(Instant::now());
-            match self.lines.recv_timeout(left) {
-                Ok(line) => {
-                    let finished = done(&line);
-                    seen.push(line);
-                    if finished {
-                        return seen;
-                    }
-                }
-                Err(RecvTimeoutError::Timeout) => {
-                    panic!("no awaited line within {timeout:?}; got {seen:#?}")
-                }
-                Err(RecvTimeoutError::Disconnected) => {
-                    panic!("roger closed its output; got {seen:#?}")
-                }
-            }
-        }
-    }
-
-    /// Sends `isready` and returns what came before `readyok`.
-    fn sync(&mut self) -> Vec<String> {
-        self.send("isready");
-        let mut lines = self.read_until(PROMPT, |line| line == "readyok");
-        lines.pop();
-        lines
-    }
-
-    /// Sends a line that must be refused: exactly one error line comes back, containing each of
-    /// `fragments`, and the engine still answers `isready`.
-    fn expect_error(&mut self, line: &str, fragments: &[&str]) -> String {
-        self.send(line);
-        let replies = self.sync();
-        assert_eq!(replies.len(), 1, "{line:?} gave {replies:#?}");
-        let error = &replies[0];
-        assert!(
-            error.starts_with("info string error: "),
-            "{line:?} gave {error:?}"
-        );
-        for fragment in fragments {
-            assert!(
-                error.contains(fragment),
-                "{line:?} gave {error:?}, which lacks {fragment:?}"
-            );
-        }
-        error.clone()
-    }
-
-    /// Lines up to and including `bestmove`.
-    fn await_bestmove(&mut self, timeout: Duration) -> Vec<String> {
-        self.read_until(timeout, |line| line.starts_with("bestmove"))
-    }
-
-    /// The FEN that `d` shows.
-    fn fen(&mut self) -> String {
-        self.send("d");
-        let lines = self.sync();
-        let fen = lines
-            .iter()
-            .find_map(|line| line.strip_prefix("Fen: "))
-            .unwrap_or_else(|| panic!("no Fen line in {lines:#?}"));
-        fen.to_string()
-    }
-
-    /// No line arrives within `wait`.
-    fn assert_silent(&mut self, wait: Duration) {
-        if let Ok(line) = self.lines.recv_timeout(wait) {
-            panic!("unexpected line {line:?}");
-        }
-    }
-
-    /// Waits for the process to end by itself.
-    fn assert_exits(&mut self, timeout: Duration) {
-        let deadline = Instant::now() + timeout;
-        while Instant::now() < deadline {
-            if let Ok(Some(status)) = self.child.try_wait() {
-                assert!(status.success(), "roger exited with {status}");
-                return;
-            }
-            thread::sleep(Duration::from_millis(10));
-        }
-        panic!("roger did not exit within {timeout:?}");
-    }
-}
-
-impl Drop for Roger {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
 
 /// The move of a `bestmove` line, and its ponder move if any.
 fn bestmove_of(line: &str) -> (String, Option<String>) {
