@@ -8,6 +8,7 @@ mod record;
 
 pub use record::{GameRecord, Outcome};
 
+use crate::board::Square;
 use std::fmt::{self, Debug};
 
 /// The side to move. White moves first in every game.
@@ -160,5 +161,48 @@ pub trait PackedMove: Copy + Eq + Default + Send + Sync + Debug + 'static {
     fn unpack(bits: u32) -> Self;
 }
 
+/// Splits a move in long algebraic form into its from and to squares and what follows them (a
+/// promotion letter, say): `e2e4`, `o2o4`, `h7h8r`, `a10a9` on a tall board. `None` when the
+/// text does not start with two squares of a board `files` x `ranks`.
+pub fn parse_move_squares(text: &str, files: u8, ranks: u8) -> Option<(Square, Square, &str)> {
+    if !text.is_ascii() {
+        return None;
+    }
+    // A square is a file letter and one or two digits; take the longest name that parses.
+    fn square_at(text: &str, files: u8, ranks: u8) -> Option<(Square, &str)> {
+        (2..=3)
+            .rev()
+            .filter(|&len| len <= text.len())
+            .find_map(|len| Square::parse(&text[..len], files, ranks).map(|sq| (sq, &text[len..])))
+    }
+    let (from, rest) = square_at(text, files, ranks)?;
+    let (to, rest) = square_at(rest, files, ranks)?;
+    Some((from, to, rest))
+}
+
 /// Size of a history table indexed by [`Game::move_index`] (from and to square, 128 each).
 pub const HISTORY_SIZE: usize = 128 * 128;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn move_squares_split_on_every_board_and_refuse_junk() {
+        let name = |sq: Square, files| sq.name(files);
+        let (from, to, rest) = parse_move_squares("h7h8r", 15, 8).unwrap();
+        assert_eq!(
+            (name(from, 15), name(to, 15), rest),
+            ("h7".into(), "h8".into(), "r")
+        );
+        let (from, to, rest) = parse_move_squares("a10a9", 8, 16).unwrap();
+        assert_eq!(
+            (name(from, 8), name(to, 8), rest),
+            ("a10".into(), "a9".into(), "")
+        );
+        assert_eq!(parse_move_squares("o2o4", 8, 8), None);
+        for junk in ["", "e2", "e2e", "é2e4", "aé4", "e2e9", "2e4e", "e0e1"] {
+            assert_eq!(parse_move_squares(junk, 8, 8), None, "{junk}");
+        }
+    }
+}

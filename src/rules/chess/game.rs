@@ -4,7 +4,7 @@ use super::moves::Move;
 use super::position::{Chess, PieceKind};
 use super::START_FEN;
 use crate::board::Bitboard;
-use crate::rules::{Color, EndReason, Game, MoveList, RuleError};
+use crate::rules::{parse_move_squares, Color, EndReason, Game, MoveList, RuleError};
 
 impl Game for Chess {
     type Move = Move;
@@ -70,11 +70,8 @@ impl Game for Chess {
     }
 
     fn parse_move(&self, text: &str) -> Result<Move, RuleError> {
-        let syntax_ok = text.is_ascii()
-            && (4..=5).contains(&text.len())
-            && crate::board::Square::parse(&text[..2], 8, 8).is_some()
-            && crate::board::Square::parse(&text[2..4], 8, 8).is_some()
-            && text[4..].chars().all(|c| "nbrq".contains(c));
+        let syntax_ok = parse_move_squares(text, 8, 8)
+            .is_some_and(|(_, _, rest)| matches!(rest, "" | "n" | "b" | "r" | "q"));
         if !syntax_ok {
             return Err(RuleError::new(format!(
                 "'{text}' is not a move: expected long algebraic notation such as e2e4 or e7e8q"

@@ -5,7 +5,7 @@ use super::position::{Millennium, FILES};
 use super::START_FEN;
 use crate::board::{Bitboard, Board15x8, Geometry};
 use crate::rules::chess::PieceKind;
-use crate::rules::{Color, EndReason, Game, MoveList, RuleError};
+use crate::rules::{parse_move_squares, Color, EndReason, Game, MoveList, RuleError};
 
 impl Game for Millennium {
     type Move = Move;
@@ -72,11 +72,8 @@ impl Game for Millennium {
     }
 
     fn parse_move(&self, text: &str) -> Result<Move, RuleError> {
-        let syntax_ok = (4..=5).contains(&text.len())
-            && text.is_ascii()
-            && Board15x8::parse_square(&text[..2]).is_some()
-            && Board15x8::parse_square(&text[2..4]).is_some()
-            && text[4..].chars().all(|c| "nbrq".contains(c));
+        let syntax_ok = parse_move_squares(text, 15, 8)
+            .is_some_and(|(_, _, rest)| matches!(rest, "" | "n" | "b" | "r" | "q"));
         if !syntax_ok {
             return Err(RuleError::new(format!(
                 "'{text}' is not a move: expected long algebraic notation with files a to o, such as o2o4, e1c1 or h7h8r"

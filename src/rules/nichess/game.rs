@@ -9,8 +9,7 @@
 use super::moves::Move;
 use super::position::{Nichess, PieceKind, MOVE_LIMIT};
 use super::START_FEN;
-use crate::board::Square;
-use crate::rules::{Color, EndReason, Game, MoveList, RuleError};
+use crate::rules::{parse_move_squares, Color, EndReason, Game, MoveList, RuleError};
 
 impl Game for Nichess {
     type Move = Move;
@@ -78,9 +77,7 @@ impl Game for Nichess {
     }
 
     fn parse_move(&self, text: &str) -> Result<Move, RuleError> {
-        let syntax_ok = text.len() == 4
-            && Square::parse(&text[..2], 8, 8).is_some()
-            && Square::parse(&text[2..4], 8, 8).is_some();
+        let syntax_ok = parse_move_squares(text, 8, 8).is_some_and(|(_, _, rest)| rest.is_empty());
         if !syntax_ok {
             return Err(RuleError::new(format!(
                 "'{text}' is not a move: expected the from and to squares such as e2e4 (attacks and throws name the target's square; no promotion suffix)"
