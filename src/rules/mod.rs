@@ -2,6 +2,7 @@
 //! the engine and the arena use.
 
 pub mod chess;
+pub mod fen;
 pub mod millennium;
 pub mod nichess;
 mod record;

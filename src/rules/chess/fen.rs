@@ -5,6 +5,7 @@ use super::position::{
     CASTLE_WHITE_QUEEN, NO_SQUARE,
 };
 use crate::board::{Bitboard, Board8x8, Geometry, Square};
+use crate::rules::fen::write_placement;
 use crate::rules::{Color, RuleError};
 
 fn error(text: String) -> RuleError {
@@ -202,28 +203,7 @@ impl Chess {
     }
 
     pub fn to_fen(&self) -> String {
-        let mut fen = String::with_capacity(90);
-        for rank in (0..8u8).rev() {
-            let mut empty = 0;
-            for file in 0..8u8 {
-                match self.piece_at(Board8x8::square(file, rank)) {
-                    Some(piece) => {
-                        if empty > 0 {
-                            fen.push_str(&empty.to_string());
-                            empty = 0;
-                        }
-                        fen.push(piece.letter());
-                    }
-                    None => empty += 1,
-                }
-            }
-            if empty > 0 {
-                fen.push_str(&empty.to_string());
-            }
-            if rank > 0 {
-                fen.push('/');
-            }
-        }
+        let mut fen = write_placement(8, 8, |sq| self.piece_at(sq).map(|p| p.letter().to_string()));
         fen.push_str(if self.side == Color::White {
             " w "
         } else {

@@ -7,6 +7,7 @@ use super::position::{
 };
 use crate::board::{Bitboard, Board15x8, Geometry};
 use crate::rules::chess::{Piece, PieceKind};
+use crate::rules::fen::write_placement;
 use crate::rules::{Color, RuleError};
 
 fn error(text: String) -> RuleError {
@@ -278,28 +279,9 @@ impl Millennium {
     }
 
     pub fn to_fen(&self) -> String {
-        let mut fen = String::with_capacity(120);
-        for rank in (0..8u8).rev() {
-            let mut empty = 0;
-            for file in 0..FILES {
-                match self.piece_at(Board15x8::square(file, rank)) {
-                    Some(piece) => {
-                        if empty > 0 {
-                            fen.push_str(&empty.to_string());
-                            empty = 0;
-                        }
-                        fen.push(piece.letter());
-                    }
-                    None => empty += 1,
-                }
-            }
-            if empty > 0 {
-                fen.push_str(&empty.to_string());
-            }
-            if rank > 0 {
-                fen.push('/');
-            }
-        }
+        let mut fen = write_placement(FILES, 8, |sq| {
+            self.piece_at(sq).map(|p| p.letter().to_string())
+        });
         fen.push_str(if self.side == Color::White {
             " w "
         } else {

@@ -3,6 +3,7 @@
 
 use super::position::{Nichess, Piece, PieceKind, HP_UNIT, MOVE_LIMIT};
 use crate::board::{Bitboard, Square};
+use crate::rules::fen::write_placement;
 use crate::rules::{Color, RuleError};
 
 fn error(text: String) -> RuleError {
@@ -206,33 +207,16 @@ impl Nichess {
     }
 
     pub fn to_fen(&self) -> String {
-        let mut fen = String::with_capacity(100);
-        for rank in (0..8u8).rev() {
-            let mut empty = 0;
-            for file in 0..8u8 {
-                let sq = Square(rank * 8 + file);
-                match self.piece_at(sq) {
-                    Some(piece) => {
-                        if empty > 0 {
-                            fen.push_str(&empty.to_string());
-                            empty = 0;
-                        }
-                        fen.push(piece.letter());
-                        let hp = self.hp[sq.index()];
-                        if hp != piece.kind.start_hp() {
-                            fen.push_str(&format!("({})", hp * HP_UNIT));
-                        }
-                    }
-                    None => empty += 1,
+        let mut fen = write_placement(8, 8, |sq| {
+            self.piece_at(sq).map(|piece| {
+                let hp = self.hp[sq.index()];
+                if hp == piece.kind.start_hp() {
+                    piece.letter().to_string()
+                } else {
+                    format!("{}({})", piece.letter(), hp * HP_UNIT)
                 }
-            }
-            if empty > 0 {
-                fen.push_str(&empty.to_string());
-            }
-            if rank > 0 {
-                fen.push('/');
-            }
-        }
+            })
+        });
         let side = if self.side == Color::White { 'w' } else { 'b' };
         fen.push_str(&format!(
             " {side} - - {} {}",
