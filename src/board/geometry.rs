@@ -106,16 +106,7 @@ impl<B: Bitboard> Tables<B> {
     pub fn new<G: Geometry<BB = B>>() -> Tables<B> {
         let n = G::SQUARES;
         let squares = || (0..n as u8).map(Square);
-        let leaper = |steps: &[Step]| -> Vec<B> {
-            squares()
-                .map(|sq| {
-                    steps
-                        .iter()
-                        .filter_map(|&s| G::offset(sq, s))
-                        .fold(B::EMPTY, |bb, to| bb | B::from_square(to))
-                })
-                .collect()
-        };
+        let leaper = |steps: &[Step]| Self::leaper_table::<G>(steps);
         let ray = |step: Step| -> Vec<B> {
             squares()
                 .map(|sq| {

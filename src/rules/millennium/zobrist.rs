@@ -2,14 +2,7 @@
 //! castling right, the en passant file and each pool count.
 
 use super::position::{CASTLING_RIGHTS, MAX_POOL, SQUARES};
-
-const fn splitmix(state: u64) -> (u64, u64) {
-    let state = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
-    let mut z = state;
-    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-    (state, z ^ (z >> 31))
-}
+use crate::rules::zobrist::splitmix;
 
 pub struct Keys {
     /// `pieces[piece code][square]`, piece code = kind + 6 * colour.
