@@ -99,7 +99,8 @@ pub struct SearchOutcome {
 }
 
 /// Searches the record's current position within `limits`, calling `report` with progress, and
-/// returns the best move found. Returns promptly once `stop` is set.
+/// returns the best move found. Returns promptly once `stop` is set, and as soon as it is done
+/// otherwise: holding `bestmove` back in `go infinite` and while pondering is the engine's job.
 pub fn search<G: Game + Evaluate>(
     record: &GameRecord<G>,
     limits: &Limits,
@@ -130,7 +131,6 @@ pub fn search<G: Game + Evaluate>(
             hashfull: tt.hashfull(),
             pv: Vec::new(),
         });
-        wait_while_required(limits, stop);
         return SearchOutcome::default();
     }
 
@@ -158,23 +158,5 @@ pub fn search<G: Game + Evaluate>(
         shared.halt.store(true, Ordering::Relaxed);
         outcome
     });
-    wait_while_required(limits, stop);
     outcome
-}
-
-/// In `go infinite` and while pondering the protocol sends `bestmove` only after `stop` or
-/// `ponderhit`, even when the search has nothing more to do.
-fn wait_while_required(limits: &Limits, stop: &AtomicBool) {
-    let pondering = || {
-        limits
-            .pondering
-            .as_ref()
-            .is_some_and(|p| p.load(Ordering::Relaxed))
-    };
-    while (limits.infinite || pondering()) && !stop.load(Ordering::Relaxed) {
-        if !limits.infinite && !pondering() {
-            break;
-        }
-        std::thread::sleep(Duration::from_millis(1));
-    }
 }
