@@ -1,6 +1,12 @@
 //! The FEN parts every game shares.
 
 use crate::board::Square;
+use crate::rules::RuleError;
+
+/// The error for a malformed FEN: `bad FEN: <what and where>`.
+pub fn bad_fen(text: String) -> RuleError {
+    RuleError::new(format!("bad FEN: {text}"))
+}
 
 /// The piece placement field: ranks from the top, `/` between them, runs of empty squares as
 /// numbers (several digits on wide boards: `15`). `piece` gives a square's text, if occupied.

@@ -5,30 +5,8 @@ use super::position::{
     CASTLE_WHITE_QUEEN, NO_SQUARE,
 };
 use crate::board::{Bitboard, Board8x8, Geometry, Square};
-use crate::rules::fen::write_placement;
+use crate::rules::fen::{bad_fen as error, write_placement};
 use crate::rules::{Color, RuleError};
-
-fn error(text: String) -> RuleError {
-    RuleError::new(format!("bad FEN: {text}"))
-}
-
-fn piece_from_letter(c: char) -> Option<Piece> {
-    let kind = match c.to_ascii_lowercase() {
-        'p' => PieceKind::Pawn,
-        'n' => PieceKind::Knight,
-        'b' => PieceKind::Bishop,
-        'r' => PieceKind::Rook,
-        'q' => PieceKind::Queen,
-        'k' => PieceKind::King,
-        _ => return None,
-    };
-    let color = if c.is_ascii_uppercase() {
-        Color::White
-    } else {
-        Color::Black
-    };
-    Some(Piece { kind, color })
-}
 
 impl Chess {
     /// Reads a FEN. The halfmove clock and move number may be left out (they default to 0 and 1).
@@ -61,7 +39,7 @@ impl Chess {
                         )));
                     }
                     file += d as u8;
-                } else if let Some(piece) = piece_from_letter(c) {
+                } else if let Some(piece) = Piece::from_letter(c) {
                     if file >= 8 {
                         return Err(error(format!("rank {} has more than 8 squares", rank + 1)));
                     }

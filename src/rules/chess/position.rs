@@ -54,6 +54,25 @@ impl Piece {
             color: if code < 6 { Color::White } else { Color::Black },
         }
     }
+    /// Reads a FEN piece letter: upper case White, lower case Black.
+    pub fn from_letter(c: char) -> Option<Piece> {
+        let kind = match c.to_ascii_lowercase() {
+            'p' => PieceKind::Pawn,
+            'n' => PieceKind::Knight,
+            'b' => PieceKind::Bishop,
+            'r' => PieceKind::Rook,
+            'q' => PieceKind::Queen,
+            'k' => PieceKind::King,
+            _ => return None,
+        };
+        let color = if c.is_ascii_uppercase() {
+            Color::White
+        } else {
+            Color::Black
+        };
+        Some(Piece { kind, color })
+    }
+
     pub fn letter(self) -> char {
         let c = self.kind.letter();
         match self.color {

@@ -7,30 +7,8 @@ use super::position::{
 };
 use crate::board::{Bitboard, Board15x8, Geometry};
 use crate::rules::chess::{Piece, PieceKind};
-use crate::rules::fen::write_placement;
+use crate::rules::fen::{bad_fen as error, write_placement};
 use crate::rules::{Color, RuleError};
-
-fn error(text: String) -> RuleError {
-    RuleError::new(format!("bad FEN: {text}"))
-}
-
-fn piece_from_letter(c: char) -> Option<Piece> {
-    let kind = match c.to_ascii_lowercase() {
-        'p' => PieceKind::Pawn,
-        'n' => PieceKind::Knight,
-        'b' => PieceKind::Bishop,
-        'r' => PieceKind::Rook,
-        'q' => PieceKind::Queen,
-        'k' => PieceKind::King,
-        _ => return None,
-    };
-    let color = if c.is_ascii_uppercase() {
-        Color::White
-    } else {
-        Color::Black
-    };
-    Some(Piece { kind, color })
-}
 
 fn kind_name(kind: PieceKind) -> &'static str {
     ["pawn", "knight", "bishop", "rook", "queen", "king"][kind.index()]
@@ -121,7 +99,7 @@ impl Millennium {
                         )));
                     }
                     file += run;
-                } else if let Some(piece) = piece_from_letter(c) {
+                } else if let Some(piece) = Piece::from_letter(c) {
                     if file >= FILES as u32 {
                         return Err(error(format!("rank {} has more than 15 squares", rank + 1)));
                     }
@@ -233,7 +211,7 @@ impl Millennium {
             return Ok(());
         }
         for c in field.chars() {
-            let Some(piece) = piece_from_letter(c) else {
+            let Some(piece) = Piece::from_letter(c) else {
                 return Err(error(format!(
                     "pool '{field}' has '{c}'; expected letters from QRBNqrbn or '-'"
                 )));

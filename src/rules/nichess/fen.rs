@@ -3,12 +3,8 @@
 
 use super::position::{Nichess, Piece, PieceKind, HP_UNIT, MOVE_LIMIT};
 use crate::board::{Bitboard, Square};
-use crate::rules::fen::write_placement;
+use crate::rules::fen::{bad_fen as error, write_placement};
 use crate::rules::{Color, RuleError};
-
-fn error(text: String) -> RuleError {
-    RuleError::new(format!("bad FEN: {text}"))
-}
 
 fn piece_from_letter(c: char) -> Option<Piece> {
     let kind = match c.to_ascii_lowercase() {
