@@ -1,8 +1,8 @@
 //! The search thread: runs one search for any game and reports its progress and best move.
 
 use crate::eval::Evaluate;
-use crate::rules::{EndReason, Game, GameRecord, MoveList};
-use crate::search::{self, Info, Limits, Score, SearchOptions, TranspositionTable};
+use crate::rules::{Game, GameRecord, MoveList};
+use crate::search::{self, Info, Limits, SearchOptions, TranspositionTable};
 use std::panic::{self, AssertUnwindSafe};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, RwLock};
@@ -68,26 +68,6 @@ fn run<G: Game + Evaluate>(job: &SearchJob<G>, on_report: &mut dyn FnMut(Report)
     let position = job.record.position();
     let mut legal = MoveList::new();
     position.generate_moves(&mut legal);
-    if legal.is_empty() {
-        let score = match position.no_moves_reason() {
-            // Lost: mated, or (Nichess) the king was destroyed.
-            EndReason::Checkmate | EndReason::KingDestroyed => Score::Mate(0),
-            _ => Score::Cp(0),
-        };
-        on_report(Report::Progress(Info {
-            depth: 0,
-            seldepth: 0,
-            multipv: 1,
-            score,
-            nodes: 0,
-            nps: 0,
-            time: Duration::ZERO,
-            hashfull: 0,
-            pv: Vec::new(),
-        }));
-        return BestMove::default();
-    }
-
     // A poisoned lock only means an earlier search panicked; the table is still usable.
     let tt = job
         .tt
@@ -109,7 +89,7 @@ fn run<G: Game + Evaluate>(job: &SearchJob<G>, on_report: &mut dyn FnMut(Report)
         &job.searchmoves
     };
     let fallback = || BestMove {
-        best: Some(position.move_text(allowed[0])),
+        best: allowed.first().map(|&mv| position.move_text(mv)),
         ponder: None,
     };
     let outcome = match searched {
@@ -123,6 +103,10 @@ fn run<G: Game + Evaluate>(job: &SearchJob<G>, on_report: &mut dyn FnMut(Report)
     };
     // Never answer a move the rules or the `searchmoves` would refuse.
     let Some(best_text) = outcome.best_move else {
+        if legal.is_empty() {
+            // Nothing to play: the search has reported the mate or the draw; `bestmove 0000`.
+            return BestMove::default();
+        }
         on_report(Report::Message(
             "error: the search returned no move; answering the first legal move".into(),
         ));

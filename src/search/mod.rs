@@ -12,7 +12,7 @@ pub mod tt;
 pub use tt::TranspositionTable;
 
 use crate::eval::Evaluate;
-use crate::rules::{Game, GameRecord, MoveList};
+use crate::rules::{EndReason, Game, GameRecord, MoveList};
 use searcher::{Searcher, Shared};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Arc;
@@ -115,10 +115,10 @@ pub fn search<G: Game + Evaluate>(
     let mut moves = MoveList::new();
     position.generate_moves(&mut moves);
     if moves.is_empty() {
-        let score = if position.in_check() {
-            Score::Mate(0)
-        } else {
-            Score::Cp(0)
+        let score = match position.no_moves_reason() {
+            // Lost: mated, or (Nichess) the king was destroyed.
+            EndReason::Checkmate | EndReason::KingDestroyed => Score::Mate(0),
+            _ => Score::Cp(0),
         };
         report(&Info {
             depth: 0,
