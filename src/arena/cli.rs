@@ -477,10 +477,10 @@ pub fn parse_arena_args(args: &[String]) -> Result<ArenaCommand, String> {
         }
         index = end;
     }
-    if crate::engine::AnyGame::new(&variant).is_none() {
+    if crate::rules::registry::AnyGame::new(&variant).is_none() {
         return Err(format!(
             "--variant: unknown game '{variant}' (games: {})",
-            crate::engine::variant_names().join(", ")
+            crate::rules::registry::game_names().join(", ")
         ));
     }
     if groups.len() < 2 {

@@ -1,8 +1,8 @@
 //! Openings: a book file (EPD positions or move lists) and random legal plies, all checked
 //! against the game's rules before any game starts.
 
-use crate::engine::variant::{dispatch, record_from, AnyGame};
 use crate::players::Rng;
+use crate::rules::registry::{dispatch, record_from, AnyGame};
 use crate::rules::{Game, GameRecord, MoveList, Outcome};
 use serde::{Deserialize, Serialize};
 use std::path::PathBuf;
@@ -200,7 +200,7 @@ mod tests {
 
     #[test]
     fn random_plies_are_legal_and_repeat_with_the_seed() {
-        for variant in crate::engine::variant_names() {
+        for variant in crate::rules::registry::game_names() {
             let a = with_random_plies(variant, &Opening::default(), 8, 42).unwrap();
             let b = with_random_plies(variant, &Opening::default(), 8, 42).unwrap();
             assert_eq!(a, b);

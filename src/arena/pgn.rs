@@ -4,8 +4,8 @@
 //! and depth, its thinking time and the clock left.
 
 use super::report::{FinishedGame, SettingsRecord};
-use crate::engine::AnyGame;
 use crate::rules::chess::{Chess, Move, PieceKind};
+use crate::rules::registry::AnyGame;
 use crate::rules::{Game, MoveList};
 use std::fmt::Write as _;
 

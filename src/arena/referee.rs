@@ -6,7 +6,7 @@ use super::engine_process::{
     EngineFault, EngineProcess, EngineReply, EngineScore, Limits, MoveRequest,
 };
 use super::openings::Opening;
-use crate::engine::variant::record_from;
+use crate::rules::registry::record_from;
 use crate::rules::{Color, EndReason, Game, Outcome};
 use serde::{Deserialize, Serialize};
 use std::sync::atomic::AtomicBool;

@@ -1,9 +1,9 @@
 //! `roger selfplay`: an in-process match of built-in players in any game, by variant name.
 
 use super::local::{play_match, GameReport, MatchSettings, Score};
-use crate::engine::variant::{dispatch, AnyGame};
 use crate::eval::Evaluate;
 use crate::players::{EnginePlayer, GreedyPlayer, Player, RandomPlayer};
+use crate::rules::registry::{dispatch, AnyGame};
 use crate::rules::{Game, GameRecord};
 
 /// A built-in player, by the name the command line uses.

@@ -4,7 +4,7 @@
 
 use super::cli::ArenaSettings;
 use super::engine_process::{EngineConfig, EngineProcess, TrafficLog};
-use super::openings::{load_book, Opening};
+use super::openings::load_book;
 use super::pgn::game_pgn;
 use super::referee::{play_game, PlayedGame, Termination};
 use super::report::{
@@ -13,8 +13,8 @@ use super::report::{
 use super::report::{REPORT_FORMAT, REPORT_VERSION};
 use super::schedule::{schedule, shard, ScheduleSettings, ScheduledGame};
 use super::stats::{elo_trinomial, SprtDecision};
-use crate::engine::variant::{dispatch, AnyGame};
-use crate::rules::{Color, Game, GameRecord};
+use crate::rules::registry::{bind_game, dispatch, AnyGame};
+use crate::rules::{Color, Game};
 use std::collections::HashMap;
 use std::fs::File;
 use std::io::{IsTerminal, Write};
@@ -124,22 +124,6 @@ impl EnginePool<'_> {
     }
 }
 
-fn play_typed<G: Game>(
-    _kind: &GameRecord<G>,
-    opening: &Opening,
-    white: &mut EngineProcess,
-    black: &mut EngineProcess,
-    settings: &ArenaSettings,
-    game: &ScheduledGame,
-    cancel: &AtomicBool,
-) -> Option<PlayedGame> {
-    let limits = [
-        settings.engines[game.white].limits,
-        settings.engines[game.black].limits,
-    ];
-    play_game::<G>(opening, [white, black], limits, &settings.referee, cancel)
-}
-
 /// Plays one scheduled game with the pool's engines.
 fn play_one(
     pool: &mut EnginePool,
@@ -170,7 +154,12 @@ fn play_one(
     // Two distinct engines: take both out of the map to borrow them together.
     let mut white = pool.running.remove(&game.white).expect("started");
     let mut black = pool.running.remove(&game.black).expect("started");
-    let played = dispatch!(&kind, record => play_typed(record, &game.opening, &mut white, &mut black, settings, game, cancel));
+    let limits = [
+        settings.engines[game.white].limits,
+        settings.engines[game.black].limits,
+    ];
+    let engines = [&mut white, &mut black];
+    let played = bind_game!(&kind, G => play_game::<G>(&game.opening, engines, limits, &settings.referee, cancel));
     pool.running.insert(game.white, white);
     pool.running.insert(game.black, black);
     played

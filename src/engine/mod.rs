@@ -9,14 +9,13 @@
 
 mod go;
 mod options;
-pub(crate) mod variant;
 mod worker;
 
 pub use go::GoParams;
 pub use options::{OptionKind, OptionSpec};
-pub use variant::{variant_names, AnyGame};
 pub use worker::{BestMove, Report};
 
+use crate::rules::registry::{self, dispatch, AnyGame};
 use crate::rules::{Color, Game};
 use crate::search::{Clock, Limits, SearchOptions, TranspositionTable};
 use options::{check_option, option_specs, OptionValue, OptionValues};
@@ -24,7 +23,6 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, RwLock};
 use std::thread::JoinHandle;
 use std::time::Duration;
-use variant::dispatch;
 use worker::SearchJob;
 
 /// A search running on its own thread.
@@ -59,11 +57,11 @@ impl Engine {
     /// The first variant's start position and every option at its default.
     pub fn new() -> Engine {
         let options = OptionValues::default();
-        for entry in variant::VARIANTS {
-            (entry.start)().warm_up();
+        for start in registry::GAMES.iter().filter_map(|entry| entry.start) {
+            start().warm_up();
         }
         Engine {
-            game: (variant::VARIANTS[0].start)(),
+            game: AnyGame::new(registry::GAMES[0].name).expect("the default game is a turn game"),
             tt: Arc::new(RwLock::new(TranspositionTable::new(options.hash_mb))),
             options,
             search: None,
@@ -72,7 +70,7 @@ impl Engine {
 
     /// The options as the `uci` command announces them.
     pub fn option_specs(&self) -> Vec<OptionSpec> {
-        option_specs(&variant_names())
+        option_specs(&registry::names_of(registry::Family::Turn))
     }
 
     pub fn variant(&self) -> &'static str {
@@ -175,7 +173,7 @@ impl Engine {
             on_best(best)
         };
         let thread = dispatch!(&self.game, record => {
-            let searchmoves = variant::parse_moves(record.position(), &params.searchmoves)?;
+            let searchmoves = go::parse_moves(record.position(), &params.searchmoves)?;
             set_limits(&mut limits, params, record.position().side_to_move());
             let job = SearchJob {
                 record: record.clone(),

@@ -10,9 +10,9 @@
 
 use super::parse::{parse_command, Command, PositionStart};
 use super::print;
-use crate::engine::variant::{dispatch, variant_names, AnyGame, VARIANTS};
 use crate::eval::Evaluate;
 use crate::players::{GreedyPlayer, Player, RandomPlayer};
+use crate::rules::registry::{dispatch, game_names as variant_names, AnyGame, GAMES};
 use crate::rules::{Game, GameRecord};
 use std::io::{self, BufRead, Write};
 use std::time::Duration;
@@ -104,7 +104,7 @@ pub fn run_player<R: BufRead, W: Write>(
 ) -> io::Result<()> {
     let mut session = PlaySession {
         settings,
-        game: (VARIANTS[0].start)(),
+        game: AnyGame::new(GAMES[0].name).expect("the default game is a turn game"),
         answered: 0,
     };
     let mut bytes = Vec::new();

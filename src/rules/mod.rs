@@ -6,6 +6,7 @@ pub mod fen;
 pub mod millennium;
 pub mod nichess;
 mod record;
+pub mod registry;
 pub mod zobrist;
 
 pub use record::{GameRecord, Outcome};

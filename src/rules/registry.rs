@@ -1,0 +1,273 @@
+//! Every game Roger knows, in one place: its protocol name, its family and its run-time
+//! parameters. The engine, the protocol, the arena, the bench and the players all look games up
+//! here.
+//!
+//! Adding a turn game: a variant in [`AnyGame`], an arm in [`dispatch!`] and [`bind_game!`], and
+//! a row in [`GAMES`]. Games of the other families get a row in [`GAMES`] and their own types.
+
+use super::chess::Chess;
+use super::millennium::Millennium;
+use super::nichess::Nichess;
+use super::{Game, GameRecord, MoveList};
+use rayon::prelude::*;
+
+/// How a game's players take their turns, which decides the referee, the engine and the
+/// protocol dialect that serve it.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Family {
+    /// Two sides alternate one move per ply (chess, Millennium, Nichess).
+    Turn,
+    /// No turns: both sides start moves at any millisecond.
+    Realtime,
+    /// A persistent world of many players in teams, each moving every piece once per timed turn.
+    World,
+}
+
+impl Family {
+    pub const fn name(self) -> &'static str {
+        match self {
+            Family::Turn => "turn",
+            Family::Realtime => "realtime",
+            Family::World => "world",
+        }
+    }
+}
+
+/// A parameter a game takes at run time (for example a world's size or a delay), with the
+/// range the rules allow.
+#[derive(Clone, Copy, Debug)]
+pub struct Parameter {
+    pub name: &'static str,
+    pub default: i64,
+    pub min: i64,
+    pub max: i64,
+    pub meaning: &'static str,
+}
+
+/// One game of the registry.
+pub struct GameEntry {
+    /// The `UCI_Variant` name.
+    pub name: &'static str,
+    pub family: Family,
+    pub parameters: &'static [Parameter],
+    /// A new game from the start position; `Some` for the turn games, which [`AnyGame`] holds.
+    pub start: Option<fn() -> AnyGame>,
+}
+
+/// The games in the order the `UCI_Variant` option lists them (the first is the default).
+pub const GAMES: &[GameEntry] = &[
+    GameEntry {
+        name: Chess::VARIANT,
+        family: Family::Turn,
+        parameters: &[],
+        start: Some(|| AnyGame::Chess(GameRecord::new(Chess::startpos()))),
+    },
+    GameEntry {
+        name: Nichess::VARIANT,
+        family: Family::Turn,
+        parameters: &[],
+        start: Some(|| AnyGame::Nichess(GameRecord::new(Nichess::startpos()))),
+    },
+    GameEntry {
+        name: Millennium::VARIANT,
+        family: Family::Turn,
+        parameters: &[],
+        start: Some(|| AnyGame::Millennium(GameRecord::new(Millennium::startpos()))),
+    },
+];
+
+/// The registry's entry for a protocol name.
+pub fn find(name: &str) -> Option<&'static GameEntry> {
+    GAMES.iter().find(|entry| entry.name == name)
+}
+
+/// Every game's protocol name, in the registry's order.
+pub fn game_names() -> Vec<&'static str> {
+    GAMES.iter().map(|entry| entry.name).collect()
+}
+
+/// The names of the games of one family.
+pub fn names_of(family: Family) -> Vec<&'static str> {
+    GAMES
+        .iter()
+        .filter(|entry| entry.family == family)
+        .map(|entry| entry.name)
+        .collect()
+}
+
+/// A turn game in progress, of any of the turn games we play.
+#[derive(Clone, Debug)]
+pub enum AnyGame {
+    Chess(GameRecord<Chess>),
+    Nichess(GameRecord<Nichess>),
+    Millennium(GameRecord<Millennium>),
+}
+
+/// Runs `$body` with `$record` bound to the concrete `GameRecord<G>` inside an [`AnyGame`].
+macro_rules! dispatch {
+    ($game:expr, $record:ident => $body:expr) => {
+        match $game {
+            $crate::rules::registry::AnyGame::Chess($record) => $body,
+            $crate::rules::registry::AnyGame::Nichess($record) => $body,
+            $crate::rules::registry::AnyGame::Millennium($record) => $body,
+        }
+    };
+}
+pub(crate) use dispatch;
+
+/// Runs `$body` with the type `$game_type` bound to the game of an [`AnyGame`], for code that
+/// needs the type and not the record.
+macro_rules! bind_game {
+    ($game:expr, $game_type:ident => $body:expr) => {
+        match $game {
+            $crate::rules::registry::AnyGame::Chess(_) => {
+                type $game_type = $crate::rules::chess::Chess;
+                $body
+            }
+            $crate::rules::registry::AnyGame::Nichess(_) => {
+                type $game_type = $crate::rules::nichess::Nichess;
+                $body
+            }
+            $crate::rules::registry::AnyGame::Millennium(_) => {
+                type $game_type = $crate::rules::millennium::Millennium;
+                $body
+            }
+        }
+    };
+}
+pub(crate) use bind_game;
+
+impl AnyGame {
+    /// The start position of the turn game with this name.
+    pub fn new(name: &str) -> Option<AnyGame> {
+        find(name)
+            .and_then(|entry| entry.start)
+            .map(|start| start())
+    }
+
+    /// The game's protocol name.
+    pub fn variant(&self) -> &'static str {
+        bind_game!(self, G => G::VARIANT)
+    }
+
+    /// What a GUI needs to set up the board of this game:
+    /// `variant <name> files <n> ranks <n> startpos <FEN>`.
+    pub fn board_info(&self) -> String {
+        bind_game!(self, G => format!(
+            "variant {} files {} ranks {} startpos {}",
+            G::VARIANT,
+            G::FILES,
+            G::RANKS,
+            G::startpos().fen()
+        ))
+    }
+
+    /// A new game of the same kind from `fen` (or the start position) and `moves`.
+    pub fn with_position(&self, fen: Option<&str>, moves: &[String]) -> Result<AnyGame, String> {
+        Ok(match self {
+            AnyGame::Chess(_) => AnyGame::Chess(record_from(fen, moves)?),
+            AnyGame::Nichess(_) => AnyGame::Nichess(record_from(fen, moves)?),
+            AnyGame::Millennium(_) => AnyGame::Millennium(record_from(fen, moves)?),
+        })
+    }
+
+    /// Builds the rules' lazily made tables (slider attacks and the like) now, before the GUI's
+    /// clock runs, rather than during the first search.
+    pub fn warm_up(&self) {
+        fn generate<G: Game>(position: &G) {
+            let mut moves = MoveList::new();
+            position.generate_moves(&mut moves);
+            for &mv in &moves {
+                position.play(mv).generate_moves(&mut MoveList::new());
+            }
+        }
+        dispatch!(self, record => generate(record.position()))
+    }
+
+    /// The current position as a board diagram, its FEN and its key.
+    pub fn display(&self) -> String {
+        dispatch!(self, record => display(record.position()))
+    }
+
+    /// Leaf counts under each legal root move, in generation order.
+    pub fn perft(&self, depth: u32, threads: usize) -> Vec<(String, u64)> {
+        dispatch!(self, record => divided_perft(record.position(), depth, threads))
+    }
+}
+
+/// Builds a game record from a FEN (or the start position) and the moves played from there.
+pub fn record_from<G: Game>(fen: Option<&str>, moves: &[String]) -> Result<GameRecord<G>, String> {
+    let start = match fen {
+        None => G::startpos(),
+        Some(fen) => {
+            // The rules slice their input by bytes; keep them to the ASCII the notation uses.
+            if let Some(bad) = fen.chars().find(|c| !c.is_ascii()) {
+                return Err(format!(
+                    "invalid FEN '{fen}': character '{bad}' is not allowed"
+                ));
+            }
+            G::from_fen(fen).map_err(|error| format!("invalid FEN '{fen}': {error}"))?
+        }
+    };
+    let mut record = GameRecord::new(start);
+    for (index, text) in moves.iter().enumerate() {
+        let number = index + 1;
+        let played = if text.is_ascii() {
+            record.play_text(text).map(|_| ())
+        } else {
+            Err(crate::rules::RuleError::new(format!(
+                "'{text}' is not a move: it has characters outside ASCII"
+            )))
+        };
+        played.map_err(|error| format!("move {number} '{text}' rejected: {error}"))?;
+    }
+    Ok(record)
+}
+
+pub fn display<G: Game>(position: &G) -> String {
+    format!(
+        "{}\nFen: {}\nKey: {:016X}",
+        position.board_text().trim_end(),
+        position.fen(),
+        position.key()
+    )
+}
+
+/// Leaf counts under each root move. With one thread it runs on the calling thread; with more,
+/// the root moves are shared out over a pool of that many threads.
+pub fn divided_perft<G: Game>(position: &G, depth: u32, threads: usize) -> Vec<(String, u64)> {
+    if depth == 0 {
+        return Vec::new();
+    }
+    let mut moves = MoveList::new();
+    position.generate_moves(&mut moves);
+    let count = |&mv: &G::Move| (position.move_text(mv), position.play(mv).perft(depth - 1));
+    if threads <= 1 {
+        return moves.iter().map(count).collect();
+    }
+    match rayon::ThreadPoolBuilder::new().num_threads(threads).build() {
+        Ok(pool) => pool.install(|| moves.par_iter().map(count).collect()),
+        Err(_) => moves.iter().map(count).collect(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_turn_game_starts_and_binds_its_own_type() {
+        for entry in GAMES {
+            assert_eq!(find(entry.name).map(|found| found.name), Some(entry.name));
+            if entry.family == Family::Turn {
+                let game = AnyGame::new(entry.name).expect("a turn game has a start");
+                assert_eq!(game.variant(), entry.name);
+                assert!(game
+                    .board_info()
+                    .starts_with(&format!("variant {} ", entry.name)));
+            }
+        }
+        assert!(find("no such game").is_none());
+        assert_eq!(names_of(Family::Turn), game_names());
+    }
+}
