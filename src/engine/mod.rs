@@ -100,7 +100,14 @@ impl Engine {
                 }
             }
             (options::THREADS, OptionValue::Spin(threads)) => {
-                self.options.threads = threads as usize
+                self.options.threads = threads as usize;
+                let cores = available_cores();
+                if self.options.threads > cores {
+                    return Ok(Some(format!(
+                        "Threads {threads}: this machine has {cores} cores, so {cores} threads \
+                         will search"
+                    )));
+                }
             }
             (options::MULTI_PV, OptionValue::Spin(lines)) => self.options.multipv = lines as usize,
             (options::MOVE_OVERHEAD, OptionValue::Spin(millis)) => {
@@ -161,7 +168,7 @@ impl Engine {
             ..Limits::default()
         };
         let search_options = SearchOptions {
-            threads: self.options.threads,
+            threads: self.search_threads(),
             multipv: self.options.multipv,
         };
         let tt = self.tt.clone();
@@ -245,7 +252,14 @@ impl Engine {
         if self.is_searching() {
             return Err("a search is running; send 'stop' first".into());
         }
-        Ok(self.game.perft(depth, self.options.threads))
+        Ok(self.game.perft(depth, self.search_threads()))
+    }
+
+    /// The threads a search or perft runs on: `Threads`, but no more than the machine's cores.
+    /// Lazy SMP threads past the core count add no depth, and they starve the thread that reads
+    /// `stop` and the clock checks of the main thread, so that answers come late.
+    fn search_threads(&self) -> usize {
+        self.options.threads.clamp(1, available_cores())
     }
 
     /// Joins a finished (or stopping) search thread.
@@ -292,6 +306,12 @@ fn set_limits(limits: &mut Limits, params: &GoParams, side: Color) {
     limits.movetime = params.movetime;
     limits.infinite = params.infinite;
     limits.searchmoves = params.searchmoves.clone();
+}
+
+/// The cores this process may run on (its CPU affinity and quota), read once.
+fn available_cores() -> usize {
+    static CORES: std::sync::OnceLock<usize> = std::sync::OnceLock::new();
+    *CORES.get_or_init(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
 }
 
 #[cfg(test)]
@@ -346,6 +366,20 @@ mod tests {
         assert_eq!(fen_of(&engine), before);
         engine.new_game();
         assert_eq!(fen_of(&engine), START_FEN);
+    }
+
+    #[test]
+    fn threads_past_the_core_count_are_not_started() {
+        let mut engine = Engine::new();
+        let cores = available_cores();
+        let remark = engine.set_option("Threads", Some("256")).unwrap();
+        assert_eq!(engine.search_threads(), cores.min(256));
+        if cores < 256 {
+            let remark = remark.expect("the cap is announced");
+            assert!(remark.contains(&format!("{cores} cores")), "{remark}");
+        }
+        assert_eq!(engine.set_option("Threads", Some("1")).unwrap(), None);
+        assert_eq!(engine.search_threads(), 1);
     }
 
     #[test]
