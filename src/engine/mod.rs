@@ -12,13 +12,13 @@ mod options;
 mod worker;
 
 pub use go::GoParams;
-pub use options::{OptionKind, OptionSpec};
+pub use options::{check_option, variant_option, OptionKind, OptionSpec, OptionValue};
 pub use worker::{BestMove, Report};
 
 use crate::rules::registry::{self, dispatch, AnyGame};
 use crate::rules::{Color, Game};
 use crate::search::{Clock, Limits, SearchOptions, TranspositionTable};
-use options::{check_option, option_specs, OptionValue, OptionValues};
+use options::{option_specs, OptionValues};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, RwLock};
 use std::thread::JoinHandle;

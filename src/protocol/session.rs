@@ -1,0 +1,195 @@
+//! The protocol session: the one read loop. It owns the handshake and the commands every game
+//! family shares (`uci`, `isready`, `setoption`, `quit`, `d`, `bench`, `debug`) and hands every
+//! other line to the current family's [`Dialect`], which `setoption name UCI_Variant` switches
+//! through the registry. What answers (Roger's engine, or a reference player of `roger play`)
+//! is an [`Agent`], which gives the session a dialect per family it plays.
+
+use super::dialect::turn::EngineAgent;
+use super::dialect::{Dialect, Language};
+use super::output::Output;
+use super::parse::{parse_command, Command};
+use super::{print, shell};
+use crate::rules::registry::{Family, GAMES};
+use std::io::{self, BufRead, Write};
+use std::panic::{self, AssertUnwindSafe};
+
+/// What the session serves: it names itself and gives a dialect for each family it plays.
+pub trait Agent {
+    /// The `id name` of the `uci` reply.
+    fn name(&self) -> String;
+
+    /// A new dialect serving the games of `family`, or `None` when it does not play them.
+    fn dialect(&self, family: Family) -> Option<Box<dyn Dialect>>;
+}
+
+/// The commands the session answers itself in [`Language::Uci`].
+const SHARED_COMMANDS: &[&str] = &["uci", "isready", "setoption", "quit", "d", "bench", "debug"];
+
+enum Flow {
+    Continue,
+    Quit,
+}
+
+pub struct Session {
+    agent: Box<dyn Agent>,
+    /// Every dialect started so far (a family's state survives a switch away and back).
+    dialects: Vec<Box<dyn Dialect>>,
+    /// Index of the current one in `dialects`.
+    current: usize,
+    output: Output,
+}
+
+/// Serves Roger's engine until `quit` or the end of the input.
+pub fn run<R: BufRead, W: Write + Send + 'static>(input: R, output: W) -> io::Result<()> {
+    serve(Box::new(EngineAgent), input, Output::new(output))
+}
+
+/// Serves `agent` until `quit` or the end of the input. At the end of the input work that ends
+/// by itself is let finish, endless work (`go infinite`, pondering) is stopped; either way its
+/// answer is printed before this returns.
+pub fn serve<R: BufRead>(agent: Box<dyn Agent>, mut input: R, output: Output) -> io::Result<()> {
+    let mut session = Session::new(agent, output)?;
+    let mut bytes = Vec::new();
+    loop {
+        bytes.clear();
+        if input.read_until(b'\n', &mut bytes)? == 0 {
+            session.dialect().finish();
+            return Ok(());
+        }
+        // A stray invalid byte should not end the session: it becomes U+FFFD and an error.
+        let line = String::from_utf8_lossy(&bytes);
+        // Whatever goes wrong with one line, the session keeps serving the next.
+        let handled = panic::catch_unwind(AssertUnwindSafe(|| session.handle_line(&line)));
+        match handled {
+            Ok(Ok(Flow::Continue)) => {}
+            Ok(Ok(Flow::Quit)) => return Ok(()),
+            Ok(Err(io_error)) => return Err(io_error),
+            Err(_) => session
+                .output
+                .error(&format!("internal error while handling '{}'", line.trim()))?,
+        }
+    }
+}
+
+impl Session {
+    /// A session speaking the dialect of the default game's family.
+    pub fn new(agent: Box<dyn Agent>, output: Output) -> io::Result<Session> {
+        let family = GAMES[0].family;
+        let dialect = agent.dialect(family).ok_or_else(|| {
+            io::Error::other(format!(
+                "{} does not play the default game '{}'",
+                agent.name(),
+                GAMES[0].name
+            ))
+        })?;
+        Ok(Session {
+            agent,
+            dialects: vec![dialect],
+            current: 0,
+            output,
+        })
+    }
+
+    fn dialect(&mut self) -> &mut dyn Dialect {
+        self.dialects[self.current].as_mut()
+    }
+
+    fn handle_line(&mut self, line: &str) -> io::Result<Flow> {
+        let Some(keyword) = line.split_whitespace().next() else {
+            return Ok(Flow::Continue);
+        };
+        let shared = match self.dialect().language() {
+            Language::Uci => SHARED_COMMANDS.contains(&keyword),
+            Language::Xboard => keyword == "quit",
+        };
+        if !shared {
+            let output = self.output.clone();
+            self.dialect().handle_line(line, &output)?;
+            return Ok(Flow::Continue);
+        }
+        match parse_command(line) {
+            Ok(Some(command)) => self.handle_shared(command),
+            Ok(None) => Ok(Flow::Continue),
+            Err(error) => {
+                self.output.error(&error.to_string())?;
+                Ok(Flow::Continue)
+            }
+        }
+    }
+
+    fn handle_shared(&mut self, command: Command) -> io::Result<Flow> {
+        match command {
+            Command::Uci => {
+                let mut lines: Vec<String> = print::id_lines(&self.agent.name()).into();
+                let specs = self.dialect().option_specs();
+                lines.extend(specs.iter().map(print::option_line));
+                lines.push("uciok".into());
+                self.output.lines(lines)?;
+            }
+            Command::IsReady => self.output.line("readyok")?,
+            Command::SetOption { name, value } => self.set_option(&name, value.as_deref())?,
+            Command::Display => {
+                let diagram = self.dialect().display();
+                self.output.lines(diagram.lines())?;
+            }
+            Command::Bench { depth } => match self.dialect().bench_refusal() {
+                Some(reason) => self.output.error(&format!("bench: {reason}"))?,
+                None => shell::bench(depth, &mut |line| self.output.line(line))?,
+            },
+            Command::Quit => {
+                self.dialect().stop();
+                return Ok(Flow::Quit);
+            }
+            // Roger has no debug output to switch.
+            Command::Debug(_) => {}
+            // Not shared: `handle_line` gave these to the dialect.
+            _ => {}
+        }
+        Ok(Flow::Continue)
+    }
+
+    /// `setoption`; a `UCI_Variant` of another family first switches the dialect.
+    fn set_option(&mut self, name: &str, value: Option<&str>) -> io::Result<()> {
+        if name.eq_ignore_ascii_case("UCI_Variant") {
+            let wanted = value.unwrap_or_default().trim();
+            let entry = GAMES
+                .iter()
+                .find(|entry| entry.name.eq_ignore_ascii_case(wanted));
+            if let Some(entry) = entry.filter(|entry| entry.family != self.dialect().family()) {
+                if let Err(error) = self.switch_to(entry.family) {
+                    return self.output.error(&format!(
+                        "setoption: variant '{}' is a {} game: {error}",
+                        entry.name,
+                        entry.family.name()
+                    ));
+                }
+            }
+        }
+        match self.dialect().set_option(name, value) {
+            Ok(Some(remark)) => self.output.line(&print::info_string(&remark)),
+            Ok(None) => Ok(()),
+            Err(error) => self.output.error(&format!("setoption: {error}")),
+        }
+    }
+
+    /// Makes the dialect of `family` the current one, stopping the one before.
+    fn switch_to(&mut self, family: Family) -> Result<(), String> {
+        let index = match self.dialects.iter().position(|d| d.family() == family) {
+            Some(index) => index,
+            None => {
+                let dialect = self.agent.dialect(family).ok_or_else(|| {
+                    format!(
+                        "{} does not play {} games",
+                        self.agent.name(),
+                        family.name()
+                    )
+                })?;
+                self.dialects.push(dialect);
+                self.dialects.len() - 1
+            }
+        };
+        self.dialect().stop();
+        self.current = index;
+        Ok(())
+    }
+}
