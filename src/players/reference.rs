@@ -187,21 +187,7 @@ pub(super) const NOT_THE_ENGINE: &str =
 #[cfg(test)]
 mod tests {
     use super::*;
-    use std::sync::{Arc, Mutex};
-
-    /// A writer the test keeps a handle on after the session has taken it.
-    #[derive(Clone, Default)]
-    struct Captured(Arc<Mutex<Vec<u8>>>);
-
-    impl Write for Captured {
-        fn write(&mut self, bytes: &[u8]) -> io::Result<usize> {
-            self.0.lock().unwrap().extend_from_slice(bytes);
-            Ok(bytes.len())
-        }
-        fn flush(&mut self) -> io::Result<()> {
-            Ok(())
-        }
-    }
+    use crate::protocol::output::Captured;
 
     fn settings(player: ReferencePlayer) -> PlaySettings {
         PlaySettings {
@@ -215,12 +201,7 @@ mod tests {
     fn serve_lines(input: &str, settings: PlaySettings, xboard: bool) -> Vec<String> {
         let captured = Captured::default();
         serve_player(settings, xboard, input.as_bytes(), captured.clone()).unwrap();
-        let bytes = captured.0.lock().unwrap().clone();
-        String::from_utf8(bytes)
-            .unwrap()
-            .lines()
-            .map(String::from)
-            .collect()
+        captured.lines()
     }
 
     fn session(input: &str, player: ReferencePlayer) -> Vec<String> {

@@ -35,3 +35,32 @@ impl Output {
         self.line(&super::print::error_line(text))
     }
 }
+
+/// A writer that a test keeps a handle on after a session has taken it.
+#[cfg(test)]
+#[derive(Clone, Default)]
+pub(crate) struct Captured(Arc<Mutex<Vec<u8>>>);
+
+#[cfg(test)]
+impl Write for Captured {
+    fn write(&mut self, bytes: &[u8]) -> io::Result<usize> {
+        self.0.lock().unwrap().extend_from_slice(bytes);
+        Ok(bytes.len())
+    }
+    fn flush(&mut self) -> io::Result<()> {
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+impl Captured {
+    /// Everything written so far, line by line.
+    pub(crate) fn lines(&self) -> Vec<String> {
+        let bytes = self.0.lock().unwrap().clone();
+        String::from_utf8(bytes)
+            .unwrap()
+            .lines()
+            .map(String::from)
+            .collect()
+    }
+}

@@ -193,3 +193,136 @@ impl Session {
         Ok(())
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::OptionSpec;
+    use crate::protocol::output::Captured;
+    use std::cell::RefCell;
+    use std::rc::Rc;
+
+    type Log = Rc<RefCell<Vec<String>>>;
+
+    /// A dialect that only writes down what reaches it.
+    struct Recorder {
+        family: Family,
+        log: Log,
+    }
+
+    impl Dialect for Recorder {
+        fn family(&self) -> Family {
+            self.family
+        }
+        fn option_specs(&self) -> Vec<OptionSpec> {
+            Vec::new()
+        }
+        fn set_option(&mut self, name: &str, _: Option<&str>) -> Result<Option<String>, String> {
+            self.log
+                .borrow_mut()
+                .push(format!("{}: set {name}", self.family.name()));
+            Ok(None)
+        }
+        fn display(&self) -> String {
+            String::new()
+        }
+        fn bench_refusal(&self) -> Option<String> {
+            Some("recording".into())
+        }
+        fn handle_line(&mut self, line: &str, _: &Output) -> io::Result<()> {
+            let entry = format!("{}: {}", self.family.name(), line.trim());
+            self.log.borrow_mut().push(entry);
+            Ok(())
+        }
+        fn stop(&mut self) {
+            self.log
+                .borrow_mut()
+                .push(format!("{}: stop", self.family.name()));
+        }
+        fn finish(&mut self) {}
+    }
+
+    /// An agent that plays the turn and realtime families with recorders.
+    struct RecordingAgent(Log);
+
+    impl Agent for RecordingAgent {
+        fn name(&self) -> String {
+            "recorder".into()
+        }
+        fn dialect(&self, family: Family) -> Option<Box<dyn Dialect>> {
+            (family != Family::World).then(|| {
+                Box::new(Recorder {
+                    family,
+                    log: self.0.clone(),
+                }) as Box<dyn Dialect>
+            })
+        }
+    }
+
+    #[test]
+    fn shared_commands_stay_with_the_session_the_rest_goes_to_the_dialect() {
+        let log = Log::default();
+        let captured = Captured::default();
+        let input =
+            "uci\nisready\n\nposition startpos\nfoo bar\nbench\nsetoption name Hash value 1\n\
+                     quit\ngo\n";
+        let agent = Box::new(RecordingAgent(log.clone()));
+        serve(agent, input.as_bytes(), Output::new(captured.clone())).unwrap();
+        assert_eq!(
+            captured.lines(),
+            [
+                "id name recorder",
+                "id author The Roger developers",
+                "uciok",
+                "readyok",
+                "info string error: bench: recording",
+            ]
+        );
+        assert_eq!(
+            *log.borrow(),
+            [
+                "turn: position startpos",
+                "turn: foo bar",
+                "turn: set Hash",
+                "turn: stop"
+            ]
+        );
+    }
+
+    #[test]
+    fn switching_family_stops_the_old_dialect_and_keeps_it_for_later() {
+        let log = Log::default();
+        let agent = Box::new(RecordingAgent(log.clone()));
+        let mut session = Session::new(agent, Output::new(io::sink())).unwrap();
+        session.handle_line("go\n").unwrap();
+        session.switch_to(Family::Realtime).unwrap();
+        session.handle_line("order e2e4\n").unwrap();
+        session.switch_to(Family::Turn).unwrap();
+        session.handle_line("stop\n").unwrap();
+        assert_eq!(session.dialects.len(), 2);
+        assert_eq!(
+            *log.borrow(),
+            [
+                "turn: go",
+                "turn: stop",
+                "realtime: order e2e4",
+                "realtime: stop",
+                "turn: stop"
+            ]
+        );
+        let refused = session.switch_to(Family::World).unwrap_err();
+        assert_eq!(refused, "recorder does not play world games");
+        assert_eq!(session.dialect().family(), Family::Turn);
+    }
+
+    #[test]
+    fn the_engine_serves_the_turn_family_only() {
+        let mut session = Session::new(Box::new(EngineAgent), Output::new(io::sink())).unwrap();
+        assert_eq!(session.dialect().family(), Family::Turn);
+        let refused = session.switch_to(Family::Realtime).unwrap_err();
+        assert!(
+            refused.ends_with("does not play realtime games"),
+            "{refused}"
+        );
+    }
+}
