@@ -67,7 +67,7 @@ impl TurnAgent for UciPlayer {
                     fault.strike_process();
                 }
                 if fault == Some(Fault::Slow) {
-                    let clock = params.white_time.max(params.black_time);
+                    let clock = params.clocks.iter().filter_map(|side| side.time).max();
                     std::thread::sleep(clock.unwrap_or_default() + Duration::from_secs(1));
                 }
                 let best = choose_in(&self.game, self.settings);
