@@ -12,7 +12,7 @@ mod options;
 mod worker;
 
 pub use go::{GoParams, SideClock};
-pub use options::{check_option, variant_option, OptionKind, OptionSpec, OptionValue};
+pub use options::{check_option, variant_option, OptionKind, OptionSpec, OptionValue, UCI_VARIANT};
 pub use worker::{BestMove, Report};
 
 use crate::rules::registry::{self, dispatch, AnyGame};

@@ -136,6 +136,10 @@ impl Agent for PlayerAgent {
         format!("Roger {}", self.settings.player.name())
     }
 
+    fn families(&self) -> &'static [Family] {
+        &[Family::Turn]
+    }
+
     fn dialect(&self, family: Family) -> Option<Box<dyn Dialect>> {
         match family {
             Family::Turn if self.xboard => Some(Box::new(XboardDialect::new(self.settings))),

@@ -31,15 +31,16 @@ impl TurnAgent for UciPlayer {
     }
 
     fn set_option(&mut self, name: &str, value: Option<&str>) -> Result<Option<String>, String> {
-        let (_, OptionValue::Combo(variant)) = check_option(&self.option_specs(), name, value)?
-        else {
-            unreachable!("UCI_Variant is the players' only option, a combo");
-        };
-        if variant == self.game.variant() {
-            return Ok(None);
+        match check_option(&self.option_specs(), name, value)? {
+            (_, OptionValue::Combo(variant)) if variant != self.game.variant() => {
+                self.game = AnyGame::new(&variant)
+                    .ok_or_else(|| format!("variant '{variant}' is not available"))?;
+                // The GUI learns the board's size and start position from this line.
+                Ok(Some(self.game.board_info()))
+            }
+            (_, OptionValue::Combo(_)) => Ok(None),
+            (name, _) => Err(format!("option '{name}' is announced but not handled")),
         }
-        self.game = AnyGame::new(&variant).ok_or("a turn game's variant")?;
-        Ok(Some(self.game.board_info()))
     }
 
     fn new_game(&mut self) {

@@ -9,6 +9,7 @@ use super::dialect::{Dialect, Language};
 use super::output::Output;
 use super::parse::{parse_command, Command};
 use super::{print, shell};
+use crate::engine::{variant_option, OptionSpec, UCI_VARIANT};
 use crate::rules::registry::{Family, GAMES};
 use std::io::{self, BufRead, Write};
 use std::panic::{self, AssertUnwindSafe};
@@ -17,6 +18,9 @@ use std::panic::{self, AssertUnwindSafe};
 pub trait Agent {
     /// The `id name` of the `uci` reply.
     fn name(&self) -> String;
+
+    /// The families whose games it plays; `UCI_Variant` offers every game of these.
+    fn families(&self) -> &'static [Family];
 
     /// A new dialect serving the games of `family`, or `None` when it does not play them.
     fn dialect(&self, family: Family) -> Option<Box<dyn Dialect>>;
@@ -121,7 +125,7 @@ impl Session {
         match command {
             Command::Uci => {
                 let mut lines: Vec<String> = print::id_lines(&self.agent.name()).into();
-                let specs = self.dialect().option_specs();
+                let specs = self.announced_options();
                 lines.extend(specs.iter().map(print::option_line));
                 lines.push("uciok".into());
                 self.output.lines(lines)?;
@@ -148,9 +152,27 @@ impl Session {
         Ok(Flow::Continue)
     }
 
+    /// The current dialect's options, with `UCI_Variant` offering the games of every family
+    /// the agent plays (a GUI may pick one of another family: the session switches dialect).
+    fn announced_options(&mut self) -> Vec<OptionSpec> {
+        let families = self.agent.families();
+        let games: Vec<&str> = GAMES
+            .iter()
+            .filter(|entry| families.contains(&entry.family))
+            .map(|entry| entry.name)
+            .collect();
+        let mut specs = self.dialect().option_specs();
+        for spec in &mut specs {
+            if spec.name == UCI_VARIANT {
+                *spec = variant_option(&games);
+            }
+        }
+        specs
+    }
+
     /// `setoption`; a `UCI_Variant` of another family first switches the dialect.
     fn set_option(&mut self, name: &str, value: Option<&str>) -> io::Result<()> {
-        if name.eq_ignore_ascii_case("UCI_Variant") {
+        if name.eq_ignore_ascii_case(UCI_VARIANT) {
             let wanted = value.unwrap_or_default().trim();
             let entry = GAMES
                 .iter()
@@ -174,16 +196,20 @@ impl Session {
 
     /// Makes the dialect of `family` the current one, stopping the one before.
     fn switch_to(&mut self, family: Family) -> Result<(), String> {
+        let refusal = || {
+            format!(
+                "{} does not play {} games",
+                self.agent.name(),
+                family.name()
+            )
+        };
+        if !self.agent.families().contains(&family) {
+            return Err(refusal());
+        }
         let index = match self.dialects.iter().position(|d| d.family() == family) {
             Some(index) => index,
             None => {
-                let dialect = self.agent.dialect(family).ok_or_else(|| {
-                    format!(
-                        "{} does not play {} games",
-                        self.agent.name(),
-                        family.name()
-                    )
-                })?;
+                let dialect = self.agent.dialect(family).ok_or_else(refusal)?;
                 self.dialects.push(dialect);
                 self.dialects.len() - 1
             }
@@ -197,7 +223,6 @@ impl Session {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::engine::OptionSpec;
     use crate::protocol::output::Captured;
     use std::cell::RefCell;
     use std::rc::Rc;
@@ -215,7 +240,8 @@ mod tests {
             self.family
         }
         fn option_specs(&self) -> Vec<OptionSpec> {
-            Vec::new()
+            // Only its own family's games: the session offers every family's.
+            vec![variant_option(&["only-mine"])]
         }
         fn set_option(&mut self, name: &str, _: Option<&str>) -> Result<Option<String>, String> {
             self.log
@@ -249,6 +275,9 @@ mod tests {
         fn name(&self) -> String {
             "recorder".into()
         }
+        fn families(&self) -> &'static [Family] {
+            &[Family::Turn, Family::Realtime]
+        }
         fn dialect(&self, family: Family) -> Option<Box<dyn Dialect>> {
             (family != Family::World).then(|| {
                 Box::new(Recorder {
@@ -273,6 +302,8 @@ mod tests {
             [
                 "id name recorder",
                 "id author The Roger developers",
+                "option name UCI_Variant type combo default chess var chess var nichess \
+                 var millennium",
                 "uciok",
                 "readyok",
                 "info string error: bench: recording",

@@ -124,6 +124,10 @@ impl Agent for EngineAgent {
         format!("{} {}", print::ENGINE_NAME, env!("CARGO_PKG_VERSION"))
     }
 
+    fn families(&self) -> &'static [Family] {
+        &[Family::Turn]
+    }
+
     fn dialect(&self, family: Family) -> Option<Box<dyn Dialect>> {
         match family {
             Family::Turn => Some(Box::new(TurnDialect::new(Engine::new()))),
