@@ -2,8 +2,8 @@
 //! testing and calibration (a uniformly random one and a one-ply greedy one).
 //!
 //! `roger play` serves the reference players through the protocol session, as agents in place
-//! of the engine: [`reference`] (settings, faults, the agent), [`uci`] (the turn dialect's
-//! answers) and [`xboard`] (the xboard dialect).
+//! of the engine: [`reference`](mod@reference) (settings, faults, the agent), [`uci`] (the
+//! turn dialect's answers) and [`xboard`] (the xboard dialect).
 
 pub mod reference;
 pub mod uci;

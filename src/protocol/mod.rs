@@ -1,7 +1,7 @@
-//! The UCI-like text protocol: [`parse`] reads lines into commands, [`print`] formats replies,
-//! and the [`session`] is the one read loop that connects them to an agent (Roger's
-//! [`Engine`](crate::engine::Engine), or a reference player) through the current game family's
-//! [`dialect`]. `protocol.md` at the top of the repository is the contract.
+//! The UCI-like text protocol: [`parse`] reads lines into commands, [`print`](mod@print)
+//! formats replies, and the [`session`] is the one read loop that connects them to an agent
+//! (Roger's [`Engine`](crate::engine::Engine), or a reference player) through the current game
+//! family's [`dialect`]. `protocol.md` at the top of the repository is the contract.
 
 pub mod dialect;
 pub mod output;

@@ -1,8 +1,7 @@
-//! A dialect speaks the commands of one family of games (see
-//! [`Family`](crate::rules::registry::Family)) for the session, which keeps the commands every
-//! family shares (`uci`, `isready`, `setoption`, `quit`, `d`, `bench`) and hands every other
-//! line to the current dialect. `UCI_Variant` picks the dialect: a game of another family
-//! switches it.
+//! A dialect speaks the commands of one [`Family`] of games for the session, which keeps the
+//! commands every family shares (`uci`, `isready`, `setoption`, `quit`, `d`, `bench`) and
+//! hands every other line to the current dialect. `UCI_Variant` picks the dialect: a game of
+//! another family switches it.
 //!
 //! [`turn`] is the dialect of the alternating games: `ucinewgame`, `position`, `go`, `stop`,
 //! `ponderhit`. A realtime or world dialect plugs in as another implementation of [`Dialect`],
