@@ -1,114 +1,22 @@
-//! The `roger` command: the protocol loop by default, and perft and bench from the shell.
+//! The `roger` command: the protocol session by default, and perft, bench, selfplay, arena and
+//! the reference players from the shell. The command line is defined in [`cli`]; this file only
+//! dispatches.
 
-use clap::{Parser, Subcommand};
+mod cli;
+
+use clap::Parser;
+use cli::{Cli, Mode, PlayArgs, SelfplayArgs};
 use roger::arena::cli::{parse_arena_args, ArenaCommand, USAGE};
 use roger::arena::local::{MatchSettings, TimeControl};
 use roger::arena::selfplay::{selfplay, EngineSettings, PlayerKind};
 use roger::arena::tournament;
-use roger::engine::Engine;
-use roger::protocol::play::{run_player, run_xboard_player, Fault, PlaySettings, ReferencePlayer};
-use roger::protocol::{self, print};
-use roger::rules::registry::game_names as variant_names;
+use roger::players::reference::PlaySettings;
+use roger::players::serve_player;
+use roger::protocol::{self, shell};
 use roger::rules::Color;
-use std::io::{self, Write};
+use std::io;
 use std::process::ExitCode;
 use std::time::Duration;
-
-#[derive(Parser)]
-#[command(
-    name = "roger",
-    version,
-    about = "A chess and chess-variant engine (UCI-like protocol)"
-)]
-struct Cli {
-    #[command(subcommand)]
-    command: Option<Mode>,
-}
-
-#[derive(Subcommand)]
-enum Mode {
-    /// Serve the protocol on standard input and output (the default).
-    Uci,
-    /// Count the leaf nodes under each legal move, as `go perft` does.
-    Perft {
-        /// The position; the variant's start position when left out.
-        #[arg(long)]
-        fen: Option<String>,
-        #[arg(long, value_parser = clap::value_parser!(u32).range(1..))]
-        depth: u32,
-        /// The `UCI_Variant` whose rules apply.
-        #[arg(long, default_value = "chess", value_parser = variant_names())]
-        variant: String,
-    },
-    /// Play an in-process match between built-in players (engine, random, greedy), refereed
-    /// with the game's rules; colours alternate, each opening is played twice.
-    Selfplay {
-        /// The `UCI_Variant` to play.
-        #[arg(long, default_value = "chess", value_parser = variant_names())]
-        variant: String,
-        #[arg(long, default_value_t = 10)]
-        games: u32,
-        /// Time control per player: base seconds + increment seconds.
-        #[arg(long, default_value = "10+0.1")]
-        tc: String,
-        /// The first player (White in odd games): engine, random or greedy.
-        #[arg(long, default_value = "engine")]
-        white: String,
-        /// The second player (Black in odd games).
-        #[arg(long, default_value = "engine")]
-        black: String,
-        /// Random plies played from the start position to vary the openings.
-        #[arg(long, default_value_t = 4)]
-        random_plies: usize,
-        /// A game still going after this many plies is adjudicated a draw.
-        #[arg(long, default_value_t = 600)]
-        max_plies: usize,
-        #[arg(long, default_value_t = 1)]
-        seed: u64,
-        /// Milliseconds a player may overrun its clock before it loses on time.
-        #[arg(long, default_value_t = 50)]
-        timemargin: u64,
-        /// Hash (MiB) of each engine player.
-        #[arg(long, default_value_t = 16)]
-        hash: usize,
-        /// Search threads of each engine player.
-        #[arg(long, default_value_t = 1)]
-        threads: usize,
-        /// Engine players search to this depth instead of by the clock.
-        #[arg(long)]
-        depth: Option<u32>,
-    },
-    /// Run the fixed search benchmark and print its node count and speed.
-    Bench {
-        #[arg(long, value_parser = clap::value_parser!(u32).range(1..))]
-        depth: Option<u32>,
-    },
-    /// Run an engine-vs-engine tournament refereed with Roger's rules (see `roger arena --help`
-    /// and docs/arena.md).
-    #[command(disable_help_flag = true)]
-    Arena {
-        #[arg(trailing_var_arg = true, allow_hyphen_values = true)]
-        args: Vec<String>,
-    },
-    /// Serve the protocol with a built-in reference player: random or greedy (one ply).
-    Play {
-        /// random or greedy.
-        player: String,
-        /// Seed of the player's tie-breaks (mixed with each position).
-        #[arg(long, default_value_t = 1)]
-        seed: u64,
-        /// Speak the xboard protocol instead of UCI.
-        #[arg(long)]
-        xboard: bool,
-        /// Misbehave on purpose, for testing referees: garbage, illegal, hang, crash, slow,
-        /// no-handshake.
-        #[arg(long, hide = true)]
-        fault: Option<String>,
-        /// The fault strikes after this many moves of each game.
-        #[arg(long, hide = true, default_value_t = 0)]
-        fault_after: u32,
-    },
-}
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
@@ -118,36 +26,17 @@ fn main() -> ExitCode {
             fen,
             depth,
             variant,
-        }) => return perft(fen.as_deref(), depth, &variant),
-        Some(Mode::Bench { depth }) => bench(depth),
-        Some(Mode::Arena { args }) => return arena_command(&args),
-        Some(Mode::Play {
-            player,
-            seed,
-            xboard,
-            fault,
-            fault_after,
-        }) => {
-            let settings = ReferencePlayer::parse(&player).and_then(|player| {
-                Ok(PlaySettings {
-                    player,
-                    seed,
-                    fault: fault.as_deref().map(Fault::parse).transpose()?,
-                    fault_after,
-                })
-            });
-            match settings {
-                Ok(settings) if xboard => {
-                    run_xboard_player(settings, io::stdin().lock(), io::stdout().lock())
-                }
-                Ok(settings) => run_player(settings, io::stdin().lock(), io::stdout().lock()),
-                Err(error) => {
-                    eprintln!("roger play: {error}");
-                    return ExitCode::from(2);
-                }
+        }) => match shell::perft(fen.as_deref(), depth, &variant) {
+            Ok(lines) => shell::write_lines(&mut io::stdout().lock(), &lines),
+            Err(error) => {
+                eprintln!("roger perft: {error}");
+                return ExitCode::FAILURE;
             }
-        }
-        Some(Mode::Selfplay {
+        },
+        Some(Mode::Bench { depth }) => shell::bench(depth, &mut shell::stdout_line),
+        Some(Mode::Arena { args }) => return arena_command(&args),
+        Some(Mode::Play(args)) => return play_command(args),
+        Some(Mode::Selfplay(SelfplayArgs {
             variant,
             games,
             tc,
@@ -160,7 +49,7 @@ fn main() -> ExitCode {
             hash,
             threads,
             depth,
-        }) => {
+        })) => {
             let engine = EngineSettings {
                 hash_mb: hash,
                 threads,
@@ -191,6 +80,11 @@ fn main() -> ExitCode {
             };
         }
     };
+    exit_code(result)
+}
+
+/// The exit status of a command that writes to standard output.
+fn exit_code(result: io::Result<()>) -> ExitCode {
     match result {
         Ok(()) => ExitCode::SUCCESS,
         // The reader went away (a closed pipe): nothing more to say to anyone.
@@ -200,38 +94,6 @@ fn main() -> ExitCode {
             ExitCode::FAILURE
         }
     }
-}
-
-fn perft(fen: Option<&str>, depth: u32, variant: &str) -> ExitCode {
-    let mut engine = Engine::new();
-    let counts = engine
-        .set_option("UCI_Variant", Some(variant))
-        .and_then(|_| engine.set_position(fen, &[]))
-        .and_then(|()| engine.perft(depth));
-    match counts {
-        Ok(counts) => {
-            let lines = print::perft_lines(&counts);
-            match write_lines(&lines) {
-                Ok(()) => ExitCode::SUCCESS,
-                Err(_) => ExitCode::FAILURE,
-            }
-        }
-        Err(error) => {
-            eprintln!("roger perft: {error}");
-            ExitCode::FAILURE
-        }
-    }
-}
-
-fn bench(depth: Option<u32>) -> io::Result<()> {
-    let mut written = Ok(());
-    let (nodes, nps) = roger::bench::run(depth, &mut |line: &str| {
-        if written.is_ok() {
-            written = write_lines(&[line]);
-        }
-    });
-    written?;
-    write_lines(&print::bench_summary(nodes, nps))
 }
 
 fn selfplay_command(
@@ -329,10 +191,23 @@ fn arena_command(args: &[String]) -> ExitCode {
     }
 }
 
-fn write_lines<S: AsRef<str>>(lines: &[S]) -> io::Result<()> {
-    let mut stdout = io::stdout().lock();
-    for line in lines {
-        writeln!(stdout, "{}", line.as_ref())?;
+fn play_command(args: PlayArgs) -> ExitCode {
+    let settings = PlaySettings::from_names(
+        &args.player,
+        args.seed,
+        args.fault.as_deref(),
+        args.fault_after,
+    );
+    match settings {
+        Ok(settings) => exit_code(serve_player(
+            settings,
+            args.xboard,
+            io::stdin().lock(),
+            io::stdout(),
+        )),
+        Err(error) => {
+            eprintln!("roger play: {error}");
+            ExitCode::from(2)
+        }
     }
-    stdout.flush()
 }

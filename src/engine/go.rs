@@ -1,25 +1,47 @@
 //! What a `go` asks for, in the engine's terms (durations, not protocol tokens).
 
-use crate::rules::Game;
+use crate::rules::{Color, Game};
 use std::time::Duration;
 
 /// The parameters of one search request. Everything `None`/`false` means: search until stopped.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct GoParams {
-    pub white_time: Option<Duration>,
-    pub black_time: Option<Duration>,
-    pub white_increment: Option<Duration>,
-    pub black_increment: Option<Duration>,
+    /// `wtime`/`winc` and `btime`/`binc`, White's first.
+    pub clocks: [SideClock; 2],
+    /// `movestogo`: moves until the next time control; 0 or `None` means none comes.
     pub moves_to_go: Option<u32>,
+    /// `depth`: search this many plies at most.
     pub depth: Option<u32>,
+    /// `nodes`: search this many nodes at most.
     pub nodes: Option<u64>,
+    /// `movetime`: think exactly this long.
     pub movetime: Option<Duration>,
-    /// Look for a mate in this many moves.
+    /// `mate`: look for a mate in this many moves.
     pub mate: Option<u32>,
+    /// `infinite`: search until `stop`.
     pub infinite: bool,
+    /// `ponder`: think on the opponent's time until `ponderhit` or `stop`.
     pub ponder: bool,
-    /// Restricts the root moves to these (protocol notation); empty means all.
+    /// `searchmoves`: only these root moves (protocol notation); empty means all.
     pub searchmoves: Vec<String>,
+}
+
+/// One side's clock as `go` gives it.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct SideClock {
+    pub time: Option<Duration>,
+    pub increment: Option<Duration>,
+}
+
+impl GoParams {
+    /// The clock of `side` (`wtime`/`winc` for White).
+    pub fn clock(&self, side: Color) -> SideClock {
+        self.clocks[side.index()]
+    }
+
+    pub fn clock_mut(&mut self, side: Color) -> &mut SideClock {
+        &mut self.clocks[side.index()]
+    }
 }
 
 /// Reads moves that must all be legal in `position`.

@@ -11,14 +11,14 @@ mod go;
 mod options;
 mod worker;
 
-pub use go::GoParams;
-pub use options::{OptionKind, OptionSpec};
+pub use go::{GoParams, SideClock};
+pub use options::{check_option, variant_option, OptionKind, OptionSpec, OptionValue, UCI_VARIANT};
 pub use worker::{BestMove, Report};
 
 use crate::rules::registry::{self, dispatch, AnyGame};
 use crate::rules::{Color, Game};
 use crate::search::{Clock, Limits, SearchOptions, TranspositionTable};
-use options::{check_option, option_specs, OptionValue, OptionValues};
+use options::{option_specs, OptionValues};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, RwLock};
 use std::thread::JoinHandle;
@@ -286,10 +286,7 @@ impl Drop for Engine {
 
 /// The search limits for `side` to move.
 fn set_limits(limits: &mut Limits, params: &GoParams, side: Color) {
-    let (time, increment) = match side {
-        Color::White => (params.white_time, params.white_increment),
-        Color::Black => (params.black_time, params.black_increment),
-    };
+    let SideClock { time, increment } = params.clock(side);
     limits.clock = time.map(|time| Clock {
         time,
         increment: increment.unwrap_or_default(),
@@ -436,12 +433,12 @@ mod tests {
         };
         set_limits(&mut limits, &params, Color::White);
         assert_eq!(limits.depth, Some(5));
-        let params = GoParams {
-            black_time: Some(Duration::from_secs(5)),
+        let mut params = GoParams {
             moves_to_go: Some(0),
             depth: Some(0),
             ..GoParams::default()
         };
+        params.clock_mut(Color::Black).time = Some(Duration::from_secs(5));
         set_limits(&mut limits, &params, Color::Black);
         assert_eq!(limits.depth, Some(1));
         let clock = limits.clock.expect("black's clock");

@@ -62,14 +62,19 @@ pub fn option_specs(variants: &[&str]) -> Vec<OptionSpec> {
             name: PONDER,
             kind: OptionKind::Check { default: false },
         },
-        OptionSpec {
-            name: UCI_VARIANT,
-            kind: OptionKind::Combo {
-                default: variants.first().copied().unwrap_or_default().to_string(),
-                values: variants.iter().map(|v| v.to_string()).collect(),
-            },
-        },
+        variant_option(variants),
     ]
+}
+
+/// The `UCI_Variant` combo over `variants`, the first the default.
+pub fn variant_option(variants: &[&str]) -> OptionSpec {
+    OptionSpec {
+        name: UCI_VARIANT,
+        kind: OptionKind::Combo {
+            default: variants.first().copied().unwrap_or_default().to_string(),
+            values: variants.iter().map(|v| v.to_string()).collect(),
+        },
+    }
 }
 
 /// The current values of the options that are not kept elsewhere.

@@ -1,5 +1,15 @@
 //! Players of any game: the engine's search under a clock, and the reference players used for
 //! testing and calibration (a uniformly random one and a one-ply greedy one).
+//!
+//! `roger play` serves the reference players through the protocol session, as agents in place
+//! of the engine: [`reference`](mod@reference) (settings, faults, the agent), [`uci`] (the
+//! turn dialect's answers) and [`xboard`] (the xboard dialect).
+
+pub mod reference;
+pub mod uci;
+pub mod xboard;
+
+pub use reference::serve_player;
 
 use crate::eval::Evaluate;
 use crate::rules::{EndReason, Game, GameRecord, MoveList};

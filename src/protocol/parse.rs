@@ -2,6 +2,7 @@
 //! FEN, a move or an option value makes sense is the engine's call; this only checks the shape.
 
 use crate::engine::GoParams;
+use crate::rules::Color;
 use std::fmt;
 use std::time::Duration;
 
@@ -184,10 +185,10 @@ fn parse_go(arguments: &[&str]) -> Result<Command, ProtocolError> {
         let value = || go_value(arguments, index, keyword);
         match keyword {
             // Some GUIs send negative clocks after a flag fall; a clock can't go below zero.
-            "wtime" => params.white_time = Some(millis(value()?)),
-            "btime" => params.black_time = Some(millis(value()?)),
-            "winc" => params.white_increment = Some(millis(value()?)),
-            "binc" => params.black_increment = Some(millis(value()?)),
+            "wtime" => params.clock_mut(Color::White).time = Some(millis(value()?)),
+            "btime" => params.clock_mut(Color::Black).time = Some(millis(value()?)),
+            "winc" => params.clock_mut(Color::White).increment = Some(millis(value()?)),
+            "binc" => params.clock_mut(Color::Black).increment = Some(millis(value()?)),
             "movetime" => params.movetime = Some(millis(value()?)),
             "movestogo" => params.moves_to_go = Some(unsigned(value()?, keyword, index)?),
             "depth" => params.depth = Some(unsigned(value()?, keyword, index)?),
@@ -283,6 +284,7 @@ fn parse_bench(arguments: &[&str]) -> Result<Command, ProtocolError> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::engine::SideClock;
 
     fn parse(line: &str) -> Command {
         match parse_command(line) {
@@ -295,6 +297,21 @@ mod tests {
         match parse_command(line) {
             Err(ProtocolError(text)) => text,
             other => panic!("{line:?} should fail, gave {other:?}"),
+        }
+    }
+
+    /// Each line fails with an error that says the given words.
+    fn assert_errors(cases: &[(&str, &str)]) {
+        for (line, words) in cases {
+            let error = parse_error(line);
+            assert!(error.contains(words), "{line:?} gave {error:?}");
+        }
+    }
+
+    fn clock(time_ms: u64, increment_ms: Option<u64>) -> SideClock {
+        SideClock {
+            time: Some(Duration::from_millis(time_ms)),
+            increment: increment_ms.map(Duration::from_millis),
         }
     }
 
@@ -352,9 +369,11 @@ mod tests {
                 value: Some(String::new())
             }
         );
-        assert!(parse_error("setoption").contains("expected 'name'"));
-        assert!(parse_error("setoption Hash 3").contains("found 'Hash' at token 2"));
-        assert!(parse_error("setoption name value 3").contains("missing option name"));
+        assert_errors(&[
+            ("setoption", "expected 'name'"),
+            ("setoption Hash 3", "found 'Hash' at token 2"),
+            ("setoption name value 3", "missing option name"),
+        ]);
     }
 
     #[test]
@@ -394,11 +413,13 @@ mod tests {
                 moves: vec![]
             }
         );
-        assert!(parse_error("position").contains("expected 'startpos' or 'fen' at token 2"));
-        assert!(parse_error("position fen").contains("missing FEN"));
-        assert!(parse_error("position fen moves e2e4").contains("missing FEN"));
-        assert!(parse_error("position startpos e2e4").contains("'e2e4' at token 3"));
-        assert!(parse_error("position start").contains("found 'start' at token 2"));
+        assert_errors(&[
+            ("position", "expected 'startpos' or 'fen' at token 2"),
+            ("position fen", "missing FEN"),
+            ("position fen moves e2e4", "missing FEN"),
+            ("position startpos e2e4", "'e2e4' at token 3"),
+            ("position start", "found 'start' at token 2"),
+        ]);
     }
 
     #[test]
@@ -408,10 +429,10 @@ mod tests {
         else {
             panic!()
         };
-        assert_eq!(params.white_time, Some(Duration::from_millis(60000)));
-        assert_eq!(params.black_time, Some(Duration::from_millis(59000)));
-        assert_eq!(params.white_increment, Some(Duration::from_secs(1)));
-        assert_eq!(params.black_increment, Some(Duration::from_secs(1)));
+        assert_eq!(
+            params.clocks,
+            [clock(60000, Some(1000)), clock(59000, Some(1000))]
+        );
         assert_eq!(params.moves_to_go, Some(20));
 
         let Command::Go(params) = parse("go depth 7 nodes 100000 movetime 250 mate 3") else {
@@ -438,9 +459,7 @@ mod tests {
         let Command::Go(params) = parse("go wtime -150 btime 100 winc -1") else {
             panic!()
         };
-        assert_eq!(params.white_time, Some(Duration::ZERO));
-        assert_eq!(params.black_time, Some(Duration::from_millis(100)));
-        assert_eq!(params.white_increment, Some(Duration::ZERO));
+        assert_eq!(params.clocks, [clock(0, Some(0)), clock(100, None)]);
     }
 
     #[test]
@@ -450,15 +469,19 @@ mod tests {
         };
         assert_eq!(params.searchmoves, vec!["e2e4", "d2d4"]);
         assert_eq!(params.depth, Some(3));
-        assert!(parse_error("go searchmoves").contains("needs at least one move"));
-        assert!(parse_error("go searchmoves infinite").contains("token 2"));
+        assert_errors(&[
+            ("go searchmoves", "needs at least one move"),
+            ("go searchmoves infinite", "token 2"),
+        ]);
     }
 
     #[test]
     fn go_perft() {
         assert_eq!(parse("go perft 3"), Command::Perft(3));
-        assert!(parse_error("go perft 3 depth 2").contains("no other parameters"));
-        assert!(parse_error("go perft").contains("'perft' needs a value at token 3"));
+        assert_errors(&[
+            ("go perft 3 depth 2", "no other parameters"),
+            ("go perft", "'perft' needs a value at token 3"),
+        ]);
     }
 
     #[test]
@@ -491,8 +514,10 @@ mod tests {
     fn bench() {
         assert_eq!(parse("bench"), Command::Bench { depth: None });
         assert_eq!(parse("bench depth 9"), Command::Bench { depth: Some(9) });
-        assert!(parse_error("bench depth").contains("needs a value"));
-        assert!(parse_error("bench depth 0").contains("positive integer"));
-        assert!(parse_error("bench 9").contains("expected 'depth'"));
+        assert_errors(&[
+            ("bench depth", "needs a value"),
+            ("bench depth 0", "positive integer"),
+            ("bench 9", "expected 'depth'"),
+        ]);
     }
 }

@@ -8,10 +8,10 @@ pub const ENGINE_AUTHOR: &str = "The Roger developers";
 /// The move text for "no move", in `bestmove` when the position has no legal move.
 pub const NULL_MOVE: &str = "0000";
 
-/// The `id` lines of the `uci` reply.
-pub fn id_lines() -> [String; 2] {
+/// The `id` lines of the `uci` reply, for the engine or player called `name`.
+pub fn id_lines(name: &str) -> [String; 2] {
     [
-        format!("id name {ENGINE_NAME} {}", env!("CARGO_PKG_VERSION")),
+        format!("id name {name}"),
         format!("id author {ENGINE_AUTHOR}"),
     ]
 }

@@ -1,0 +1,114 @@
+//! The command line of `roger`: what each subcommand takes, with its help text. `main.rs` only
+//! matches on these and calls the library.
+
+use clap::{Args, Parser, Subcommand};
+use roger::rules::registry::game_names;
+
+#[derive(Parser)]
+#[command(
+    name = "roger",
+    version,
+    about = "A chess and chess-variant engine (UCI-like protocol)"
+)]
+pub struct Cli {
+    #[command(subcommand)]
+    pub command: Option<Mode>,
+}
+
+#[derive(Subcommand)]
+pub enum Mode {
+    /// Serve the protocol on standard input and output (the default).
+    Uci,
+    /// Count the leaf nodes under each legal move, as `go perft` does.
+    Perft {
+        /// The position; the variant's start position when left out.
+        #[arg(long)]
+        fen: Option<String>,
+        /// How many plies deep to count (at least 1).
+        #[arg(long, value_parser = clap::value_parser!(u32).range(1..))]
+        depth: u32,
+        /// The `UCI_Variant` whose rules apply.
+        #[arg(long, default_value = "chess", value_parser = game_names())]
+        variant: String,
+    },
+    /// Play an in-process match between built-in players (engine, random, greedy), refereed
+    /// with the game's rules; colours alternate, each opening is played twice.
+    Selfplay(SelfplayArgs),
+    /// Run the fixed search benchmark and print its node count and speed.
+    Bench {
+        /// Search every benchmark position to this depth instead of the default.
+        #[arg(long, value_parser = clap::value_parser!(u32).range(1..))]
+        depth: Option<u32>,
+    },
+    /// Run an engine-vs-engine tournament refereed with Roger's rules (see `roger help arena`
+    /// and docs/arena.md).
+    #[command(disable_help_flag = true, override_help = roger::arena::cli::USAGE)]
+    Arena {
+        #[arg(trailing_var_arg = true, allow_hyphen_values = true)]
+        args: Vec<String>,
+    },
+    /// Serve the protocol with a built-in reference player, random or greedy (one ply); UCI, or
+    /// xboard with `--xboard`.
+    Play(PlayArgs),
+}
+
+/// `roger selfplay`.
+#[derive(Args)]
+pub struct SelfplayArgs {
+    /// The `UCI_Variant` to play.
+    #[arg(long, default_value = "chess", value_parser = game_names())]
+    pub variant: String,
+    /// How many games to play.
+    #[arg(long, default_value_t = 10)]
+    pub games: u32,
+    /// Time control per player: base seconds + increment seconds.
+    #[arg(long, default_value = "10+0.1")]
+    pub tc: String,
+    /// The first player (White in odd games): engine, random or greedy.
+    #[arg(long, default_value = "engine")]
+    pub white: String,
+    /// The second player (Black in odd games).
+    #[arg(long, default_value = "engine")]
+    pub black: String,
+    /// Random plies played from the start position to vary the openings.
+    #[arg(long, default_value_t = 4)]
+    pub random_plies: usize,
+    /// A game still going after this many plies is adjudicated a draw.
+    #[arg(long, default_value_t = 600)]
+    pub max_plies: usize,
+    /// Seed of the openings and of the players' tie-breaks.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Milliseconds a player may overrun its clock before it loses on time.
+    #[arg(long, default_value_t = 50)]
+    pub timemargin: u64,
+    /// Hash (MiB) of each engine player.
+    #[arg(long, default_value_t = 16)]
+    pub hash: usize,
+    /// Search threads of each engine player.
+    #[arg(long, default_value_t = 1)]
+    pub threads: usize,
+    /// Engine players search to this depth instead of by the clock.
+    #[arg(long)]
+    pub depth: Option<u32>,
+}
+
+/// `roger play`.
+#[derive(Args)]
+pub struct PlayArgs {
+    /// random or greedy.
+    pub player: String,
+    /// Seed of the player's tie-breaks (mixed with each position).
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Speak the xboard protocol instead of UCI.
+    #[arg(long)]
+    pub xboard: bool,
+    /// Misbehave on purpose, for testing referees: garbage, illegal, hang, crash, slow,
+    /// no-handshake.
+    #[arg(long, hide = true)]
+    pub fault: Option<String>,
+    /// The fault strikes after this many moves of each game.
+    #[arg(long, hide = true, default_value_t = 0)]
+    pub fault_after: u32,
+}

@@ -1,0 +1,297 @@
+//! `roger play random|greedy`: the built-in reference players behind the same protocol session
+//! as the engine, so that the arena (or any GUI) treats them as any other engine. They answer
+//! `go` at once, whatever its limits.
+//!
+//! Their choice is a function of the position alone (the seed mixed with the position's key),
+//! not of the games played before in the same process, so a tournament replays exactly.
+//!
+//! For the arena's tests the players can also misbehave on purpose ([`Fault`]): garbage output,
+//! an illegal move, a hang, a crash, a slow answer or no handshake at all.
+
+use super::uci::UciPlayer;
+use super::xboard::XboardDialect;
+use super::{GreedyPlayer, Player, RandomPlayer};
+use crate::eval::Evaluate;
+use crate::protocol::dialect::turn::TurnDialect;
+use crate::protocol::dialect::Dialect;
+use crate::protocol::{serve, Agent, Output};
+use crate::rules::registry::{dispatch, AnyGame, Family};
+use crate::rules::{Game, GameRecord};
+use std::io::{self, BufRead, Write};
+use std::time::Duration;
+
+/// Which reference player answers.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ReferencePlayer {
+    Random,
+    Greedy,
+}
+
+impl ReferencePlayer {
+    pub fn parse(name: &str) -> Result<ReferencePlayer, String> {
+        match name {
+            "random" => Ok(ReferencePlayer::Random),
+            "greedy" => Ok(ReferencePlayer::Greedy),
+            other => Err(format!(
+                "unknown player '{other}': expected random or greedy"
+            )),
+        }
+    }
+
+    pub fn name(self) -> &'static str {
+        match self {
+            ReferencePlayer::Random => "random",
+            ReferencePlayer::Greedy => "greedy",
+        }
+    }
+}
+
+/// A deliberate fault, for testing the arena's referee.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Fault {
+    /// Prints nonsense lines and an unreadable `bestmove`.
+    Garbage,
+    /// Answers a well-formed move that is not legal.
+    Illegal,
+    /// Stops answering anything.
+    Hang,
+    /// Exits with status 3.
+    Crash,
+    /// Answers only after the whole clock (plus a second) has passed.
+    Slow,
+    /// Never finishes the `uci` handshake.
+    NoHandshake,
+}
+
+impl Fault {
+    pub fn parse(name: &str) -> Result<Fault, String> {
+        Ok(match name {
+            "garbage" => Fault::Garbage,
+            "illegal" => Fault::Illegal,
+            "hang" => Fault::Hang,
+            "crash" => Fault::Crash,
+            "slow" => Fault::Slow,
+            "no-handshake" => Fault::NoHandshake,
+            other => {
+                return Err(format!(
+                    "unknown fault '{other}': expected garbage, illegal, hang, crash, slow or \
+                     no-handshake"
+                ))
+            }
+        })
+    }
+
+    /// Crashes or hangs here, when that is the fault; the other faults are the caller's to act.
+    pub(super) fn strike_process(self) {
+        match self {
+            Fault::Crash => std::process::exit(3),
+            Fault::Hang => loop {
+                std::thread::sleep(Duration::from_secs(3600));
+            },
+            _ => {}
+        }
+    }
+}
+
+/// How a `roger play` process behaves.
+#[derive(Clone, Copy, Debug)]
+pub struct PlaySettings {
+    pub player: ReferencePlayer,
+    pub seed: u64,
+    pub fault: Option<Fault>,
+    /// The fault strikes from this many answered `go`s into each game on.
+    pub fault_after: u32,
+}
+
+impl PlaySettings {
+    /// The settings as the command line names them.
+    pub fn from_names(
+        player: &str,
+        seed: u64,
+        fault: Option<&str>,
+        fault_after: u32,
+    ) -> Result<PlaySettings, String> {
+        Ok(PlaySettings {
+            player: ReferencePlayer::parse(player)?,
+            seed,
+            fault: fault.map(Fault::parse).transpose()?,
+            fault_after,
+        })
+    }
+
+    /// The fault that strikes now, `answered` moves into the game.
+    pub(super) fn fault_at(&self, answered: u32) -> Option<Fault> {
+        self.fault.filter(|_| answered >= self.fault_after)
+    }
+}
+
+/// A reference player as the session's agent, speaking UCI or xboard.
+pub struct PlayerAgent {
+    pub settings: PlaySettings,
+    pub xboard: bool,
+}
+
+impl Agent for PlayerAgent {
+    fn name(&self) -> String {
+        format!("Roger {}", self.settings.player.name())
+    }
+
+    fn families(&self) -> &'static [Family] {
+        &[Family::Turn]
+    }
+
+    fn dialect(&self, family: Family) -> Option<Box<dyn Dialect>> {
+        match family {
+            Family::Turn if self.xboard => Some(Box::new(XboardDialect::new(self.settings))),
+            Family::Turn => Some(Box::new(TurnDialect::new(UciPlayer::new(self.settings)))),
+            Family::Realtime | Family::World => None,
+        }
+    }
+}
+
+/// Serves a reference player (UCI, or xboard) until `quit` or the end of the input.
+pub fn serve_player<R: BufRead, W: Write + Send + 'static>(
+    settings: PlaySettings,
+    xboard: bool,
+    mut input: R,
+    output: W,
+) -> io::Result<()> {
+    if settings.fault == Some(Fault::NoHandshake) {
+        // Reads everything, answers nothing, not even `quit`.
+        io::copy(&mut input, &mut io::sink())?;
+        return Ok(());
+    }
+    serve(
+        Box::new(PlayerAgent { settings, xboard }),
+        input,
+        Output::new(output),
+    )
+}
+
+/// The reference player's move in `game`, seeded by the position so that it depends on
+/// nothing else; `None` when there is no legal move.
+pub(super) fn choose_in(game: &AnyGame, settings: PlaySettings) -> Option<String> {
+    dispatch!(game, record => choose(record, settings))
+}
+
+fn choose<G: Game + Evaluate>(record: &GameRecord<G>, settings: PlaySettings) -> Option<String> {
+    let seed = settings.seed ^ record.position().key();
+    let mut player: Box<dyn Player<G>> = match settings.player {
+        ReferencePlayer::Random => Box::new(RandomPlayer::new(seed)),
+        ReferencePlayer::Greedy => Box::new(GreedyPlayer::new(seed)),
+    };
+    let mv = player.choose(record, None)?;
+    Some(record.position().move_text(mv))
+}
+
+/// What the players answer to `bench` and `go perft`.
+pub(super) const NOT_THE_ENGINE: &str =
+    "the built-in players do not run perft or bench; use the engine";
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::protocol::output::Captured;
+
+    fn settings(player: ReferencePlayer) -> PlaySettings {
+        PlaySettings {
+            player,
+            seed: 1,
+            fault: None,
+            fault_after: 0,
+        }
+    }
+
+    fn serve_lines(input: &str, settings: PlaySettings, xboard: bool) -> Vec<String> {
+        let captured = Captured::default();
+        serve_player(settings, xboard, input.as_bytes(), captured.clone()).unwrap();
+        captured.lines()
+    }
+
+    fn session(input: &str, player: ReferencePlayer) -> Vec<String> {
+        serve_lines(input, settings(player), false)
+    }
+
+    #[test]
+    fn handshake_and_a_move() {
+        let lines = session(
+            "uci\nisready\nucinewgame\nposition startpos moves e2e4\ngo wtime 100 btime 100\nquit\n",
+            ReferencePlayer::Random,
+        );
+        assert_eq!(lines[0], "id name Roger random");
+        assert!(lines.contains(&"uciok".to_string()));
+        assert!(lines.contains(&"readyok".to_string()));
+        let best = lines.last().unwrap().strip_prefix("bestmove ").unwrap();
+        let mut record = GameRecord::new(crate::rules::chess::Chess::startpos());
+        record.play_text("e2e4").unwrap();
+        assert!(record.position().parse_move(best).is_ok(), "{best}");
+    }
+
+    #[test]
+    fn greedy_takes_the_queen_and_answers_the_same_every_time() {
+        let input = "position fen 4k3/8/8/3q4/4P3/8/8/4K3 w - - 0 1\ngo\ngo\n";
+        let lines = session(input, ReferencePlayer::Greedy);
+        assert_eq!(lines, vec!["bestmove e4d5", "bestmove e4d5"]);
+    }
+
+    #[test]
+    fn xboard_session() {
+        let input = "xboard\nprotover 2\nnew\nforce\nsetboard 4k3/8/8/3q4/4P3/8/8/4K3 w - - 0 1\n\
+                     ping 1\ngo\nusermove e8e7\nusermove zz\nping 2\nquit\nping 3\n";
+        let lines = serve_lines(input, settings(ReferencePlayer::Greedy), true);
+        assert!(lines[0].starts_with("feature myname=\"Roger greedy\""));
+        assert!(lines[0].contains("variants=\"normal,"), "{lines:?}");
+        assert_eq!(lines[1], "pong 1");
+        assert_eq!(lines[2], "move e4d5");
+        // Out of force mode it answers the opponent's move with its own.
+        assert!(lines[3].starts_with("move "), "{lines:?}");
+        assert_eq!(lines[4], "Illegal move: zz");
+        // Nothing after `quit`.
+        assert_eq!(lines[5..], ["pong 2"]);
+    }
+
+    #[test]
+    fn variants_and_errors() {
+        let lines = session(
+            "setoption name UCI_Variant value nichess\nsetoption name Hash value 3\n\
+             setoption name UCI_Variant value nope\nposition startpos moves zz\nbench\n\
+             go perft 1\n",
+            ReferencePlayer::Greedy,
+        );
+        assert_eq!(lines.len(), 6, "{lines:?}");
+        // Like the engine, it tells the board of the new variant.
+        assert!(
+            lines[0].starts_with("info string variant nichess"),
+            "{lines:?}"
+        );
+        assert!(lines[1].contains("unknown option 'Hash' (options: UCI_Variant)"));
+        assert!(lines[2].contains("has no value 'nope'"));
+        assert!(lines[3].starts_with("info string error: position:"));
+        assert!(lines[4].starts_with("info string error: bench: the built-in players"));
+        assert!(lines[5].starts_with("info string error: go perft: the built-in players"));
+    }
+
+    #[test]
+    fn faults_garbage_illegal_and_no_handshake() {
+        let faulty = |fault| PlaySettings {
+            fault: Some(fault),
+            fault_after: 1,
+            ..settings(ReferencePlayer::Random)
+        };
+        let input = "ucinewgame\nposition startpos\ngo\ngo\n";
+        let lines = serve_lines(input, faulty(Fault::Garbage), false);
+        assert!(lines[0].starts_with("bestmove ") && lines[0] != "bestmove ~~~~");
+        assert_eq!(
+            lines[1..],
+            [
+                "\u{1}\u{7f}#@! garbage %%%",
+                "info depth x score banana",
+                "bestmove ~~~~"
+            ]
+        );
+        let lines = serve_lines(input, faulty(Fault::Illegal), false);
+        assert_eq!(lines[1..], ["bestmove a1a1"]);
+        let lines = serve_lines("uci\nisready\nquit\n", faulty(Fault::NoHandshake), false);
+        assert!(lines.is_empty(), "{lines:?}");
+    }
+}

@@ -1,0 +1,59 @@
+//! A dialect speaks the commands of one [`Family`] of games for the session, which keeps the
+//! commands every family shares (`uci`, `isready`, `setoption`, `quit`, `d`, `bench`) and
+//! hands every other line to the current dialect. `UCI_Variant` picks the dialect: a game of
+//! another family switches it.
+//!
+//! [`turn`] is the dialect of the alternating games: `ucinewgame`, `position`, `go`, `stop`,
+//! `ponderhit`. A realtime or world dialect plugs in as another implementation of [`Dialect`],
+//! given out by the [`Agent`](super::session::Agent)s that play those games.
+
+pub mod turn;
+
+use super::output::Output;
+use crate::engine::OptionSpec;
+use crate::rules::registry::Family;
+use std::io;
+
+/// The language of the session's shared commands.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Language {
+    /// UCI (with Roger's extensions): the session answers the shared commands itself.
+    Uci,
+    /// xboard: every line but `quit` goes to the dialect, which answers `protover`, `ping` and
+    /// `variant` in xboard's own way.
+    Xboard,
+}
+
+/// The commands of one family of games, over whatever answers them (the engine or a reference
+/// player).
+pub trait Dialect {
+    /// The family whose games it serves.
+    fn family(&self) -> Family;
+
+    fn language(&self) -> Language {
+        Language::Uci
+    }
+
+    /// The options the `uci` reply announces, `UCI_Variant` among them.
+    fn option_specs(&self) -> Vec<OptionSpec>;
+
+    /// Sets an option (names are case-insensitive). Returns a remark worth showing, if any; on
+    /// an error nothing changes.
+    fn set_option(&mut self, name: &str, value: Option<&str>) -> Result<Option<String>, String>;
+
+    /// The `d` reply: the current position.
+    fn display(&self) -> String;
+
+    /// Why `bench` may not run now (a search is running, or this player does not run it).
+    fn bench_refusal(&self) -> Option<String>;
+
+    /// Answers one line that is not a shared command.
+    fn handle_line(&mut self, line: &str, out: &Output) -> io::Result<()>;
+
+    /// Stops whatever runs, and waits until its answer is out (`quit`, or a switch of dialect).
+    fn stop(&mut self);
+
+    /// The input ended: work that ends by itself may finish, endless work is stopped; either
+    /// way its answer is out when this returns.
+    fn finish(&mut self);
+}

@@ -1,0 +1,198 @@
+//! The dialect of the alternating games (chess, Millennium, Nichess): `ucinewgame`,
+//! `position`, `go` (and `go perft`), `stop` and `ponderhit`, answered by a [`TurnAgent`]:
+//! Roger's [`Engine`], or a reference player of `roger play`.
+
+use super::{Dialect, Language};
+use crate::engine::{Engine, GoParams, OptionSpec, Report};
+use crate::protocol::output::Output;
+use crate::protocol::parse::{parse_command, Command, PositionStart};
+use crate::protocol::print;
+use crate::protocol::session::Agent;
+use crate::rules::registry::Family;
+use std::io;
+
+/// What answers the turn dialect's commands. [`Engine`]'s own methods are the model.
+pub trait TurnAgent {
+    fn option_specs(&self) -> Vec<OptionSpec>;
+    fn set_option(&mut self, name: &str, value: Option<&str>) -> Result<Option<String>, String>;
+    fn new_game(&mut self);
+    /// On an error the position stays as it was.
+    fn set_position(&mut self, fen: Option<&str>, moves: &[String]) -> Result<(), String>;
+    /// Starts thinking; the `info` lines and the `bestmove` go to `out`, now or later from
+    /// another thread. An error means nothing started.
+    fn go(&mut self, params: &GoParams, out: &Output) -> Result<(), String>;
+    fn stop(&mut self);
+    fn ponderhit(&mut self);
+    /// Waits for a search that ends by itself, stops an endless one.
+    fn wait(&mut self);
+    fn display(&self) -> String;
+    fn perft(&self, depth: u32) -> Result<Vec<(String, u64)>, String>;
+    /// Why `bench` may not run now, if it may not.
+    fn bench_refusal(&self) -> Option<String>;
+}
+
+/// The turn dialect over an agent.
+pub struct TurnDialect<A: TurnAgent> {
+    agent: A,
+}
+
+impl<A: TurnAgent> TurnDialect<A> {
+    pub fn new(agent: A) -> TurnDialect<A> {
+        TurnDialect { agent }
+    }
+}
+
+impl<A: TurnAgent> Dialect for TurnDialect<A> {
+    fn family(&self) -> Family {
+        Family::Turn
+    }
+
+    fn language(&self) -> Language {
+        Language::Uci
+    }
+
+    fn option_specs(&self) -> Vec<OptionSpec> {
+        self.agent.option_specs()
+    }
+
+    fn set_option(&mut self, name: &str, value: Option<&str>) -> Result<Option<String>, String> {
+        self.agent.set_option(name, value)
+    }
+
+    fn display(&self) -> String {
+        self.agent.display()
+    }
+
+    fn bench_refusal(&self) -> Option<String> {
+        self.agent.bench_refusal()
+    }
+
+    fn handle_line(&mut self, line: &str, out: &Output) -> io::Result<()> {
+        let command = match parse_command(line) {
+            Ok(Some(command)) => command,
+            Ok(None) => return Ok(()),
+            Err(error) => return out.error(&error.to_string()),
+        };
+        match command {
+            Command::UciNewGame => self.agent.new_game(),
+            Command::Position { start, moves } => {
+                let fen = match &start {
+                    PositionStart::StartPos => None,
+                    PositionStart::Fen(fen) => Some(fen.as_str()),
+                };
+                if let Err(error) = self.agent.set_position(fen, &moves) {
+                    out.error(&format!("position: {error}; the position is unchanged"))?;
+                }
+            }
+            Command::Go(params) => {
+                if let Err(error) = self.agent.go(&params, out) {
+                    out.error(&format!("go: {error}"))?;
+                }
+            }
+            Command::Perft(depth) => match self.agent.perft(depth) {
+                Ok(counts) => out.lines(print::perft_lines(&counts))?,
+                Err(error) => out.error(&format!("go perft: {error}"))?,
+            },
+            Command::Stop => self.agent.stop(),
+            Command::PonderHit => self.agent.ponderhit(),
+            // The session answers the shared commands before any line reaches a dialect.
+            Command::Uci
+            | Command::Debug(_)
+            | Command::IsReady
+            | Command::SetOption { .. }
+            | Command::Quit
+            | Command::Display
+            | Command::Bench { .. } => {}
+        }
+        Ok(())
+    }
+
+    fn stop(&mut self) {
+        self.agent.stop();
+    }
+
+    fn finish(&mut self) {
+        self.agent.wait();
+    }
+}
+
+/// Roger's engine, as the session's agent: it plays the turn games.
+pub struct EngineAgent;
+
+impl Agent for EngineAgent {
+    fn name(&self) -> String {
+        format!("{} {}", print::ENGINE_NAME, env!("CARGO_PKG_VERSION"))
+    }
+
+    fn families(&self) -> &'static [Family] {
+        &[Family::Turn]
+    }
+
+    fn dialect(&self, family: Family) -> Option<Box<dyn Dialect>> {
+        match family {
+            Family::Turn => Some(Box::new(TurnDialect::new(Engine::new()))),
+            Family::Realtime | Family::World => None,
+        }
+    }
+}
+
+impl TurnAgent for Engine {
+    fn option_specs(&self) -> Vec<OptionSpec> {
+        Engine::option_specs(self)
+    }
+
+    fn set_option(&mut self, name: &str, value: Option<&str>) -> Result<Option<String>, String> {
+        Engine::set_option(self, name, value)
+    }
+
+    fn new_game(&mut self) {
+        Engine::new_game(self)
+    }
+
+    fn set_position(&mut self, fen: Option<&str>, moves: &[String]) -> Result<(), String> {
+        Engine::set_position(self, fen, moves)
+    }
+
+    fn go(&mut self, params: &GoParams, out: &Output) -> Result<(), String> {
+        let report_output = out.clone();
+        let best_output = out.clone();
+        // The search thread prints; a failed write there means the GUI is gone, which the read
+        // loop notices on its own.
+        let on_report = move |report: Report| {
+            let line = match report {
+                Report::Progress(info) => print::info_line(&info),
+                Report::Message(text) => print::info_string(&text),
+            };
+            let _ = report_output.line(&line);
+        };
+        let on_best = move |best| {
+            let _ = best_output.line(&print::bestmove_line(&best));
+        };
+        Engine::go(self, params, on_report, on_best)
+    }
+
+    fn stop(&mut self) {
+        Engine::stop(self)
+    }
+
+    fn ponderhit(&mut self) {
+        Engine::ponderhit(self)
+    }
+
+    fn wait(&mut self) {
+        Engine::wait(self)
+    }
+
+    fn display(&self) -> String {
+        Engine::display(self)
+    }
+
+    fn perft(&self, depth: u32) -> Result<Vec<(String, u64)>, String> {
+        Engine::perft(self, depth)
+    }
+
+    fn bench_refusal(&self) -> Option<String> {
+        self.is_searching()
+            .then(|| "a search is running; send 'stop' first".to_string())
+    }
+}

@@ -1,0 +1,359 @@
+//! The protocol session: the one read loop. It owns the handshake and the commands every game
+//! family shares (`uci`, `isready`, `setoption`, `quit`, `d`, `bench`, `debug`) and hands every
+//! other line to the current family's [`Dialect`], which `setoption name UCI_Variant` switches
+//! through the registry. What answers (Roger's engine, or a reference player of `roger play`)
+//! is an [`Agent`], which gives the session a dialect per family it plays.
+
+use super::dialect::turn::EngineAgent;
+use super::dialect::{Dialect, Language};
+use super::output::Output;
+use super::parse::{parse_command, Command};
+use super::{print, shell};
+use crate::engine::{variant_option, OptionSpec, UCI_VARIANT};
+use crate::rules::registry::{Family, GAMES};
+use std::io::{self, BufRead, Write};
+use std::panic::{self, AssertUnwindSafe};
+
+/// What the session serves: it names itself and gives a dialect for each family it plays.
+pub trait Agent {
+    /// The `id name` of the `uci` reply.
+    fn name(&self) -> String;
+
+    /// The families whose games it plays; `UCI_Variant` offers every game of these.
+    fn families(&self) -> &'static [Family];
+
+    /// A new dialect serving the games of `family`, or `None` when it does not play them.
+    fn dialect(&self, family: Family) -> Option<Box<dyn Dialect>>;
+}
+
+/// The commands the session answers itself in [`Language::Uci`].
+const SHARED_COMMANDS: &[&str] = &["uci", "isready", "setoption", "quit", "d", "bench", "debug"];
+
+enum Flow {
+    Continue,
+    Quit,
+}
+
+pub struct Session {
+    agent: Box<dyn Agent>,
+    /// Every dialect started so far (a family's state survives a switch away and back).
+    dialects: Vec<Box<dyn Dialect>>,
+    /// Index of the current one in `dialects`.
+    current: usize,
+    output: Output,
+}
+
+/// Serves Roger's engine until `quit` or the end of the input.
+pub fn run<R: BufRead, W: Write + Send + 'static>(input: R, output: W) -> io::Result<()> {
+    serve(Box::new(EngineAgent), input, Output::new(output))
+}
+
+/// Serves `agent` until `quit` or the end of the input. At the end of the input work that ends
+/// by itself is let finish, endless work (`go infinite`, pondering) is stopped; either way its
+/// answer is printed before this returns.
+pub fn serve<R: BufRead>(agent: Box<dyn Agent>, mut input: R, output: Output) -> io::Result<()> {
+    let mut session = Session::new(agent, output)?;
+    let mut bytes = Vec::new();
+    loop {
+        bytes.clear();
+        if input.read_until(b'\n', &mut bytes)? == 0 {
+            session.dialect().finish();
+            return Ok(());
+        }
+        // A stray invalid byte should not end the session: it becomes U+FFFD and an error.
+        let line = String::from_utf8_lossy(&bytes);
+        // Whatever goes wrong with one line, the session keeps serving the next.
+        let handled = panic::catch_unwind(AssertUnwindSafe(|| session.handle_line(&line)));
+        match handled {
+            Ok(Ok(Flow::Continue)) => {}
+            Ok(Ok(Flow::Quit)) => return Ok(()),
+            Ok(Err(io_error)) => return Err(io_error),
+            Err(_) => session
+                .output
+                .error(&format!("internal error while handling '{}'", line.trim()))?,
+        }
+    }
+}
+
+impl Session {
+    /// A session speaking the dialect of the default game's family.
+    pub fn new(agent: Box<dyn Agent>, output: Output) -> io::Result<Session> {
+        let family = GAMES[0].family;
+        let dialect = agent.dialect(family).ok_or_else(|| {
+            io::Error::other(format!(
+                "{} does not play the default game '{}'",
+                agent.name(),
+                GAMES[0].name
+            ))
+        })?;
+        Ok(Session {
+            agent,
+            dialects: vec![dialect],
+            current: 0,
+            output,
+        })
+    }
+
+    fn dialect(&mut self) -> &mut dyn Dialect {
+        self.dialects[self.current].as_mut()
+    }
+
+    fn handle_line(&mut self, line: &str) -> io::Result<Flow> {
+        let Some(keyword) = line.split_whitespace().next() else {
+            return Ok(Flow::Continue);
+        };
+        let shared = match self.dialect().language() {
+            Language::Uci => SHARED_COMMANDS.contains(&keyword),
+            Language::Xboard => keyword == "quit",
+        };
+        if !shared {
+            let output = self.output.clone();
+            self.dialect().handle_line(line, &output)?;
+            return Ok(Flow::Continue);
+        }
+        match parse_command(line) {
+            Ok(Some(command)) => self.handle_shared(command),
+            Ok(None) => Ok(Flow::Continue),
+            Err(error) => {
+                self.output.error(&error.to_string())?;
+                Ok(Flow::Continue)
+            }
+        }
+    }
+
+    fn handle_shared(&mut self, command: Command) -> io::Result<Flow> {
+        match command {
+            Command::Uci => {
+                let mut lines: Vec<String> = print::id_lines(&self.agent.name()).into();
+                let specs = self.announced_options();
+                lines.extend(specs.iter().map(print::option_line));
+                lines.push("uciok".into());
+                self.output.lines(lines)?;
+            }
+            Command::IsReady => self.output.line("readyok")?,
+            Command::SetOption { name, value } => self.set_option(&name, value.as_deref())?,
+            Command::Display => {
+                let diagram = self.dialect().display();
+                self.output.lines(diagram.lines())?;
+            }
+            Command::Bench { depth } => match self.dialect().bench_refusal() {
+                Some(reason) => self.output.error(&format!("bench: {reason}"))?,
+                None => shell::bench(depth, &mut |line| self.output.line(line))?,
+            },
+            Command::Quit => {
+                self.dialect().stop();
+                return Ok(Flow::Quit);
+            }
+            // Roger has no debug output to switch.
+            Command::Debug(_) => {}
+            // Not shared: `handle_line` gave these to the dialect.
+            _ => {}
+        }
+        Ok(Flow::Continue)
+    }
+
+    /// The current dialect's options, with `UCI_Variant` offering the games of every family
+    /// the agent plays (a GUI may pick one of another family: the session switches dialect).
+    fn announced_options(&mut self) -> Vec<OptionSpec> {
+        let families = self.agent.families();
+        let games: Vec<&str> = GAMES
+            .iter()
+            .filter(|entry| families.contains(&entry.family))
+            .map(|entry| entry.name)
+            .collect();
+        let mut specs = self.dialect().option_specs();
+        for spec in &mut specs {
+            if spec.name == UCI_VARIANT {
+                *spec = variant_option(&games);
+            }
+        }
+        specs
+    }
+
+    /// `setoption`; a `UCI_Variant` of another family first switches the dialect.
+    fn set_option(&mut self, name: &str, value: Option<&str>) -> io::Result<()> {
+        if name.eq_ignore_ascii_case(UCI_VARIANT) {
+            let wanted = value.unwrap_or_default().trim();
+            let entry = GAMES
+                .iter()
+                .find(|entry| entry.name.eq_ignore_ascii_case(wanted));
+            if let Some(entry) = entry.filter(|entry| entry.family != self.dialect().family()) {
+                if let Err(error) = self.switch_to(entry.family) {
+                    return self.output.error(&format!(
+                        "setoption: variant '{}' is a {} game: {error}",
+                        entry.name,
+                        entry.family.name()
+                    ));
+                }
+            }
+        }
+        match self.dialect().set_option(name, value) {
+            Ok(Some(remark)) => self.output.line(&print::info_string(&remark)),
+            Ok(None) => Ok(()),
+            Err(error) => self.output.error(&format!("setoption: {error}")),
+        }
+    }
+
+    /// Makes the dialect of `family` the current one, stopping the one before.
+    fn switch_to(&mut self, family: Family) -> Result<(), String> {
+        let refusal = || {
+            format!(
+                "{} does not play {} games",
+                self.agent.name(),
+                family.name()
+            )
+        };
+        if !self.agent.families().contains(&family) {
+            return Err(refusal());
+        }
+        let index = match self.dialects.iter().position(|d| d.family() == family) {
+            Some(index) => index,
+            None => {
+                let dialect = self.agent.dialect(family).ok_or_else(refusal)?;
+                self.dialects.push(dialect);
+                self.dialects.len() - 1
+            }
+        };
+        self.dialect().stop();
+        self.current = index;
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::protocol::output::Captured;
+    use std::cell::RefCell;
+    use std::rc::Rc;
+
+    type Log = Rc<RefCell<Vec<String>>>;
+
+    /// A dialect that only writes down what reaches it.
+    struct Recorder {
+        family: Family,
+        log: Log,
+    }
+
+    impl Dialect for Recorder {
+        fn family(&self) -> Family {
+            self.family
+        }
+        fn option_specs(&self) -> Vec<OptionSpec> {
+            // Only its own family's games: the session offers every family's.
+            vec![variant_option(&["only-mine"])]
+        }
+        fn set_option(&mut self, name: &str, _: Option<&str>) -> Result<Option<String>, String> {
+            self.log
+                .borrow_mut()
+                .push(format!("{}: set {name}", self.family.name()));
+            Ok(None)
+        }
+        fn display(&self) -> String {
+            String::new()
+        }
+        fn bench_refusal(&self) -> Option<String> {
+            Some("recording".into())
+        }
+        fn handle_line(&mut self, line: &str, _: &Output) -> io::Result<()> {
+            let entry = format!("{}: {}", self.family.name(), line.trim());
+            self.log.borrow_mut().push(entry);
+            Ok(())
+        }
+        fn stop(&mut self) {
+            self.log
+                .borrow_mut()
+                .push(format!("{}: stop", self.family.name()));
+        }
+        fn finish(&mut self) {}
+    }
+
+    /// An agent that plays the turn and realtime families with recorders.
+    struct RecordingAgent(Log);
+
+    impl Agent for RecordingAgent {
+        fn name(&self) -> String {
+            "recorder".into()
+        }
+        fn families(&self) -> &'static [Family] {
+            &[Family::Turn, Family::Realtime]
+        }
+        fn dialect(&self, family: Family) -> Option<Box<dyn Dialect>> {
+            (family != Family::World).then(|| {
+                Box::new(Recorder {
+                    family,
+                    log: self.0.clone(),
+                }) as Box<dyn Dialect>
+            })
+        }
+    }
+
+    #[test]
+    fn shared_commands_stay_with_the_session_the_rest_goes_to_the_dialect() {
+        let log = Log::default();
+        let captured = Captured::default();
+        let input =
+            "uci\nisready\n\nposition startpos\nfoo bar\nbench\nsetoption name Hash value 1\n\
+                     quit\ngo\n";
+        let agent = Box::new(RecordingAgent(log.clone()));
+        serve(agent, input.as_bytes(), Output::new(captured.clone())).unwrap();
+        assert_eq!(
+            captured.lines(),
+            [
+                "id name recorder",
+                "id author The Roger developers",
+                "option name UCI_Variant type combo default chess var chess var nichess \
+                 var millennium",
+                "uciok",
+                "readyok",
+                "info string error: bench: recording",
+            ]
+        );
+        assert_eq!(
+            *log.borrow(),
+            [
+                "turn: position startpos",
+                "turn: foo bar",
+                "turn: set Hash",
+                "turn: stop"
+            ]
+        );
+    }
+
+    #[test]
+    fn switching_family_stops_the_old_dialect_and_keeps_it_for_later() {
+        let log = Log::default();
+        let agent = Box::new(RecordingAgent(log.clone()));
+        let mut session = Session::new(agent, Output::new(io::sink())).unwrap();
+        session.handle_line("go\n").unwrap();
+        session.switch_to(Family::Realtime).unwrap();
+        session.handle_line("order e2e4\n").unwrap();
+        session.switch_to(Family::Turn).unwrap();
+        session.handle_line("stop\n").unwrap();
+        assert_eq!(session.dialects.len(), 2);
+        assert_eq!(
+            *log.borrow(),
+            [
+                "turn: go",
+                "turn: stop",
+                "realtime: order e2e4",
+                "realtime: stop",
+                "turn: stop"
+            ]
+        );
+        let refused = session.switch_to(Family::World).unwrap_err();
+        assert_eq!(refused, "recorder does not play world games");
+        assert_eq!(session.dialect().family(), Family::Turn);
+    }
+
+    #[test]
+    fn the_engine_serves_the_turn_family_only() {
+        let mut session = Session::new(Box::new(EngineAgent), Output::new(io::sink())).unwrap();
+        assert_eq!(session.dialect().family(), Family::Turn);
+        let refused = session.switch_to(Family::Realtime).unwrap_err();
+        assert!(
+            refused.ends_with("does not play realtime games"),
+            "{refused}"
+        );
+    }
+}
