@@ -56,7 +56,7 @@ fn endings(report: &Value) -> Vec<(String, String)> {
         .map(|g| {
             (
                 g["termination"].as_str().unwrap().to_string(),
-                g["result"].as_str().unwrap().to_string(),
+                g["record"]["result"].as_str().unwrap().to_string(),
             )
         })
         .collect()
@@ -85,11 +85,14 @@ fn fault_match(name: &str, fault: &str, limits: &[&str]) -> Value {
         "the tournament goes on after a fault"
     );
     for game in games(&report) {
-        let faulty_white = game["white_name"] == "faulty";
+        let faulty_white = game["names"][0] == "faulty";
         let expected = if faulty_white { "0-1" } else { "1-0" };
-        assert_eq!(game["result"], expected, "{game}");
+        assert_eq!(game["record"]["result"], expected, "{game}");
         // Two moves each were fine before the fault struck.
-        assert!(game["moves"].as_array().unwrap().len() >= 4, "{game}");
+        assert!(
+            game["record"]["moves"].as_array().unwrap().len() >= 4,
+            "{game}"
+        );
     }
     report
 }
@@ -285,8 +288,9 @@ fn the_referee_ends_games_by_the_rules_and_its_ply_limit() {
     );
     for game in games(&report) {
         assert_eq!(game["termination"], "max_plies");
-        assert_eq!(game["result"], "1/2-1/2");
-        assert_eq!(game["moves"].as_array().unwrap().len(), 7);
+        assert_eq!(game["record"]["result"], "1/2-1/2");
+        assert_eq!(game["points"], serde_json::json!([0.5, 0.5]));
+        assert_eq!(game["record"]["moves"].as_array().unwrap().len(), 7);
     }
 }
 
@@ -553,13 +557,13 @@ fn game_keys(report: &Value) -> Vec<(u64, Value, Vec<String>, String, String)> {
             (
                 g["index"].as_u64().unwrap(),
                 g["opening"].clone(),
-                g["moves"]
+                g["record"]["moves"]
                     .as_array()
                     .unwrap()
                     .iter()
                     .map(|m| m["move"].as_str().unwrap().to_string())
                     .collect(),
-                g["result"].as_str().unwrap().to_string(),
+                g["record"]["result"].as_str().unwrap().to_string(),
                 g["termination"].as_str().unwrap().to_string(),
             )
         })
@@ -714,5 +718,373 @@ fn xboard_engines_play_and_their_faults_lose() {
     );
     for game in games(&report) {
         assert_eq!(game["termination"], "crash", "{game}");
+    }
+}
+
+#[test]
+fn a_version_1_share_merges_with_a_version_2_share() {
+    // tests/data/arena-v1-share1.json is share 1/2 of this tournament, written by the arena
+    // before the JSON file's version 2.
+    let common = [
+        "--engine",
+        "cmd=roger",
+        "name=greedy",
+        "args=play greedy --seed 9",
+        "--engine",
+        "cmd=roger",
+        "name=random",
+        "args=play random --seed 4",
+        "--each",
+        "depth=1",
+        "--games",
+        "4",
+        "--seed",
+        "21",
+        "--random-plies",
+        "2",
+        "--maxplies",
+        "60",
+    ];
+    let whole = tournament("v1-whole", &common);
+    assert_eq!(whole["version"], 2);
+    let mut args = common.to_vec();
+    args.extend(["--shard", "2/2"]);
+    let share2 = tournament("v1-share2-probe", &args);
+    assert_eq!(share2["version"], 2);
+    let share2_file = scratch("v1-share2.json");
+    std::fs::write(&share2_file, share2.to_string()).unwrap();
+    let share1_file = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/data/arena-v1-share1.json"
+    );
+    let merged_file = scratch("v1-merged.json");
+    let merged_text = merged_file.display().to_string();
+    let output = Command::new(ROGER)
+        .args(["arena", "merge", share1_file])
+        .arg(&share2_file)
+        .args(["--json", &merged_text])
+        .output()
+        .unwrap();
+    assert!(output.status.success(), "{}", text(&output));
+    assert!(text(&output).contains("4 games of 4 merged from 2 files"));
+    let merged: Value =
+        serde_json::from_str(&std::fs::read_to_string(&merged_file).unwrap()).unwrap();
+    assert_eq!(merged["version"], 2);
+    // The built-in players are deterministic: the old share's games are the new run's games.
+    assert_eq!(game_keys(&merged), game_keys(&whole));
+    assert_eq!(
+        merged["summary"]["standings"],
+        whole["summary"]["standings"]
+    );
+    for file in [&share2_file, &merged_file] {
+        let _ = std::fs::remove_file(file);
+    }
+}
+
+/// A toy game without turns, through the arena's own process layer, inbox, schedule, referee
+/// trait, statistics and report: both seats are told `go` at once and send `token 1`,
+/// `token 2`, ... whenever they like; the first to send every token in order wins, and a token
+/// out of order loses.
+mod race {
+    use roger::arena::pool::{play_games, Lineup};
+    use roger::arena::process::local::{LocalTransport, Outbox};
+    use roger::arena::process::{
+        read_until, Client, EngineFault, Inbox, Limits, Protocol, Source, TimeControl, Transport,
+        WaitError,
+    };
+    use roger::arena::referee::{
+        win_for, Adjudication, Referee, Session, SessionRecord, SessionResult, Termination,
+    };
+    use roger::arena::report::{
+        encounter_stats, ArenaReport, EngineRecord, FinishedGame, SettingsRecord, Summary,
+        REPORT_FORMAT, REPORT_VERSION,
+    };
+    use roger::arena::schedule::{schedule, shard, Format, ScheduleSettings};
+    use std::sync::atomic::AtomicBool;
+    use std::sync::mpsc::Receiver;
+    use std::time::{Duration, Instant};
+
+    const TOKENS: usize = 5;
+
+    /// A racer: `pause` between tokens; `cheat` starts with a token out of order.
+    fn racer(pause: Duration, cheat: bool) -> impl FnOnce(Receiver<String>, &Outbox) + Send {
+        move |lines, out| {
+            for line in lines {
+                match line.as_str() {
+                    "new" => {
+                        out.say("ready");
+                    }
+                    "go" => {
+                        let first = if cheat { 3 } else { 1 };
+                        for token in first..=TOKENS {
+                            std::thread::sleep(pause);
+                            out.say(&format!("token {token}"));
+                        }
+                    }
+                    _ => return,
+                }
+            }
+        }
+    }
+
+    /// A client that speaks no protocol beyond `new`/`ready`: the referee reads its lines.
+    struct RaceClient {
+        transport: LocalTransport,
+        faulted: bool,
+    }
+
+    impl Client for RaceClient {
+        fn source(&self) -> Source {
+            self.transport.source()
+        }
+        fn id_name(&self) -> Option<String> {
+            None
+        }
+        fn send(&mut self, line: &str) -> Result<Instant, EngineFault> {
+            self.transport.send(line)
+        }
+        fn exit_text(&mut self) -> String {
+            self.transport.exit_text()
+        }
+        fn faulted(&self) -> bool {
+            self.faulted
+        }
+        fn set_faulted(&mut self) {
+            self.faulted = true;
+        }
+        fn new_game(
+            &mut self,
+            inbox: &mut Inbox,
+            _game: &str,
+            _limits: &Limits,
+            timeout: Duration,
+        ) -> Result<(), EngineFault> {
+            // Tokens of the last race still under way are read and dropped.
+            self.send("new")?;
+            read_until(self, inbox, timeout, |line| line == "ready").map(|_| ())
+        }
+        fn quit(mut self: Box<Self>) {
+            let _ = self.send("quit");
+            self.transport.close();
+        }
+    }
+
+    struct RaceReferee;
+
+    impl Referee for RaceReferee {
+        fn game(&self) -> &str {
+            "race"
+        }
+
+        fn play(
+            &self,
+            session: &Session,
+            clients: &mut [Box<dyn Client>],
+            inbox: &mut Inbox,
+            cancel: &AtomicBool,
+        ) -> Option<SessionResult> {
+            let seats = clients.len();
+            let result = |points, termination, detail: String, counts: &[usize]| SessionResult {
+                points,
+                termination,
+                detail,
+                record: SessionRecord::Other(
+                    serde_json::json!({ "tokens": counts })
+                        .as_object()
+                        .unwrap()
+                        .clone(),
+                ),
+            };
+            let mut counts = vec![0; seats];
+            for (seat, client) in clients.iter_mut().enumerate() {
+                let limits = session.limits[seat];
+                if let Err(fault) = client.new_game(inbox, "race", &limits, Duration::from_secs(5))
+                {
+                    let (termination, detail) = Termination::of_fault("racer", &fault, false)?;
+                    return Some(result(
+                        win_for(1 - seat, seats),
+                        termination,
+                        detail,
+                        &counts,
+                    ));
+                }
+            }
+            for client in clients.iter_mut() {
+                client.send("go").ok()?;
+            }
+            let deadline = Instant::now() + Duration::from_secs(10);
+            loop {
+                let arrival = match inbox.next_any(deadline, Some(cancel)) {
+                    Ok(arrival) => arrival,
+                    Err(WaitError::Cancelled) => return None,
+                    Err(error) => panic!("the race stalled: {error:?}"),
+                };
+                let seat = arrival.seat;
+                let expected = format!("token {}", counts[seat] + 1);
+                if arrival.line.as_deref() != Some(expected.as_str()) {
+                    clients[seat].set_faulted();
+                    let detail = format!("seat {} sent {:?}", seat + 1, arrival.line);
+                    let points = win_for(1 - seat, seats);
+                    return Some(result(points, Termination::IllegalMove, detail, &counts));
+                }
+                counts[seat] += 1;
+                if counts[seat] == TOKENS {
+                    let detail = format!("seat {} sent every token first", seat + 1);
+                    let points = win_for(seat, seats);
+                    return Some(result(points, Termination::GameRule, detail, &counts));
+                }
+            }
+        }
+
+        fn forfeit(&self, _session: &Session, seat: usize, detail: String) -> SessionResult {
+            SessionResult {
+                points: win_for(1 - seat, 2),
+                termination: Termination::StartFailure,
+                detail,
+                record: SessionRecord::Other(Default::default()),
+            }
+        }
+    }
+
+    fn settings_record(names: &[&str], rounds: usize, games: usize, seed: u64) -> SettingsRecord {
+        SettingsRecord {
+            variant: "race".into(),
+            engines: names
+                .iter()
+                .map(|name| EngineRecord {
+                    name: name.to_string(),
+                    cmd: "in-process".into(),
+                    args: Vec::new(),
+                    proto: Protocol::Uci,
+                    options: Vec::new(),
+                    limits: "tc=1+0".into(),
+                })
+                .collect(),
+            format: Format::RoundRobin,
+            rounds,
+            games,
+            book: None,
+            random_plies: 0,
+            seed,
+            adjudication: Adjudication::default(),
+            timemargin_ms: 50,
+            sprt: None,
+        }
+    }
+
+    #[test]
+    fn a_race_without_turns_runs_through_the_arena() {
+        let names = ["fast", "slow", "cheat"];
+        let start = |index: usize, inbox: &mut Inbox| -> Result<Box<dyn Client>, String> {
+            let pause = Duration::from_millis([10, 60, 0][index]);
+            let server = racer(pause, index == 2);
+            let transport = LocalTransport::spawn(names[index], inbox, None, server);
+            Ok(Box::new(RaceClient {
+                transport,
+                faulted: false,
+            }))
+        };
+        let lineup = Lineup {
+            names: names.iter().map(|n| n.to_string()).collect(),
+            limits: vec![
+                Limits {
+                    tc: Some(TimeControl::parse("1").unwrap()),
+                    ..Limits::default()
+                };
+                3
+            ],
+            start: &start,
+        };
+        let games = schedule(&ScheduleSettings {
+            variant: "race",
+            engines: 3,
+            format: Format::RoundRobin,
+            rounds: 2,
+            games: 2,
+            book: &[],
+            order: roger::arena::openings::BookOrder::Sequential,
+            book_start: 0,
+            random_plies: 0,
+            seed: 5,
+        })
+        .unwrap();
+        assert_eq!(games.len(), 12);
+        let mut finished: Vec<FinishedGame> = Vec::new();
+        let stop = AtomicBool::new(false);
+        play_games(
+            &games,
+            &RaceReferee,
+            &lineup,
+            2,
+            &stop,
+            &|| false,
+            &mut |game| finished.push(game),
+        );
+        finished.sort_by_key(|game| game.scheduled.index);
+        assert_eq!(finished.len(), 12);
+        for game in &finished {
+            let winner = game.played.points.iter().position(|&p| p == 1.0).unwrap();
+            let winner = game.names[winner].as_str();
+            match (game.names.contains(&"cheat".into()), winner) {
+                (true, "cheat") => panic!("a cheat won: {game:?}"),
+                (true, _) => assert_eq!(game.played.termination, Termination::IllegalMove),
+                (false, winner) => {
+                    assert_eq!(winner, "fast", "{game:?}");
+                    assert_eq!(game.played.termination, Termination::GameRule);
+                }
+            }
+        }
+        // Statistics and standings by seat.
+        let fast_vs_slow = encounter_stats(&finished, 0, 1);
+        assert_eq!(
+            (fast_vs_slow.trinomial.wins, fast_vs_slow.trinomial.losses),
+            (4, 0)
+        );
+        assert_eq!(fast_vs_slow.pentanomial.counts, [0, 0, 0, 0, 2]);
+        let report = |games: Vec<FinishedGame>, shard, planned| ArenaReport {
+            format: REPORT_FORMAT.into(),
+            version: REPORT_VERSION,
+            settings: settings_record(&names, 2, 2, 5),
+            total_games: 12,
+            shard,
+            planned_games: planned,
+            interrupted: false,
+            sprt_decision: None,
+            games,
+            summary: serde_json::Value::Null,
+        };
+        let whole = report(finished.clone(), None, 12);
+        let summary = Summary::new(&whole, None);
+        let standing: Vec<(&str, f64)> = summary
+            .standings
+            .iter()
+            .map(|s| (s.name.as_str(), s.points))
+            .collect();
+        assert_eq!(standing, vec![("fast", 8.0), ("slow", 4.0), ("cheat", 0.0)]);
+        assert_eq!(summary.faults, 4 + 4);
+        assert!(summary.text().contains("fast vs slow: 4 games"));
+        // Version 2 JSON holds the race's own record, and shares merge back into the whole.
+        let mut parts = Vec::new();
+        for index in 1..=2 {
+            let share = shard(&games, index, 2);
+            let own: Vec<FinishedGame> = finished
+                .iter()
+                .filter(|g| share.iter().any(|s| s.index == g.scheduled.index))
+                .cloned()
+                .collect();
+            let mut part = report(own, Some((index, 2)), share.len());
+            let file = super::scratch(&format!("race-{index}.json"));
+            part.write_json(&file, None).unwrap();
+            let read = ArenaReport::read_json(&file).unwrap();
+            assert_eq!(read.games, part.games);
+            std::fs::remove_file(file).unwrap();
+            parts.push((format!("race-{index}"), read));
+        }
+        let merged = ArenaReport::merge(parts).unwrap();
+        assert_eq!(merged.games, whole.games);
+        let SessionRecord::Other(record) = &merged.games[0].played.record else {
+            panic!("the race's record");
+        };
+        assert!(record["tokens"].as_array().is_some());
     }
 }

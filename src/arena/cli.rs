@@ -2,9 +2,8 @@
 //! command line is read here, with an error that names the flag and the token for every
 //! mistake, before any engine starts.
 
-use super::engine_process::{EngineConfig, Limits, Protocol};
-use super::local::TimeControl;
 use super::openings::{BookFormat, BookOrder, BookSettings};
+use super::process::{EngineConfig, Limits, Protocol, TimeControl};
 use super::referee::{Adjudication, DrawRule, RefereeSettings, ResignRule};
 use super::schedule::Format;
 use super::stats::Sprt;
