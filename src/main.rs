@@ -39,42 +39,7 @@ enum Mode {
     },
     /// Play an in-process match between built-in players (engine, random, greedy), refereed
     /// with the game's rules; colours alternate, each opening is played twice.
-    Selfplay {
-        /// The `UCI_Variant` to play.
-        #[arg(long, default_value = "chess", value_parser = variant_names())]
-        variant: String,
-        #[arg(long, default_value_t = 10)]
-        games: u32,
-        /// Time control per player: base seconds + increment seconds.
-        #[arg(long, default_value = "10+0.1")]
-        tc: String,
-        /// The first player (White in odd games): engine, random or greedy.
-        #[arg(long, default_value = "engine")]
-        white: String,
-        /// The second player (Black in odd games).
-        #[arg(long, default_value = "engine")]
-        black: String,
-        /// Random plies played from the start position to vary the openings.
-        #[arg(long, default_value_t = 4)]
-        random_plies: usize,
-        /// A game still going after this many plies is adjudicated a draw.
-        #[arg(long, default_value_t = 600)]
-        max_plies: usize,
-        #[arg(long, default_value_t = 1)]
-        seed: u64,
-        /// Milliseconds a player may overrun its clock before it loses on time.
-        #[arg(long, default_value_t = 50)]
-        timemargin: u64,
-        /// Hash (MiB) of each engine player.
-        #[arg(long, default_value_t = 16)]
-        hash: usize,
-        /// Search threads of each engine player.
-        #[arg(long, default_value_t = 1)]
-        threads: usize,
-        /// Engine players search to this depth instead of by the clock.
-        #[arg(long)]
-        depth: Option<u32>,
-    },
+    Selfplay(SelfplayOptions),
     /// Run the fixed search benchmark and print its node count and speed.
     Bench {
         #[arg(long, value_parser = clap::value_parser!(u32).range(1..))]
@@ -144,35 +109,7 @@ fn main() -> ExitCode {
                 }
             }
         }
-        Some(Mode::Selfplay {
-            variant,
-            games,
-            tc,
-            white,
-            black,
-            random_plies,
-            max_plies,
-            seed,
-            timemargin,
-            hash,
-            threads,
-            depth,
-        }) => {
-            return selfplay::command(&SelfplayOptions {
-                variant,
-                games,
-                tc,
-                white,
-                black,
-                random_plies,
-                max_plies,
-                seed,
-                timemargin,
-                hash,
-                threads,
-                depth,
-            })
-        }
+        Some(Mode::Selfplay(options)) => return selfplay::command(&options),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

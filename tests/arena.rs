@@ -360,103 +360,43 @@ fn hangs_and_slow_answers_lose_on_time_or_as_unresponsive() {
 
 #[test]
 fn bad_setups_fail_before_any_game() {
-    let cases: &[(&[&str], &str)] = &[
+    // The first engine's settings, more flags, and what the error says; the second engine is
+    // always `cmd=roger tc=1`.
+    let cases: &[(&[&str], &[&str], &str)] = &[
+        (&["cmd=/no/such/engine", "tc=1"], &[], "does not exist"),
+        (&["cmd=roger", "tc=1", "option.Hash"], &[], "not key=value"),
+        (&["cmd=roger"], &[], "no limit"),
         (
-            &[
-                "--engine",
-                "cmd=/no/such/engine",
-                "tc=1",
-                "--engine",
-                "cmd=roger",
-                "tc=1",
-            ],
-            "does not exist",
-        ),
-        (
-            &[
-                "--engine",
-                "cmd=roger",
-                "tc=1",
-                "option.Hash",
-                "--engine",
-                "cmd=roger",
-                "tc=1",
-            ],
-            "not key=value",
-        ),
-        (
-            &["--engine", "cmd=roger", "tc=1", "--engine", "cmd=roger"],
-            "no limit",
-        ),
-        (
-            &[
-                "--engine",
-                "cmd=roger",
-                "tc=1",
-                "--engine",
-                "cmd=roger",
-                "tc=1",
-                "--concurrency",
-                "two",
-            ],
+            &["cmd=roger", "tc=1"],
+            &["--concurrency", "two"],
             "--concurrency",
         ),
         (
-            &[
-                "--engine",
-                "cmd=roger",
-                "tc=1",
-                "option.Hahs=4",
-                "--engine",
-                "cmd=roger",
-                "tc=1",
-            ],
+            &["cmd=roger", "tc=1", "option.Hahs=4"],
+            &[],
             "has no option 'Hahs'",
         ),
         (
-            &[
-                "--engine",
-                "cmd=roger",
-                "tc=1",
-                "option.Hash=0",
-                "--engine",
-                "cmd=roger",
-                "tc=1",
-            ],
+            &["cmd=roger", "tc=1", "option.Hash=0"],
+            &[],
             "refused its setup",
         ),
         (
-            &[
-                "--engine",
-                "cmd=roger",
-                "args=play random --fault no-handshake",
-                "tc=1",
-                "--engine",
-                "cmd=roger",
-                "tc=1",
-                "--ready-timeout",
-                "1",
-            ],
+            &["cmd=roger", "args=play random --fault no-handshake", "tc=1"],
+            &["--ready-timeout", "1"],
             "handshake",
         ),
         (
-            &[
-                "--variant",
-                "nichess",
-                "--engine",
-                "cmd=/usr/bin/env",
-                "args=true",
-                "tc=1",
-                "--engine",
-                "cmd=roger",
-                "tc=1",
-                "--ready-timeout",
-                "1",
-            ],
+            &["cmd=/usr/bin/env", "args=true", "tc=1"],
+            &["--variant", "nichess", "--ready-timeout", "1"],
             "engine 'env'",
         ),
     ];
-    for (args, message) in cases {
+    for (first, extra, message) in cases {
+        let mut args = vec!["--engine"];
+        args.extend(*first);
+        args.extend(["--engine", "cmd=roger", "tc=1"]);
+        args.extend(*extra);
         let pgn = scratch("never.pgn");
         let pgn_text = pgn.display().to_string();
         let mut all = args.to_vec();
@@ -665,57 +605,23 @@ fn shards_merged_equal_the_whole_run_game_for_game() {
 
 #[test]
 fn xboard_engines_play_and_their_faults_lose() {
+    let words = |text: &'static str| text.split_whitespace().collect::<Vec<_>>();
+    let uci = words("--engine cmd=roger name=uci arg=play arg=random --each tc=5+0.1 --games 2");
     for variant in ["chess", "nichess"] {
-        let report = tournament(
-            &format!("xboard-{variant}"),
-            &[
-                "--variant",
-                variant,
-                "--engine",
-                "cmd=roger",
-                "name=xb",
-                "args=play greedy --xboard",
-                "proto=xboard",
-                "option.Hash=8",
-                "--engine",
-                "cmd=roger",
-                "name=uci",
-                "args=play random",
-                "--each",
-                "tc=5+0.1",
-                "--games",
-                "2",
-                "--seed",
-                "6",
-                "--random-plies",
-                "2",
-                "--maxplies",
-                "200",
-            ],
-        );
+        let mut args = words("--engine cmd=roger name=xb arg=play arg=greedy arg=--xboard");
+        args.extend(words("proto=xboard option.Hash=8"));
+        args.extend(&uci);
+        args.extend(["--variant", variant]);
+        args.extend(words("--seed 6 --random-plies 2 --maxplies 200"));
+        let report = tournament(&format!("xboard-{variant}"), &args);
         assert_eq!(report["summary"]["faults"], 0, "{variant}: {report}");
         assert_eq!(report["settings"]["engines"][0]["name"], "xb");
     }
-    let report = tournament(
-        "xboard-crash",
-        &[
-            "--engine",
-            "cmd=roger",
-            "name=xb",
-            "proto=xboard",
-            "args=play greedy --xboard --fault crash --fault-after 6",
-            "--engine",
-            "cmd=roger",
-            "name=uci",
-            "args=play random",
-            "--each",
-            "tc=5+0.1",
-            "--games",
-            "2",
-            "--seed",
-            "6",
-        ],
-    );
+    let mut args = words("--engine cmd=roger name=xb proto=xboard");
+    args.push("args=play greedy --xboard --fault crash --fault-after 6");
+    args.extend(&uci);
+    args.extend(["--seed", "6"]);
+    let report = tournament("xboard-crash", &args);
     for game in games(&report) {
         assert_eq!(game["termination"], "crash", "{game}");
     }
@@ -725,29 +631,14 @@ fn xboard_engines_play_and_their_faults_lose() {
 fn a_version_1_share_merges_with_a_version_2_share() {
     // tests/data/arena-v1-share1.json is share 1/2 of this tournament, written by the arena
     // before the JSON file's version 2.
-    let common = [
-        "--engine",
-        "cmd=roger",
-        "name=greedy",
-        "args=play greedy --seed 9",
-        "--engine",
-        "cmd=roger",
-        "name=random",
-        "args=play random --seed 4",
-        "--each",
-        "depth=1",
-        "--games",
-        "4",
-        "--seed",
-        "21",
-        "--random-plies",
-        "2",
-        "--maxplies",
-        "60",
-    ];
+    let common: Vec<&str> = "--engine cmd=roger name=greedy arg=play arg=greedy arg=--seed arg=9 \
+         --engine cmd=roger name=random arg=play arg=random arg=--seed arg=4 \
+         --each depth=1 --games 4 --seed 21 --random-plies 2 --maxplies 60"
+        .split_whitespace()
+        .collect();
     let whole = tournament("v1-whole", &common);
     assert_eq!(whole["version"], 2);
-    let mut args = common.to_vec();
+    let mut args = common.clone();
     args.extend(["--shard", "2/2"]);
     let share2 = tournament("v1-share2-probe", &args);
     assert_eq!(share2["version"], 2);
@@ -786,11 +677,11 @@ fn a_version_1_share_merges_with_a_version_2_share() {
 /// `token 2`, ... whenever they like; the first to send every token in order wins, and a token
 /// out of order loses.
 mod race {
-    use roger::arena::pool::{play_games, Lineup};
+    use roger::arena::pool::{play_games, Lineup, Workers};
     use roger::arena::process::local::{LocalTransport, Outbox};
     use roger::arena::process::{
-        read_until, Client, EngineFault, Inbox, Limits, Protocol, Source, TimeControl, Transport,
-        WaitError,
+        read_until, Client, Connection, EngineFault, GameSetup, Inbox, Limits, Protocol,
+        TimeControl, WaitError,
     };
     use roger::arena::referee::{
         win_for, Adjudication, Referee, Session, SessionRecord, SessionResult, Termination,
@@ -799,7 +690,7 @@ mod race {
         encounter_stats, ArenaReport, EngineRecord, FinishedGame, SettingsRecord, Summary,
         REPORT_FORMAT, REPORT_VERSION,
     };
-    use roger::arena::schedule::{schedule, shard, Format, ScheduleSettings};
+    use roger::arena::schedule::{schedule, shard, Format, ScheduleSettings, ScheduledGame};
     use std::sync::atomic::AtomicBool;
     use std::sync::mpsc::Receiver;
     use std::time::{Duration, Instant};
@@ -828,44 +719,16 @@ mod race {
     }
 
     /// A client that speaks no protocol beyond `new`/`ready`: the referee reads its lines.
-    struct RaceClient {
-        transport: LocalTransport,
-        faulted: bool,
-    }
+    struct RaceClient(Connection);
 
     impl Client for RaceClient {
-        fn source(&self) -> Source {
-            self.transport.source()
+        fn connection(&mut self) -> &mut Connection {
+            &mut self.0
         }
-        fn id_name(&self) -> Option<String> {
-            None
-        }
-        fn send(&mut self, line: &str) -> Result<Instant, EngineFault> {
-            self.transport.send(line)
-        }
-        fn exit_text(&mut self) -> String {
-            self.transport.exit_text()
-        }
-        fn faulted(&self) -> bool {
-            self.faulted
-        }
-        fn set_faulted(&mut self) {
-            self.faulted = true;
-        }
-        fn new_game(
-            &mut self,
-            inbox: &mut Inbox,
-            _game: &str,
-            _limits: &Limits,
-            timeout: Duration,
-        ) -> Result<(), EngineFault> {
+        fn new_game(&mut self, inbox: &mut Inbox, setup: &GameSetup) -> Result<(), EngineFault> {
             // Tokens of the last race still under way are read and dropped.
             self.send("new")?;
-            read_until(self, inbox, timeout, |line| line == "ready").map(|_| ())
-        }
-        fn quit(mut self: Box<Self>) {
-            let _ = self.send("quit");
-            self.transport.close();
+            read_until(self, inbox, setup.timeout, |line| line == "ready").map(drop)
         }
     }
 
@@ -876,13 +739,8 @@ mod race {
             "race"
         }
 
-        fn play(
-            &self,
-            session: &Session,
-            clients: &mut [Box<dyn Client>],
-            inbox: &mut Inbox,
-            cancel: &AtomicBool,
-        ) -> Option<SessionResult> {
+        fn play(&self, session: &mut Session) -> Option<SessionResult> {
+            let (clients, inbox) = (&mut *session.clients, &mut *session.inbox);
             let seats = clients.len();
             let result = |points, termination, detail: String, counts: &[usize]| SessionResult {
                 points,
@@ -897,9 +755,12 @@ mod race {
             };
             let mut counts = vec![0; seats];
             for (seat, client) in clients.iter_mut().enumerate() {
-                let limits = session.limits[seat];
-                if let Err(fault) = client.new_game(inbox, "race", &limits, Duration::from_secs(5))
-                {
+                let setup = GameSetup {
+                    game: "race",
+                    limits: session.limits[seat],
+                    timeout: Duration::from_secs(5),
+                };
+                if let Err(fault) = client.new_game(inbox, &setup) {
                     let (termination, detail) = Termination::of_fault("racer", &fault, false)?;
                     return Some(result(
                         win_for(1 - seat, seats),
@@ -914,7 +775,7 @@ mod race {
             }
             let deadline = Instant::now() + Duration::from_secs(10);
             loop {
-                let arrival = match inbox.next_any(deadline, Some(cancel)) {
+                let arrival = match inbox.next_any(deadline, Some(session.cancel)) {
                     Ok(arrival) => arrival,
                     Err(WaitError::Cancelled) => return None,
                     Err(error) => panic!("the race stalled: {error:?}"),
@@ -936,7 +797,7 @@ mod race {
             }
         }
 
-        fn forfeit(&self, _session: &Session, seat: usize, detail: String) -> SessionResult {
+        fn forfeit(&self, _game: &ScheduledGame, seat: usize, detail: String) -> SessionResult {
             SessionResult {
                 points: win_for(1 - seat, 2),
                 termination: Termination::StartFailure,
@@ -979,10 +840,7 @@ mod race {
             let pause = Duration::from_millis([10, 60, 0][index]);
             let server = racer(pause, index == 2);
             let transport = LocalTransport::spawn(names[index], inbox, None, server);
-            Ok(Box::new(RaceClient {
-                transport,
-                faulted: false,
-            }))
+            Ok(Box::new(RaceClient(Connection::new(transport))))
         };
         let lineup = Lineup {
             names: names.iter().map(|n| n.to_string()).collect(),
@@ -998,28 +856,18 @@ mod race {
         let games = schedule(&ScheduleSettings {
             variant: "race",
             engines: 3,
-            format: Format::RoundRobin,
             rounds: 2,
-            games: 2,
-            book: &[],
-            order: roger::arena::openings::BookOrder::Sequential,
-            book_start: 0,
-            random_plies: 0,
             seed: 5,
+            ..ScheduleSettings::default()
         })
         .unwrap();
         assert_eq!(games.len(), 12);
         let mut finished: Vec<FinishedGame> = Vec::new();
         let stop = AtomicBool::new(false);
-        play_games(
-            &games,
-            &RaceReferee,
-            &lineup,
-            2,
-            &stop,
-            &|| false,
-            &mut |game| finished.push(game),
-        );
+        let workers = Workers::new(2, &stop);
+        play_games(&games, &RaceReferee, &lineup, &workers, &mut |game| {
+            finished.push(game)
+        });
         finished.sort_by_key(|game| game.scheduled.index);
         assert_eq!(finished.len(), 12);
         for game in &finished {

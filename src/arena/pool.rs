@@ -31,9 +31,9 @@ struct EnginePool<'a> {
 
 impl EnginePool<'_> {
     fn ready(&mut self, index: usize) -> Result<(), String> {
-        if self.running.get(&index).is_some_and(|c| c.faulted()) {
+        if self.running.get_mut(&index).is_some_and(|c| c.faulted()) {
             // Dropping it kills it; its late lines are dropped too.
-            if let Some(client) = self.running.remove(&index) {
+            if let Some(mut client) = self.running.remove(&index) {
                 self.inbox.forget(client.source());
             }
         }
@@ -51,15 +51,11 @@ impl EnginePool<'_> {
         game: &ScheduledGame,
         cancel: &AtomicBool,
     ) -> Option<SessionResult> {
-        let session = Session {
-            game,
-            limits: game.seats.iter().map(|&e| self.lineup.limits[e]).collect(),
-        };
         for (seat, &engine) in game.seats.iter().enumerate() {
             if let Err(error) = self.ready(engine) {
                 let name = &self.lineup.names[engine];
                 let detail = format!("({name}) could not start: {error}");
-                return Some(referee.forfeit(&session, seat, detail));
+                return Some(referee.forfeit(game, seat, detail));
             }
         }
         // The seats hold distinct engines: take them out of the map to borrow them together.
@@ -68,9 +64,15 @@ impl EnginePool<'_> {
             .iter()
             .map(|engine| self.running.remove(engine).expect("started"))
             .collect();
-        let sources: Vec<_> = seated.iter().map(|client| client.source()).collect();
+        let sources: Vec<_> = seated.iter_mut().map(|client| client.source()).collect();
         self.inbox.seat(&sources);
-        let result = referee.play(&session, &mut seated, &mut self.inbox, cancel);
+        let result = referee.play(&mut Session {
+            game,
+            limits: game.seats.iter().map(|&e| self.lineup.limits[e]).collect(),
+            clients: &mut seated,
+            inbox: &mut self.inbox,
+            cancel,
+        });
         for (&engine, client) in game.seats.iter().zip(seated) {
             self.running.insert(engine, client);
         }
@@ -84,22 +86,41 @@ impl EnginePool<'_> {
     }
 }
 
-/// Plays `games` with `concurrency` workers until all are played or `stop` is set. `finished`
-/// sees each game on the calling thread as it ends, and may set `stop`; `interrupted` is polled
-/// while waiting (Ctrl-C). Games abandoned by the stop are not reported.
+/// How many workers play, and what stops them.
+pub struct Workers<'a> {
+    pub concurrency: usize,
+    /// Set to stop: games under way are abandoned.
+    pub stop: &'a AtomicBool,
+    /// Polled while waiting; true stops the run (Ctrl-C).
+    pub interrupted: &'a dyn Fn() -> bool,
+}
+
+impl<'a> Workers<'a> {
+    /// `concurrency` workers, stopped only by `stop`.
+    pub fn new(concurrency: usize, stop: &'a AtomicBool) -> Workers<'a> {
+        Workers {
+            concurrency,
+            stop,
+            interrupted: &|| false,
+        }
+    }
+}
+
+/// Plays `games` until all are played or `workers.stop` is set. `finished` sees each game on
+/// the calling thread as it ends, and may set the stop. Games abandoned by the stop are not
+/// reported.
 pub fn play_games(
     games: &[ScheduledGame],
     referee: &dyn Referee,
     lineup: &Lineup,
-    concurrency: usize,
-    stop: &AtomicBool,
-    interrupted: &dyn Fn() -> bool,
+    workers: &Workers,
     finished: &mut dyn FnMut(FinishedGame),
 ) {
+    let (stop, interrupted) = (workers.stop, workers.interrupted);
     let next = AtomicUsize::new(0);
     let (sender, results) = mpsc::channel::<(usize, Option<SessionResult>, Duration)>();
     std::thread::scope(|scope| {
-        for _ in 0..concurrency.min(games.len()).max(1) {
+        for _ in 0..workers.concurrency.min(games.len()).max(1) {
             let sender = sender.clone();
             let next = &next;
             scope.spawn(move || {

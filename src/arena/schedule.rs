@@ -47,6 +47,24 @@ pub struct ScheduleSettings<'a> {
     pub seed: u64,
 }
 
+impl Default for ScheduleSettings<'_> {
+    /// One round of a two-game match from the start position.
+    fn default() -> Self {
+        ScheduleSettings {
+            variant: "chess",
+            engines: 2,
+            format: Format::RoundRobin,
+            rounds: 1,
+            games: 2,
+            book: &[],
+            order: BookOrder::Sequential,
+            book_start: 0,
+            random_plies: 0,
+            seed: 0,
+        }
+    }
+}
+
 /// A well-mixed 64-bit value from two (splitmix64's finaliser).
 pub fn mix(seed: u64, salt: u64) -> u64 {
     let mut z = seed ^ salt.wrapping_mul(0x9E37_79B9_7F4A_7C15);
@@ -155,16 +173,13 @@ mod tests {
 
     fn settings(engines: usize, format: Format, games: usize) -> ScheduleSettings<'static> {
         ScheduleSettings {
-            variant: "chess",
             engines,
             format,
             rounds: 2,
             games,
-            book: &[],
-            order: BookOrder::Sequential,
-            book_start: 0,
             random_plies: 4,
             seed: 9,
+            ..ScheduleSettings::default()
         }
     }
 

@@ -2,18 +2,17 @@
 //! The players run in-process behind the arena's in-process transport and UCI client, and the
 //! games are scheduled, refereed and tallied exactly as `roger arena` does it.
 
-use super::openings::BookOrder;
-use super::pool::{play_games, Lineup};
+use super::pool::{play_games, Lineup, Workers};
 use super::process::local::{serve_player, LocalTransport};
 use super::process::uci::UciClient;
-use super::process::{Client, Inbox, Limits, TimeControl};
+use super::process::{greet, Client, GameSetup, Inbox, Limits, TimeControl};
 use super::referee::{Adjudication, RefereeSettings, TurnReferee};
 use super::report::{encounter_stats, FinishedGame};
-use super::schedule::{schedule, Format, ScheduleSettings};
+use super::schedule::{schedule, ScheduleSettings};
 use super::stats::elo_trinomial;
 use crate::eval::Evaluate;
 use crate::players::{EnginePlayer, GreedyPlayer, Player, RandomPlayer};
-use crate::rules::registry::{bind_game, AnyGame};
+use crate::rules::registry::{bind_game, game_names, AnyGame};
 use crate::rules::Game;
 use std::process::ExitCode;
 use std::sync::atomic::AtomicBool;
@@ -57,23 +56,42 @@ pub struct EngineSettings {
     pub depth: Option<u32>,
 }
 
-/// `roger selfplay`'s flags, as given.
-#[derive(Clone, Debug)]
+/// `roger selfplay`'s flags.
+#[derive(Clone, Debug, clap::Args)]
 pub struct SelfplayOptions {
+    /// The `UCI_Variant` to play.
+    #[arg(long, default_value = "chess", value_parser = game_names())]
     pub variant: String,
+    #[arg(long, default_value_t = 10)]
     pub games: u32,
-    /// `base+increment` in seconds.
+    /// Time control per player: base seconds + increment seconds.
+    #[arg(long, default_value = "10+0.1")]
     pub tc: String,
-    /// The first player (White in odd games) and the second.
+    /// The first player (White in odd games): engine, random or greedy.
+    #[arg(long, default_value = "engine")]
     pub white: String,
+    /// The second player (Black in odd games).
+    #[arg(long, default_value = "engine")]
     pub black: String,
+    /// Random plies played from the start position to vary the openings.
+    #[arg(long, default_value_t = 4)]
     pub random_plies: usize,
+    /// A game still going after this many plies is adjudicated a draw.
+    #[arg(long, default_value_t = 600)]
     pub max_plies: usize,
+    #[arg(long, default_value_t = 1)]
     pub seed: u64,
-    /// Milliseconds a player may overrun its clock.
+    /// Milliseconds a player may overrun its clock before it loses on time.
+    #[arg(long, default_value_t = 50)]
     pub timemargin: u64,
+    /// Hash (MiB) of each engine player.
+    #[arg(long, default_value_t = 16)]
     pub hash: usize,
+    /// Search threads of each engine player.
+    #[arg(long, default_value_t = 1)]
     pub threads: usize,
+    /// Engine players search to this depth instead of by the clock.
+    #[arg(long)]
     pub depth: Option<u32>,
 }
 
@@ -110,14 +128,12 @@ fn start_player(
         None,
         serve_player::<G>(move || make_player::<G>(kind, engine, seed)),
     ));
-    let client = UciClient::start(
-        transport,
-        &[],
-        game.variant(),
-        Duration::from_secs(30),
-        inbox,
-    )?;
-    Ok(Box::new(client))
+    let setup = GameSetup {
+        game: game.variant(),
+        limits: Limits::default(),
+        timeout: Duration::from_secs(30),
+    };
+    greet(Box::new(UciClient::new(transport)), inbox, &[], &setup)
 }
 
 /// Runs `roger selfplay`: one line per game with the running score, then the final score.
@@ -202,15 +218,10 @@ pub fn play(
     let names = player_names(options)?;
     let games = schedule(&ScheduleSettings {
         variant: &options.variant,
-        engines: 2,
-        format: Format::RoundRobin,
-        rounds: 1,
         games: options.games as usize,
-        book: &[],
-        order: BookOrder::Sequential,
-        book_start: 0,
         random_plies: options.random_plies,
         seed: options.seed,
+        ..ScheduleSettings::default()
     })?;
     let referee = TurnReferee::new(RefereeSettings {
         variant: options.variant.clone(),
@@ -242,9 +253,7 @@ pub fn play(
         &games,
         &referee,
         &lineup,
-        1,
-        &stop,
-        &|| false,
+        &Workers::new(1, &stop),
         &mut |game| {
             finished.push(game);
             on_game(finished.last().expect("just pushed"), &finished);

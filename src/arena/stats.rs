@@ -500,6 +500,28 @@ mod tests {
         );
     }
 
+    /// Every pentanomial with 0 to 3 pairs in each bin.
+    fn small_pentanomials() -> impl Iterator<Item = Pentanomial> {
+        (0..4u64.pow(5)).map(|n| penta([0, 1, 2, 3, 4].map(|bin| n / 4u64.pow(bin) % 4)))
+    }
+
+    /// Elo and its error within 1e-6, LOS within 1e-9, and the draw ratio when given.
+    fn close_estimate(
+        e: Option<EloEstimate>,
+        elo: f64,
+        error95: f64,
+        los: f64,
+        draws: Option<f64>,
+    ) {
+        let e = e.expect("an estimate");
+        close(e.elo, elo, 1e-6);
+        close(e.error95, error95, 1e-6);
+        close(e.los, los, 1e-9);
+        if let Some(draws) = draws {
+            close(e.draw_ratio, draws, 1e-12);
+        }
+    }
+
     fn tri(wins: u64, draws: u64, losses: u64) -> Trinomial {
         Trinomial {
             wins,
@@ -633,11 +655,8 @@ mod tests {
         // elo(0.5759090787) = -400 log10(1/0.5759090787 - 1) = -400 log10(0.7363945) = 53.15798
         // and elo(0.4240909213) = -53.15798 by symmetry, so error95 = 53.15798.
         // LOS = Φ((30 - 30) / sqrt(60)) = Φ(0) = 0.5.
-        let e = elo_trinomial(&tri(30, 40, 30)).unwrap();
-        close(e.elo, 0.0, 1e-12);
-        close(e.error95, 53.1579797800532, 1e-6);
-        close(e.los, 0.5, 1e-12);
-        close(e.draw_ratio, 0.4, 1e-12);
+        let e = elo_trinomial(&tri(30, 40, 30));
+        close_estimate(e, 0.0, 53.1579797800532, 0.5, Some(0.4));
     }
 
     #[test]
@@ -650,16 +669,23 @@ mod tests {
         // lo = 0.6216014: 1/lo - 1 = 0.6087478, log10 = -0.2155629, elo =  86.22502
         // error95 = (218.25178 - 86.22502) / 2 = 66.01338
         // LOS = Φ((60 - 20) / sqrt(80)) = Φ(4.4721360) = 0.9999961279
-        let e = elo_trinomial(&tri(60, 20, 20)).unwrap();
-        close(e.elo, 147.190714117838, 1e-6);
-        close(e.error95, 66.0133812203853, 1e-6);
-        close(e.los, 0.999996127891784, 1e-9);
-        close(e.draw_ratio, 0.2, 1e-12);
+        let e = elo_trinomial(&tri(60, 20, 20));
+        close_estimate(
+            e,
+            147.190714117838,
+            66.0133812203853,
+            0.999996127891784,
+            Some(0.2),
+        );
         // The mirror image: the same numbers negated, LOS 1 - LOS.
-        let m = elo_trinomial(&tri(20, 20, 60)).unwrap();
-        close(m.elo, -147.190714117838, 1e-6);
-        close(m.error95, 66.0133812203853, 1e-6);
-        close(m.los, 1.0 - 0.999996127891784, 1e-9);
+        let m = elo_trinomial(&tri(20, 20, 60));
+        close_estimate(
+            m,
+            -147.190714117838,
+            66.0133812203853,
+            1.0 - 0.999996127891784,
+            None,
+        );
     }
 
     #[test]
@@ -707,17 +733,18 @@ mod tests {
         // hi = 0.6242435 -> elo 88.17900; lo = 0.5257565 -> elo 17.91332
         // error95 = (88.17900 - 17.91332) / 2 = 35.13284
         // LOS = Φ((0.575 - 0.5) / 0.0251247) = Φ(2.985108) = 0.9985826
-        let e = elo_pentanomial(&penta([5, 10, 50, 20, 15])).unwrap();
-        close(e.elo, 52.5115658557276, 1e-6);
-        close(e.error95, 35.1328423952144, 1e-6);
-        close(e.los, 0.99858262545987, 1e-9);
-        close(e.draw_ratio, 0.5, 1e-12);
+        let e = elo_pentanomial(&penta([5, 10, 50, 20, 15]));
+        close_estimate(
+            e,
+            52.5115658557276,
+            35.1328423952144,
+            0.99858262545987,
+            Some(0.5),
+        );
         // Balanced [10, 20, 40, 20, 10]: s = 0.5, var_x = 2 (0.1 * 0.25 + 0.2 * 0.0625) = 0.075,
         // sd = sqrt(0.075 / 100) = 0.0273861, interval 0.4463242 .. 0.5536758 -> +/- 37.44206.
-        let e = elo_pentanomial(&penta([10, 20, 40, 20, 10])).unwrap();
-        close(e.elo, 0.0, 1e-12);
-        close(e.error95, 37.4420597353575, 1e-6);
-        close(e.los, 0.5, 1e-12);
+        let e = elo_pentanomial(&penta([10, 20, 40, 20, 10]));
+        close_estimate(e, 0.0, 37.4420597353575, 0.5, None);
     }
 
     #[test]
@@ -751,20 +778,11 @@ mod tests {
         // One WW and one WD: s = 0.875, sd = 0.125 / sqrt 2: the interval passes 100%.
         let e = elo_pentanomial(&penta([0, 0, 0, 1, 1])).unwrap();
         assert_eq!(e.error95, f64::INFINITY);
-        for a in 0..4u64 {
-            for b in 0..4u64 {
-                for c in 0..4u64 {
-                    for d in 0..4u64 {
-                        for f in 0..4u64 {
-                            let p = penta([a, b, c, d, f]);
-                            if let Some(e) = elo_pentanomial(&p) {
-                                assert!(e.elo.is_finite(), "{p:?}");
-                                assert!(!e.error95.is_nan(), "{p:?}");
-                                assert!((0.0..=1.0).contains(&e.los), "{p:?}");
-                            }
-                        }
-                    }
-                }
+        for p in small_pentanomials() {
+            if let Some(e) = elo_pentanomial(&p) {
+                assert!(e.elo.is_finite(), "{p:?}");
+                assert!(!e.error95.is_nan(), "{p:?}");
+                assert!((0.0..=1.0).contains(&e.los), "{p:?}");
             }
         }
     }
@@ -1012,19 +1030,10 @@ mod tests {
             },
         ];
         for sprt in configs {
-            for a in 0..4u64 {
-                for b in 0..4u64 {
-                    for c in 0..4u64 {
-                        for d in 0..4u64 {
-                            for f in 0..4u64 {
-                                let p = penta([a, b, c, d, f]);
-                                let llr = sprt.llr(&p);
-                                assert!(llr.is_finite(), "{sprt:?} {p:?}: {llr}");
-                                assert!(sprt.llr_normal(&p).is_finite(), "{sprt:?} {p:?}");
-                            }
-                        }
-                    }
-                }
+            for p in small_pentanomials() {
+                let llr = sprt.llr(&p);
+                assert!(llr.is_finite(), "{sprt:?} {p:?}: {llr}");
+                assert!(sprt.llr_normal(&p).is_finite(), "{sprt:?} {p:?}");
             }
             for big in [1u64 << 20, 1 << 40] {
                 for bin in 0..5 {

@@ -5,7 +5,7 @@
 use super::cli::ArenaSettings;
 use super::openings::load_book;
 use super::pgn::game_pgn;
-use super::pool::{play_games, Lineup};
+use super::pool::{play_games, Lineup, Workers};
 use super::process::{start_engine, Inbox, TrafficLog};
 use super::referee::TurnReferee;
 use super::report::{
@@ -50,7 +50,7 @@ fn check_engines(settings: &mut ArenaSettings, log: &Option<TrafficLog>) -> Resu
     for (engine, named) in settings.engines.iter_mut().zip(&settings.named) {
         let mut inbox = Inbox::new();
         let timeout = settings.referee.ready_timeout;
-        let client = start_engine(engine, &settings.variant, timeout, log.clone(), &mut inbox)
+        let mut client = start_engine(engine, &settings.variant, timeout, log.clone(), &mut inbox)
             .map_err(|error| {
                 format!(
                     "engine '{}' ({}): {error}",
@@ -250,35 +250,32 @@ pub fn run(mut settings: ArenaSettings) -> Result<RunOutcome, String> {
         started: Instant::now(),
     };
     let interrupted = || INTERRUPTED.load(Ordering::SeqCst);
-    play_games(
-        &games,
-        &referee,
-        &lineup,
-        settings.concurrency,
-        &stop,
-        &interrupted,
-        &mut |game| {
-            if let Some(file) = &mut pgn {
-                let _ = file.write_all(game_pgn(&record, &game).as_bytes());
-                let _ = file.flush();
+    let workers = Workers {
+        concurrency: settings.concurrency,
+        stop: &stop,
+        interrupted: &interrupted,
+    };
+    play_games(&games, &referee, &lineup, &workers, &mut |game| {
+        if let Some(file) = &mut pgn {
+            let _ = file.write_all(game_pgn(&record, &game).as_bytes());
+            let _ = file.flush();
+        }
+        finished.push(game);
+        progress.game(finished.last().expect("just pushed"), &finished, &settings);
+        // An SPRT stops a whole match; a share plays all its games and leaves the decision
+        // to the merged result.
+        if let (Some((sprt, _)), None) = (&settings.sprt, settings.shard) {
+            let stats = encounter_stats(&finished, 0, 1);
+            let decision = sprt.decision(&stats.pentanomial);
+            if decision != SprtDecision::Continue && sprt_decision.is_none() {
+                sprt_decision = Some(match decision {
+                    SprtDecision::AcceptH0 => "H0 accepted".to_string(),
+                    _ => "H1 accepted".to_string(),
+                });
+                stop.store(true, Ordering::SeqCst);
             }
-            finished.push(game);
-            progress.game(finished.last().expect("just pushed"), &finished, &settings);
-            // An SPRT stops a whole match; a share plays all its games and leaves the decision
-            // to the merged result.
-            if let (Some((sprt, _)), None) = (&settings.sprt, settings.shard) {
-                let stats = encounter_stats(&finished, 0, 1);
-                let decision = sprt.decision(&stats.pentanomial);
-                if decision != SprtDecision::Continue && sprt_decision.is_none() {
-                    sprt_decision = Some(match decision {
-                        SprtDecision::AcceptH0 => "H0 accepted".to_string(),
-                        _ => "H1 accepted".to_string(),
-                    });
-                    stop.store(true, Ordering::SeqCst);
-                }
-            }
-        },
-    );
+        }
+    });
     progress.finish();
     finished.sort_by_key(|game| game.scheduled.index);
     let interrupted = INTERRUPTED.load(Ordering::SeqCst);

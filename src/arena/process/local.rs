@@ -4,7 +4,7 @@
 //! `roger selfplay` plays through the same client, referee and clocks as `roger arena`.
 
 use super::inbox::{Inbox, Mailbox, Source};
-use super::transport::{TrafficLog, Transport};
+use super::transport::{EngineLog, TrafficLog, Transport};
 use super::EngineFault;
 use crate::players::Player;
 use crate::rules::registry::record_from;
@@ -18,27 +18,23 @@ use std::time::{Duration, Instant};
 /// Where an in-process server writes its lines: the inbox, and the traffic log.
 pub struct Outbox {
     mailbox: Mailbox,
-    label: String,
-    log: Option<TrafficLog>,
+    log: EngineLog,
 }
 
 impl Outbox {
     /// Posts one line; false once nobody listens.
     pub fn say(&self, line: &str) -> bool {
-        if let Some(log) = &self.log {
-            log.write(&self.label, ">", line);
-        }
+        self.log.from_engine(line);
         self.mailbox.post(Some(line.to_string()))
     }
 }
 
 /// A server on a thread: lines in over a channel, lines out through its [`Outbox`].
 pub struct LocalTransport {
-    label: String,
     source: Source,
     input: Option<Sender<String>>,
     thread: Option<JoinHandle<bool>>,
-    log: Option<TrafficLog>,
+    log: EngineLog,
 }
 
 impl LocalTransport {
@@ -53,9 +49,9 @@ impl LocalTransport {
         let (input, lines) = mpsc::channel();
         let mailbox = inbox.connect();
         let source = mailbox.source;
+        let log = EngineLog::new(label, log);
         let outbox = Outbox {
             mailbox,
-            label: label.to_string(),
             log: log.clone(),
         };
         let thread = thread::spawn(move || {
@@ -64,7 +60,6 @@ impl LocalTransport {
             clean
         });
         LocalTransport {
-            label: label.to_string(),
             source,
             input: Some(input),
             thread: Some(thread),
@@ -78,14 +73,8 @@ impl Transport for LocalTransport {
         self.source
     }
 
-    fn label(&self) -> &str {
-        &self.label
-    }
-
     fn send(&mut self, line: &str) -> Result<Instant, EngineFault> {
-        if let Some(log) = &self.log {
-            log.write(&self.label, "<", line);
-        }
+        self.log.to_engine(line);
         let sent = self
             .input
             .as_ref()

@@ -171,6 +171,19 @@ impl EngineFault {
     }
 }
 
+/// An engine's move, or why there is none.
+pub type EngineAnswer = Result<EngineReply, EngineFault>;
+
+/// What a new session needs of an engine.
+#[derive(Clone, Debug)]
+pub struct GameSetup<'a> {
+    /// The game's protocol name.
+    pub game: &'a str,
+    pub limits: Limits,
+    /// How long to wait for the engine to be ready.
+    pub timeout: Duration,
+}
+
 /// A position to move in and the clocks to move on, by seat. Seat 0 moves first in a turn game;
 /// the clients map seats to a protocol's sides (UCI's `wtime`/`btime`).
 #[derive(Clone, Debug)]
@@ -184,49 +197,90 @@ pub struct MoveRequest<'a> {
     pub clocks: Option<Vec<Duration>>,
     pub increments: Vec<Duration>,
     pub limits: Limits,
+    /// How long to wait for the move.
+    pub wait: Duration,
+    /// Set when the tournament is stopping.
+    pub cancel: &'a AtomicBool,
+}
+
+/// What every client keeps: its transport, the name the engine gave itself, and whether it
+/// has faulted.
+pub struct Connection {
+    pub transport: Box<dyn Transport>,
+    pub id_name: Option<String>,
+    /// Set after any fault: the engine is in an unknown state and is restarted before its
+    /// next session.
+    pub faulted: bool,
+}
+
+impl Connection {
+    pub fn new(transport: impl Transport + 'static) -> Connection {
+        Connection {
+            transport: Box::new(transport),
+            id_name: None,
+            faulted: false,
+        }
+    }
 }
 
 /// An engine seated at the arena's sessions, whatever it speaks and wherever it runs. Lines go
 /// out through [`Client::send`]; lines come back through the [`Inbox`], tagged with the
 /// client's [`Source`].
 pub trait Client: Send {
-    /// Where its lines come from in the inbox.
-    fn source(&self) -> Source;
-    /// The name the engine gives itself (`id name`, xboard's `myname`).
-    fn id_name(&self) -> Option<String>;
-    /// Writes one line; the time it was written.
-    fn send(&mut self, line: &str) -> Result<Instant, EngineFault>;
-    /// How the engine ended, once its output closed.
-    fn exit_text(&mut self) -> String;
-    /// Set after any fault: the engine is in an unknown state and is restarted before its next
-    /// session.
-    fn faulted(&self) -> bool;
-    fn set_faulted(&mut self);
-    /// Prepares the engine for a new session of `game`.
-    fn new_game(
+    fn connection(&mut self) -> &mut Connection;
+    /// The protocol's greeting once the engine has started: announcements, options, the game.
+    /// Nothing by default, for engines that speak no protocol beyond their games.
+    fn handshake(
         &mut self,
         inbox: &mut Inbox,
-        game: &str,
-        limits: &Limits,
-        timeout: Duration,
-    ) -> Result<(), EngineFault>;
-    /// Asks for a move of a turn game and waits at most `wait` for it.
-    fn request_move(
-        &mut self,
-        inbox: &mut Inbox,
-        request: &MoveRequest,
-        wait: Duration,
-        cancel: &AtomicBool,
-    ) -> Result<EngineReply, EngineFault> {
-        let _ = (inbox, request, wait, cancel);
+        options: &[(String, String)],
+        setup: &GameSetup,
+    ) -> Result<(), EngineFault> {
+        let _ = (inbox, options, setup);
+        Ok(())
+    }
+    /// Prepares the engine for a new session.
+    fn new_game(&mut self, inbox: &mut Inbox, setup: &GameSetup) -> Result<(), EngineFault>;
+    /// Asks for a move of a turn game and waits at most `request.wait` for it.
+    fn request_move(&mut self, inbox: &mut Inbox, request: &MoveRequest) -> EngineAnswer {
+        let _ = (inbox, request);
         Err(EngineFault::Protocol(
-            "this engine does not play turn games".into(),
+            "this engine plays no turn games".into(),
         ))
     }
     /// The session is over (xboard engines leave play mode).
     fn game_over(&mut self) {}
+
+    /// Where its lines come from in the inbox.
+    fn source(&mut self) -> Source {
+        self.connection().transport.source()
+    }
+    /// The name the engine gives itself (`id name`, xboard's `myname`).
+    fn id_name(&mut self) -> Option<String> {
+        self.connection().id_name.clone()
+    }
+    /// Writes one line; the time it was written.
+    fn send(&mut self, line: &str) -> Result<Instant, EngineFault> {
+        self.connection().transport.send(line)
+    }
+    /// How the engine ended, once its output closed.
+    fn exit_text(&mut self) -> String {
+        self.connection().transport.exit_text()
+    }
+    fn faulted(&mut self) -> bool {
+        self.connection().faulted
+    }
+    fn set_faulted(&mut self) {
+        self.connection().faulted = true;
+    }
     /// Asks the engine to quit, and kills it if it does not within a moment.
-    fn quit(self: Box<Self>);
+    fn quit(mut self: Box<Self>) {
+        if !self.faulted() {
+            let _ = self.send("quit");
+            self.connection().transport.close();
+        }
+        // Dropping the transport kills what is left.
+    }
 }
 
 /// The next line of `client` before `deadline`, a wait's failure turned into the engine's fault.
@@ -271,6 +325,19 @@ pub fn drain(client: &mut dyn Client, inbox: &mut Inbox) -> Result<(), EngineFau
     }
 }
 
+/// Completes a new client's handshake; a fault becomes the start-up error's text.
+pub fn greet(
+    mut client: Box<dyn Client>,
+    inbox: &mut Inbox,
+    options: &[(String, String)],
+    setup: &GameSetup,
+) -> Result<Box<dyn Client>, String> {
+    match client.handshake(inbox, options, setup) {
+        Ok(()) => Ok(client),
+        Err(fault) => Err(fault.setup_error(setup.timeout)),
+    }
+}
+
 /// Starts an engine process and completes its handshake for `game`.
 pub fn start_engine(
     config: &EngineConfig,
@@ -280,14 +347,16 @@ pub fn start_engine(
     inbox: &mut Inbox,
 ) -> Result<Box<dyn Client>, String> {
     let transport = ChildTransport::spawn(config, inbox, log)?;
-    match config.protocol {
-        Protocol::Uci => uci::UciClient::start(transport, &config.options, game, timeout, inbox)
-            .map(|client| Box::new(client) as Box<dyn Client>),
-        Protocol::Xboard => {
-            xboard::XboardClient::start(transport, &config.options, game, timeout, inbox)
-                .map(|client| Box::new(client) as Box<dyn Client>)
-        }
-    }
+    let client: Box<dyn Client> = match config.protocol {
+        Protocol::Uci => Box::new(uci::UciClient::new(transport)),
+        Protocol::Xboard => Box::new(xboard::XboardClient::new(transport)),
+    };
+    let setup = GameSetup {
+        game,
+        limits: config.limits,
+        timeout,
+    };
+    greet(client, inbox, &config.options, &setup)
 }
 
 #[cfg(test)]

@@ -16,8 +16,6 @@ use std::time::{Duration, Instant};
 /// Lines out to an engine; its lines back go to the inbox under [`Transport::source`].
 pub trait Transport: Send {
     fn source(&self) -> Source;
-    /// The engine's name in the traffic log.
-    fn label(&self) -> &str;
     /// Writes one line; the time it was written.
     fn send(&mut self, line: &str) -> Result<Instant, EngineFault>;
     /// How the engine ended, once its output closed.
@@ -51,13 +49,36 @@ impl TrafficLog {
     }
 }
 
-/// Reads `output` line by line into `mailbox` (and the log) until it closes.
-pub fn spawn_reader(
-    output: impl BufRead + Send + 'static,
-    mailbox: Mailbox,
+/// One engine's lines in the traffic log, when there is one.
+#[derive(Clone)]
+pub struct EngineLog {
     label: String,
     log: Option<TrafficLog>,
-) {
+}
+
+impl EngineLog {
+    pub fn new(label: &str, log: Option<TrafficLog>) -> EngineLog {
+        EngineLog {
+            label: label.to_string(),
+            log,
+        }
+    }
+
+    pub fn to_engine(&self, line: &str) {
+        if let Some(log) = &self.log {
+            log.write(&self.label, "<", line);
+        }
+    }
+
+    pub fn from_engine(&self, line: &str) {
+        if let Some(log) = &self.log {
+            log.write(&self.label, ">", line);
+        }
+    }
+}
+
+/// Reads `output` line by line into `mailbox` (and the log) until it closes.
+pub fn spawn_reader(output: impl BufRead + Send + 'static, mailbox: Mailbox, log: EngineLog) {
     thread::spawn(move || {
         let mut reader = output;
         let mut bytes = Vec::new();
@@ -71,8 +92,8 @@ pub fn spawn_reader(
                         .to_string(),
                 ),
             };
-            if let (Some(log), Some(text)) = (&log, &text) {
-                log.write(&label, ">", text);
+            if let Some(text) = &text {
+                log.from_engine(text);
             }
             let end = text.is_none();
             if !mailbox.post(text) || end {
@@ -84,11 +105,10 @@ pub fn spawn_reader(
 
 /// An engine as a child process.
 pub struct ChildTransport {
-    label: String,
     source: Source,
     child: Child,
     stdin: Option<ChildStdin>,
-    log: Option<TrafficLog>,
+    log: EngineLog,
 }
 
 impl ChildTransport {
@@ -117,14 +137,9 @@ impl ChildTransport {
         let stdout = child.stdout.take().expect("stdout is piped");
         let mailbox = inbox.connect();
         let source = mailbox.source;
-        spawn_reader(
-            BufReader::new(stdout),
-            mailbox,
-            config.name.clone(),
-            log.clone(),
-        );
+        let log = EngineLog::new(&config.name, log);
+        spawn_reader(BufReader::new(stdout), mailbox, log.clone());
         Ok(ChildTransport {
-            label: config.name.clone(),
             source,
             stdin: child.stdin.take(),
             child,
@@ -138,14 +153,8 @@ impl Transport for ChildTransport {
         self.source
     }
 
-    fn label(&self) -> &str {
-        &self.label
-    }
-
     fn send(&mut self, line: &str) -> Result<Instant, EngineFault> {
-        if let Some(log) = &self.log {
-            log.write(&self.label, "<", line);
-        }
+        self.log.to_engine(line);
         let Some(stdin) = self.stdin.as_mut() else {
             return Err(EngineFault::Crashed("its input is closed".into()));
         };

@@ -2,52 +2,36 @@
 //! built-in players (served in-process by [`local`](super::local)) are driven exactly as an
 //! engine process is.
 
-use super::inbox::{Inbox, Source};
+use super::inbox::Inbox;
 use super::transport::Transport;
 use super::{
-    drain, next_line, read_until, Client, EngineFault, EngineReply, EngineScore, Limits,
-    MoveRequest,
+    drain, next_line, read_until, Client, Connection, EngineAnswer, EngineFault, EngineReply,
+    EngineScore, GameSetup, MoveRequest,
 };
-use std::sync::atomic::AtomicBool;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 pub struct UciClient {
-    transport: Box<dyn Transport>,
-    id_name: Option<String>,
+    connection: Connection,
     /// Option names the engine announced.
     announced_options: Vec<String>,
     /// The `UCI_Variant` values it announced.
     announced_variants: Option<Vec<String>>,
-    faulted: bool,
 }
 
 impl UciClient {
-    /// Completes the handshake over `transport`: `uci`, the variant, the options, `isready`.
-    pub fn start(
-        transport: impl Transport + 'static,
-        options: &[(String, String)],
-        game: &str,
-        timeout: Duration,
-        inbox: &mut Inbox,
-    ) -> Result<UciClient, String> {
-        let mut client = UciClient {
-            transport: Box::new(transport),
-            id_name: None,
+    pub fn new(transport: impl Transport + 'static) -> UciClient {
+        UciClient {
+            connection: Connection::new(transport),
             announced_options: Vec::new(),
             announced_variants: None,
-            faulted: false,
-        };
-        client
-            .handshake(options, game, timeout, inbox)
-            .map_err(|fault| fault.setup_error(timeout))?;
-        Ok(client)
+        }
     }
 
     fn read_announcements(&mut self, lines: &[String]) {
         for line in lines {
             let line = line.trim();
             if let Some(name) = line.strip_prefix("id name ") {
-                self.id_name = Some(name.trim().to_string());
+                self.connection.id_name = Some(name.trim().to_string());
             } else if let Some(rest) = line.strip_prefix("option name ") {
                 let name = rest.split(" type ").next().unwrap_or(rest).trim();
                 if name.eq_ignore_ascii_case("UCI_Variant") {
@@ -63,14 +47,49 @@ impl UciClient {
             }
         }
     }
+}
 
+/// The `go` command of a move request: seat 0's clock is UCI's `wtime`, seat 1's `btime`.
+fn go_command(request: &MoveRequest) -> String {
+    let mut go = String::from("go");
+    let millis = |d: Duration| d.as_millis();
+    if let (Some(clocks), [first_inc, second_inc, ..]) = (&request.clocks, &request.increments[..])
+    {
+        if let [first, second, ..] = clocks[..] {
+            go.push_str(&format!(
+                " wtime {} btime {} winc {} binc {}",
+                millis(first),
+                millis(second),
+                millis(*first_inc),
+                millis(*second_inc)
+            ));
+        }
+    }
+    if let Some(st) = request.limits.movetime {
+        go.push_str(&format!(" movetime {}", millis(st)));
+    }
+    if let Some(nodes) = request.limits.nodes {
+        go.push_str(&format!(" nodes {nodes}"));
+    }
+    if let Some(depth) = request.limits.depth {
+        go.push_str(&format!(" depth {depth}"));
+    }
+    go
+}
+
+impl Client for UciClient {
+    fn connection(&mut self) -> &mut Connection {
+        &mut self.connection
+    }
+
+    /// `uci`, the variant, the options, `isready`.
     fn handshake(
         &mut self,
-        options: &[(String, String)],
-        game: &str,
-        timeout: Duration,
         inbox: &mut Inbox,
+        options: &[(String, String)],
+        setup: &GameSetup,
     ) -> Result<(), EngineFault> {
+        let (game, timeout) = (setup.game, setup.timeout);
         self.send("uci")?;
         let lines = read_until(self, inbox, timeout, |line| line.trim() == "uciok")?;
         self.read_announcements(&lines);
@@ -118,82 +137,15 @@ impl UciClient {
         }
         Ok(())
     }
-}
 
-/// The `go` command of a move request: seat 0's clock is UCI's `wtime`, seat 1's `btime`.
-fn go_command(request: &MoveRequest) -> String {
-    let mut go = String::from("go");
-    let millis = |d: Duration| d.as_millis();
-    if let (Some(clocks), [first_inc, second_inc, ..]) = (&request.clocks, &request.increments[..])
-    {
-        if let [first, second, ..] = clocks[..] {
-            go.push_str(&format!(
-                " wtime {} btime {} winc {} binc {}",
-                millis(first),
-                millis(second),
-                millis(*first_inc),
-                millis(*second_inc)
-            ));
-        }
-    }
-    if let Some(st) = request.limits.movetime {
-        go.push_str(&format!(" movetime {}", millis(st)));
-    }
-    if let Some(nodes) = request.limits.nodes {
-        go.push_str(&format!(" nodes {nodes}"));
-    }
-    if let Some(depth) = request.limits.depth {
-        go.push_str(&format!(" depth {depth}"));
-    }
-    go
-}
-
-impl Client for UciClient {
-    fn source(&self) -> Source {
-        self.transport.source()
-    }
-
-    fn id_name(&self) -> Option<String> {
-        self.id_name.clone()
-    }
-
-    fn send(&mut self, line: &str) -> Result<Instant, EngineFault> {
-        self.transport.send(line)
-    }
-
-    fn exit_text(&mut self) -> String {
-        self.transport.exit_text()
-    }
-
-    fn faulted(&self) -> bool {
-        self.faulted
-    }
-
-    fn set_faulted(&mut self) {
-        self.faulted = true;
-    }
-
-    fn new_game(
-        &mut self,
-        inbox: &mut Inbox,
-        _game: &str,
-        _limits: &Limits,
-        timeout: Duration,
-    ) -> Result<(), EngineFault> {
+    fn new_game(&mut self, inbox: &mut Inbox, setup: &GameSetup) -> Result<(), EngineFault> {
         drain(self, inbox)?;
         self.send("ucinewgame")?;
         self.send("isready")?;
-        read_until(self, inbox, timeout, |line| line.trim() == "readyok")?;
-        Ok(())
+        read_until(self, inbox, setup.timeout, |l| l.trim() == "readyok").map(drop)
     }
 
-    fn request_move(
-        &mut self,
-        inbox: &mut Inbox,
-        request: &MoveRequest,
-        wait: Duration,
-        cancel: &AtomicBool,
-    ) -> Result<EngineReply, EngineFault> {
+    fn request_move(&mut self, inbox: &mut Inbox, request: &MoveRequest) -> EngineAnswer {
         drain(self, inbox)?;
         let mut position = match request.start_fen {
             None => "position startpos".to_string(),
@@ -207,7 +159,8 @@ impl Client for UciClient {
         let sent = self.send(&go_command(request))?;
         let (mut score, mut depth) = (None, None);
         loop {
-            let (at, line) = next_line(self, inbox, sent + wait, sent, Some(cancel))?;
+            let (at, line) =
+                next_line(self, inbox, sent + request.wait, sent, Some(request.cancel))?;
             let tokens: Vec<&str> = line.split_whitespace().collect();
             match tokens.first() {
                 Some(&"info") => {
@@ -230,14 +183,6 @@ impl Client for UciClient {
                 _ => {}
             }
         }
-    }
-
-    fn quit(mut self: Box<Self>) {
-        if !self.faulted {
-            let _ = self.send("quit");
-            self.transport.close();
-        }
-        // Dropping the transport kills what is left.
     }
 }
 
@@ -270,29 +215,18 @@ fn parse_uci_info(tokens: &[&str]) -> (Option<EngineScore>, Option<u32>) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::arena::process::TimeControl;
+    use crate::arena::process::{Limits, TimeControl};
+    use std::sync::atomic::AtomicBool;
 
     #[test]
     fn info_lines() {
+        let info = |line: &str| parse_uci_info(&line.split_whitespace().collect::<Vec<_>>());
         let line = "info depth 12 seldepth 20 multipv 1 score cp -35 nodes 100 pv e2e4";
-        let tokens: Vec<&str> = line.split_whitespace().collect();
-        assert_eq!(
-            parse_uci_info(&tokens),
-            (Some(EngineScore::Cp(-35)), Some(12))
-        );
-        let tokens: Vec<&str> = "info depth 3 score mate -2 lowerbound"
-            .split_whitespace()
-            .collect();
-        assert_eq!(
-            parse_uci_info(&tokens),
-            (Some(EngineScore::Mate(-2)), Some(3))
-        );
-        let tokens: Vec<&str> = "info multipv 2 depth 3 score cp 9"
-            .split_whitespace()
-            .collect();
-        assert_eq!(parse_uci_info(&tokens), (None, None));
-        let tokens: Vec<&str> = "info string score cp 5".split_whitespace().collect();
-        assert_eq!(parse_uci_info(&tokens), (None, None));
+        assert_eq!(info(line), (Some(EngineScore::Cp(-35)), Some(12)));
+        let line = "info depth 3 score mate -2 lowerbound";
+        assert_eq!(info(line), (Some(EngineScore::Mate(-2)), Some(3)));
+        assert_eq!(info("info multipv 2 depth 3 score cp 9"), (None, None));
+        assert_eq!(info("info string score cp 5"), (None, None));
     }
 
     #[test]
@@ -308,6 +242,8 @@ mod tests {
                 depth: Some(4),
                 ..Limits::default()
             },
+            wait: Duration::ZERO,
+            cancel: &AtomicBool::new(false),
         };
         assert_eq!(
             go_command(&request),

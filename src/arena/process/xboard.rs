@@ -1,19 +1,17 @@
 //! The xboard (CECP version 2) client, for Fairy-Max, Sjaak II and others. The engine is kept
 //! in force mode and told each move; before its own moves it gets its clocks and `go`.
 
-use super::inbox::{Inbox, Source};
+use super::inbox::Inbox;
 use super::transport::Transport;
 use super::{
-    drain, next_line, read_until, Client, EngineFault, EngineReply, EngineScore, Limits,
-    MoveRequest,
+    drain, next_line, read_until, Client, Connection, EngineAnswer, EngineFault, EngineReply,
+    EngineScore, GameSetup, MoveRequest,
 };
 use std::collections::HashMap;
-use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 
 pub struct XboardClient {
-    transport: Box<dyn Transport>,
-    id_name: Option<String>,
+    connection: Connection,
     features: HashMap<String, String>,
     /// Option names of its `feature option=` lines.
     announced_options: Vec<String>,
@@ -22,32 +20,18 @@ pub struct XboardClient {
     /// The start and moves the engine has been told of since `new`.
     board: Option<(Option<String>, Vec<String>)>,
     pings: u32,
-    faulted: bool,
 }
 
 impl XboardClient {
-    /// Completes the handshake over `transport`: `protover 2`, the features, the options.
-    pub fn start(
-        transport: impl Transport + 'static,
-        options: &[(String, String)],
-        game: &str,
-        timeout: Duration,
-        inbox: &mut Inbox,
-    ) -> Result<XboardClient, String> {
-        let mut client = XboardClient {
-            transport: Box::new(transport),
-            id_name: None,
+    pub fn new(transport: impl Transport + 'static) -> XboardClient {
+        XboardClient {
+            connection: Connection::new(transport),
             features: HashMap::new(),
             announced_options: Vec::new(),
             announced_variants: None,
             board: None,
             pings: 0,
-            faulted: false,
-        };
-        client
-            .handshake(options, game, timeout, inbox)
-            .map_err(|fault| fault.setup_error(timeout))?;
-        Ok(client)
+        }
     }
 
     /// Reads `feature` lines, accepting or rejecting each, until `done=1`.
@@ -66,7 +50,7 @@ impl XboardClient {
                 self.send(&format!("{verdict} {name}"))?;
                 match name.as_str() {
                     "done" => done = value == "1",
-                    "myname" => self.id_name = Some(value.clone()),
+                    "myname" => self.connection.id_name = Some(value.clone()),
                     "variants" => {
                         self.announced_variants =
                             Some(value.split(',').map(|v| v.trim().to_string()).collect())
@@ -83,49 +67,6 @@ impl XboardClient {
                 return Ok(());
             }
         }
-    }
-
-    fn handshake(
-        &mut self,
-        options: &[(String, String)],
-        game: &str,
-        timeout: Duration,
-        inbox: &mut Inbox,
-    ) -> Result<(), EngineFault> {
-        self.send("xboard")?;
-        self.send("protover 2")?;
-        self.read_features(inbox, timeout)?;
-        if game != "chess" {
-            let plays = self
-                .announced_variants
-                .as_ref()
-                .is_some_and(|vars| vars.iter().any(|v| v == game));
-            if !plays {
-                return Err(EngineFault::Protocol(format!(
-                    "the engine does not play '{game}' (its variants: {})",
-                    self.announced_variants
-                        .as_ref()
-                        .map(|vars| vars.join(", "))
-                        .unwrap_or_default()
-                )));
-            }
-        }
-        for (name, value) in options {
-            let line = if name.eq_ignore_ascii_case("Hash") && self.feature("memory") {
-                format!("memory {value}")
-            } else if name.eq_ignore_ascii_case("Threads") && self.feature("smp") {
-                format!("cores {value}")
-            } else if self.announced_options.iter().any(|known| known == name) {
-                format!("option {name}={value}")
-            } else {
-                return Err(EngineFault::Protocol(format!(
-                    "the engine has no option '{name}' (its options: {})",
-                    self.announced_options.join(", ")
-                )));
-            };
-            self.send(&line)?;
-        }
-        self.sync(inbox, timeout)
     }
 
     fn feature(&self, name: &str) -> bool {
@@ -196,46 +137,64 @@ impl XboardClient {
 }
 
 impl Client for XboardClient {
-    fn source(&self) -> Source {
-        self.transport.source()
+    fn connection(&mut self) -> &mut Connection {
+        &mut self.connection
     }
 
-    fn id_name(&self) -> Option<String> {
-        self.id_name.clone()
-    }
-
-    fn send(&mut self, line: &str) -> Result<Instant, EngineFault> {
-        self.transport.send(line)
-    }
-
-    fn exit_text(&mut self) -> String {
-        self.transport.exit_text()
-    }
-
-    fn faulted(&self) -> bool {
-        self.faulted
-    }
-
-    fn set_faulted(&mut self) {
-        self.faulted = true;
-    }
-
-    fn new_game(
+    /// `protover 2`, the features, the variant, the options.
+    fn handshake(
         &mut self,
         inbox: &mut Inbox,
-        game: &str,
-        limits: &Limits,
-        timeout: Duration,
+        options: &[(String, String)],
+        setup: &GameSetup,
     ) -> Result<(), EngineFault> {
+        let (game, timeout) = (setup.game, setup.timeout);
+        self.send("xboard")?;
+        self.send("protover 2")?;
+        self.read_features(inbox, timeout)?;
+        if game != "chess" {
+            let plays = self
+                .announced_variants
+                .as_ref()
+                .is_some_and(|vars| vars.iter().any(|v| v == game));
+            if !plays {
+                return Err(EngineFault::Protocol(format!(
+                    "the engine does not play '{game}' (its variants: {})",
+                    self.announced_variants
+                        .as_ref()
+                        .map(|vars| vars.join(", "))
+                        .unwrap_or_default()
+                )));
+            }
+        }
+        for (name, value) in options {
+            let line = if name.eq_ignore_ascii_case("Hash") && self.feature("memory") {
+                format!("memory {value}")
+            } else if name.eq_ignore_ascii_case("Threads") && self.feature("smp") {
+                format!("cores {value}")
+            } else if self.announced_options.iter().any(|known| known == name) {
+                format!("option {name}={value}")
+            } else {
+                return Err(EngineFault::Protocol(format!(
+                    "the engine has no option '{name}' (its options: {})",
+                    self.announced_options.join(", ")
+                )));
+            };
+            self.send(&line)?;
+        }
+        self.sync(inbox, timeout)
+    }
+
+    fn new_game(&mut self, inbox: &mut Inbox, setup: &GameSetup) -> Result<(), EngineFault> {
         drain(self, inbox)?;
         self.send("new")?;
-        if game != "chess" {
-            self.send(&format!("variant {game}"))?;
+        if setup.game != "chess" {
+            self.send(&format!("variant {}", setup.game))?;
         }
         self.send("force")?;
         self.send("post")?;
         self.send("easy")?;
-        if let Some(tc) = limits.tc {
+        if let Some(tc) = setup.limits.tc {
             // Some engines (Fairy-Max) read only a whole increment; `time` and `otim` before
             // each move tell them their real clocks anyway.
             let seconds = tc.base.as_secs();
@@ -245,23 +204,17 @@ impl Client for XboardClient {
                 seconds / 60,
                 seconds % 60
             ))?;
-        } else if let Some(st) = limits.movetime {
+        } else if let Some(st) = setup.limits.movetime {
             self.send(&format!("st {}", st.as_secs().max(1)))?;
         }
-        if let Some(depth) = limits.depth {
+        if let Some(depth) = setup.limits.depth {
             self.send(&format!("sd {depth}"))?;
         }
         self.board = None;
-        self.sync(inbox, timeout)
+        self.sync(inbox, setup.timeout)
     }
 
-    fn request_move(
-        &mut self,
-        inbox: &mut Inbox,
-        request: &MoveRequest,
-        wait: Duration,
-        cancel: &AtomicBool,
-    ) -> Result<EngineReply, EngineFault> {
+    fn request_move(&mut self, inbox: &mut Inbox, request: &MoveRequest) -> EngineAnswer {
         drain(self, inbox)?;
         self.catch_up(inbox, request)?;
         if let Some(clocks) = &request.clocks {
@@ -278,7 +231,8 @@ impl Client for XboardClient {
         let sent = self.send("go")?;
         let (mut score, mut depth) = (None, None);
         loop {
-            let (at, line) = next_line(self, inbox, sent + wait, sent, Some(cancel))?;
+            let (at, line) =
+                next_line(self, inbox, sent + request.wait, sent, Some(request.cancel))?;
             let tokens: Vec<&str> = line.split_whitespace().collect();
             let reply = |text: &str, resigned| EngineReply {
                 text: text.to_string(),
@@ -321,15 +275,8 @@ impl Client for XboardClient {
     /// `result` is not sent: Fairy-Max, for one, does not know it, and `new` starts the next
     /// game anyway.
     fn game_over(&mut self) {
-        if !self.faulted {
+        if !self.connection.faulted {
             let _ = self.send("force");
-        }
-    }
-
-    fn quit(mut self: Box<Self>) {
-        if !self.faulted {
-            let _ = self.send("quit");
-            self.transport.close();
         }
     }
 }

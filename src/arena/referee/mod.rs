@@ -189,28 +189,25 @@ impl SessionResult {
     }
 }
 
-/// One session to referee: the scheduled game and the limits of the engine in each seat.
+/// One session to referee: the scheduled game, and the engines in their seats with the limits
+/// of each; their lines arrive in `inbox`. `cancel` is set when the tournament is stopping.
 pub struct Session<'a> {
     pub game: &'a ScheduledGame,
     pub limits: Vec<Limits>,
+    pub clients: &'a mut [Box<dyn Client>],
+    pub inbox: &'a mut Inbox,
+    pub cancel: &'a AtomicBool,
 }
 
 /// A family's referee.
 pub trait Referee: Sync {
     /// The protocol name of the game refereed (`chess`), which the engines are set up for.
     fn game(&self) -> &str;
-    /// Plays one session with `clients[i]` in seat `i`, their lines arriving in `inbox`.
-    /// `None` when the session was abandoned because the tournament is stopping (`cancel`).
-    fn play(
-        &self,
-        session: &Session,
-        clients: &mut [Box<dyn Client>],
-        inbox: &mut Inbox,
-        cancel: &AtomicBool,
-    ) -> Option<SessionResult>;
+    /// Plays one session; `None` when it was abandoned because the tournament is stopping.
+    fn play(&self, session: &mut Session) -> Option<SessionResult>;
     /// The result of a session lost before it began by the engine in `seat` (it could not
     /// start).
-    fn forfeit(&self, session: &Session, seat: usize, detail: String) -> SessionResult;
+    fn forfeit(&self, game: &ScheduledGame, seat: usize, detail: String) -> SessionResult;
     /// How a seat is named in details (`white`, `seat 2`).
     fn seat_name(&self, seat: usize) -> String {
         format!("seat {}", seat + 1)

@@ -5,11 +5,11 @@
 
 use super::adjudication::{Adjudicator, GameResult};
 use super::{Referee, Session, SessionRecord, SessionResult, Termination};
-use crate::arena::process::{Client, EngineReply, EngineScore, Inbox, MoveRequest};
+use crate::arena::process::{EngineReply, EngineScore, GameSetup, MoveRequest};
+use crate::arena::schedule::ScheduledGame;
 use crate::rules::registry::{bind_game, record_from, AnyGame};
 use crate::rules::{Color, Game, Outcome};
 use serde::{Deserialize, Serialize};
-use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 
 pub use super::adjudication::{Adjudication, DrawRule, ResignRule};
@@ -89,20 +89,14 @@ impl Referee for TurnReferee {
         &self.settings.variant
     }
 
-    fn play(
-        &self,
-        session: &Session,
-        clients: &mut [Box<dyn Client>],
-        inbox: &mut Inbox,
-        cancel: &AtomicBool,
-    ) -> Option<SessionResult> {
-        bind_game!(&self.kind, G => play_game::<G>(session, clients, inbox, &self.settings, cancel))
+    fn play(&self, session: &mut Session) -> Option<SessionResult> {
+        bind_game!(&self.kind, G => play_game::<G>(session, &self.settings))
     }
 
-    fn forfeit(&self, session: &Session, seat: usize, detail: String) -> SessionResult {
+    fn forfeit(&self, game: &ScheduledGame, seat: usize, detail: String) -> SessionResult {
         let lost = GameResult::win_for(seat_color(seat).flip());
         let detail = format!("{} {detail}", self.seat_name(seat));
-        let fen = session.game.opening.fen.as_deref();
+        let fen = game.opening.fen.as_deref();
         bind_game!(&self.kind, G => Board::<G>::new(fen, &[]).finish(lost, Termination::StartFailure, detail))
     }
 
@@ -214,24 +208,19 @@ impl<G: Game> Board<G> {
 
 /// Plays one game of `G`; `clients[0]` has White. `None` when the game was abandoned because
 /// the tournament is stopping.
-fn play_game<G: Game>(
-    session: &Session,
-    clients: &mut [Box<dyn Client>],
-    inbox: &mut Inbox,
-    settings: &RefereeSettings,
-    cancel: &AtomicBool,
-) -> Option<SessionResult> {
+fn play_game<G: Game>(session: &mut Session, settings: &RefereeSettings) -> Option<SessionResult> {
     let opening = &session.game.opening;
     let limits = &session.limits;
+    let (clients, inbox, cancel) = (&mut *session.clients, &mut *session.inbox, session.cancel);
     let mut board = Board::<G>::new(opening.fen.as_deref(), &opening.moves);
     for color in [Color::White, Color::Black] {
         let client = clients[color.index()].as_mut();
-        let ready = client.new_game(
-            inbox,
-            &settings.variant,
-            &limits[color.index()],
-            settings.ready_timeout,
-        );
+        let setup = GameSetup {
+            game: &settings.variant,
+            limits: limits[color.index()],
+            timeout: settings.ready_timeout,
+        };
+        let ready = client.new_game(inbox, &setup);
         if let Err(fault) = ready {
             client.set_faulted();
             let (termination, detail) = Termination::of_fault(color.name(), &fault, false)?;
@@ -271,10 +260,12 @@ fn play_game<G: Game>(
             clocks,
             increments: increments.clone(),
             limits: own,
+            wait,
+            cancel,
         };
         let client = clients[seat].as_mut();
         let lost = GameResult::win_for(side.flip());
-        let reply = match client.request_move(inbox, &request, wait, cancel) {
+        let reply = match client.request_move(inbox, &request) {
             Ok(reply) => reply,
             Err(fault) => {
                 client.set_faulted();
