@@ -23,6 +23,11 @@ fn arena(args: &[&str]) -> Output {
         .expect("run roger arena")
 }
 
+/// The words of a command line without quoted arguments.
+fn words(text: &str) -> Vec<&str> {
+    text.split_whitespace().collect()
+}
+
 fn text(output: &Output) -> String {
     format!(
         "status {:?}\n--- stdout\n{}\n--- stderr\n{}",
@@ -190,30 +195,12 @@ fn nichess_and_millennium_matches() {
 
 #[test]
 fn a_gauntlet_prints_standings() {
-    let output = arena(&[
-        "--format",
-        "gauntlet",
-        "--engine",
-        "cmd=roger",
-        "name=roger",
-        "depth=1",
-        "--engine",
-        "cmd=roger",
-        "name=greedy",
-        "args=play greedy",
-        "--engine",
-        "cmd=roger",
-        "name=random",
-        "args=play random",
-        "--each",
-        "tc=10+0.1",
-        "--games",
-        "2",
-        "--seed",
-        "4",
-        "--maxplies",
-        "200",
-    ]);
+    let output = arena(&words(
+        "--format gauntlet --engine cmd=roger name=roger depth=1 \
+         --engine cmd=roger name=greedy arg=play arg=greedy \
+         --engine cmd=roger name=random arg=play arg=random \
+         --each tc=10+0.1 --games 2 --seed 4 --maxplies 200",
+    ));
     let out = text(&output);
     assert!(output.status.success(), "{out}");
     assert!(out.contains("Rank"), "{out}");
@@ -269,22 +256,10 @@ fn the_referee_ends_games_by_the_rules_and_its_ply_limit() {
 
     let report = tournament(
         "maxplies",
-        &[
-            "--engine",
-            "cmd=roger",
-            "args=play random",
-            "--engine",
-            "cmd=roger",
-            "args=play random",
-            "--each",
-            "st=1",
-            "--games",
-            "2",
-            "--seed",
-            "1",
-            "--maxplies",
-            "7",
-        ],
+        &words(
+            "--engine cmd=roger arg=play arg=random --engine cmd=roger arg=play arg=random \
+             --each st=1 --games 2 --seed 1 --maxplies 7",
+        ),
     );
     for game in games(&report) {
         assert_eq!(game["termination"], "max_plies");
@@ -415,30 +390,12 @@ fn bad_setups_fail_before_any_game() {
 
 #[test]
 fn an_sprt_stops_a_lopsided_match_early() {
-    let output = arena(&[
-        "--engine",
-        "cmd=roger",
-        "name=roger",
-        "depth=2",
-        "--engine",
-        "cmd=roger",
-        "name=random",
-        "args=play random",
-        "st=1",
-        "--games",
-        "60",
-        "--seed",
-        "8",
-        "--concurrency",
-        "2",
-        "--maxplies",
-        "300",
-        "--sprt",
-        "elo0=0",
-        "elo1=400",
-        "alpha=0.1",
-        "beta=0.1",
-    ]);
+    let output = arena(&words(
+        "--engine cmd=roger name=roger depth=2 \
+         --engine cmd=roger name=random arg=play arg=random st=1 \
+         --games 60 --seed 8 --concurrency 2 --maxplies 300 \
+         --sprt elo0=0 elo1=400 alpha=0.1 beta=0.1",
+    ));
     let out = text(&output);
     assert!(output.status.success(), "{out}");
     assert!(out.contains("SPRT: H1 accepted"), "{out}");
@@ -449,24 +406,13 @@ fn an_sprt_stops_a_lopsided_match_early() {
 fn ctrl_c_ends_the_run_with_the_finished_games_written() {
     let json = scratch("interrupted.json");
     let json_text = json.display().to_string();
+    let random = "--engine cmd=roger arg=play arg=random";
     let child = Command::new(ROGER)
-        .args([
-            "arena",
-            "--engine",
-            "cmd=roger",
-            "args=play random",
-            "--engine",
-            "cmd=roger",
-            "args=play random",
-            "--each",
-            "st=0.05",
-            "--games",
-            "400",
-            "--seed",
-            "5",
-            "--json",
-            &json_text,
-        ])
+        .arg("arena")
+        .args(words(&format!(
+            "{random} {random} --each st=0.05 --games 400 --seed 5"
+        )))
+        .args(["--json", &json_text])
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .spawn()
@@ -605,7 +551,6 @@ fn shards_merged_equal_the_whole_run_game_for_game() {
 
 #[test]
 fn xboard_engines_play_and_their_faults_lose() {
-    let words = |text: &'static str| text.split_whitespace().collect::<Vec<_>>();
     let uci = words("--engine cmd=roger name=uci arg=play arg=random --each tc=5+0.1 --games 2");
     for variant in ["chess", "nichess"] {
         let mut args = words("--engine cmd=roger name=xb arg=play arg=greedy arg=--xboard");
@@ -631,11 +576,11 @@ fn xboard_engines_play_and_their_faults_lose() {
 fn a_version_1_share_merges_with_a_version_2_share() {
     // tests/data/arena-v1-share1.json is share 1/2 of this tournament, written by the arena
     // before the JSON file's version 2.
-    let common: Vec<&str> = "--engine cmd=roger name=greedy arg=play arg=greedy arg=--seed arg=9 \
+    let common = words(
+        "--engine cmd=roger name=greedy arg=play arg=greedy arg=--seed arg=9 \
          --engine cmd=roger name=random arg=play arg=random arg=--seed arg=4 \
-         --each depth=1 --games 4 --seed 21 --random-plies 2 --maxplies 60"
-        .split_whitespace()
-        .collect();
+         --each depth=1 --games 4 --seed 21 --random-plies 2 --maxplies 60",
+    );
     let whole = tournament("v1-whole", &common);
     assert_eq!(whole["version"], 2);
     let mut args = common.clone();
@@ -757,6 +702,7 @@ mod race {
             for (seat, client) in clients.iter_mut().enumerate() {
                 let setup = GameSetup {
                     game: "race",
+                    options: &[],
                     limits: session.limits[seat],
                     timeout: Duration::from_secs(5),
                 };

@@ -277,7 +277,7 @@ fn parse_shard(text: &str) -> Result<(usize, usize), String> {
 }
 
 /// The `key=value` settings of a rule flag (`--draw`, `--resign`): only `allowed` keys, and
-/// every one of `required`.
+/// always `movecount` and `score` (`required` says so when one is missing).
 struct RuleSettings<'a> {
     flag: &'static str,
     values: Vec<(&'a str, &'a str)>,
@@ -333,16 +333,15 @@ fn parse_draw(tokens: &[&str]) -> Result<DrawRule, String> {
 fn parse_resign(tokens: &[&str]) -> Result<ResignRule, String> {
     let allowed = ["movecount", "score", "twosided"];
     let rule = RuleSettings::read("--resign", tokens, &allowed, "movecount=N and score=CP")?;
+    let two_sided = match rule.value("twosided") {
+        None | Some("false") => false,
+        Some("true") => true,
+        Some(other) => return Err(format!("--resign twosided: '{other}' is not true or false")),
+    };
     Ok(ResignRule {
         move_count: rule.number("movecount")?,
         score: rule.number("score")?,
-        two_sided: match rule.value("twosided") {
-            None | Some("false") => false,
-            Some("true") => true,
-            Some(other) => {
-                return Err(format!("--resign twosided: '{other}' is not true or false"))
-            }
-        },
+        two_sided,
     })
 }
 

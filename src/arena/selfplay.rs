@@ -130,10 +130,11 @@ fn start_player(
     ));
     let setup = GameSetup {
         game: game.variant(),
+        options: &[],
         limits: Limits::default(),
         timeout: Duration::from_secs(30),
     };
-    greet(Box::new(UciClient::new(transport)), inbox, &[], &setup)
+    greet(Box::new(UciClient::new(transport)), inbox, &setup)
 }
 
 /// Runs `roger selfplay`: one line per game with the running score, then the final score.

@@ -179,6 +179,8 @@ pub type EngineAnswer = Result<EngineReply, EngineFault>;
 pub struct GameSetup<'a> {
     /// The game's protocol name.
     pub game: &'a str,
+    /// Options to set in the handshake, in order (`Hash`, `64`).
+    pub options: &'a [(String, String)],
     pub limits: Limits,
     /// How long to wait for the engine to be ready.
     pub timeout: Duration,
@@ -230,13 +232,8 @@ pub trait Client: Send {
     fn connection(&mut self) -> &mut Connection;
     /// The protocol's greeting once the engine has started: announcements, options, the game.
     /// Nothing by default, for engines that speak no protocol beyond their games.
-    fn handshake(
-        &mut self,
-        inbox: &mut Inbox,
-        options: &[(String, String)],
-        setup: &GameSetup,
-    ) -> Result<(), EngineFault> {
-        let _ = (inbox, options, setup);
+    fn handshake(&mut self, inbox: &mut Inbox, setup: &GameSetup) -> Result<(), EngineFault> {
+        let _ = (inbox, setup);
         Ok(())
     }
     /// Prepares the engine for a new session.
@@ -329,10 +326,9 @@ pub fn drain(client: &mut dyn Client, inbox: &mut Inbox) -> Result<(), EngineFau
 pub fn greet(
     mut client: Box<dyn Client>,
     inbox: &mut Inbox,
-    options: &[(String, String)],
     setup: &GameSetup,
 ) -> Result<Box<dyn Client>, String> {
-    match client.handshake(inbox, options, setup) {
+    match client.handshake(inbox, setup) {
         Ok(()) => Ok(client),
         Err(fault) => Err(fault.setup_error(setup.timeout)),
     }
@@ -353,10 +349,11 @@ pub fn start_engine(
     };
     let setup = GameSetup {
         game,
+        options: &config.options,
         limits: config.limits,
         timeout,
     };
-    greet(client, inbox, &config.options, &setup)
+    greet(client, inbox, &setup)
 }
 
 #[cfg(test)]

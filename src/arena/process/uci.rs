@@ -83,15 +83,10 @@ impl Client for UciClient {
     }
 
     /// `uci`, the variant, the options, `isready`.
-    fn handshake(
-        &mut self,
-        inbox: &mut Inbox,
-        options: &[(String, String)],
-        setup: &GameSetup,
-    ) -> Result<(), EngineFault> {
-        let (game, timeout) = (setup.game, setup.timeout);
+    fn handshake(&mut self, inbox: &mut Inbox, setup: &GameSetup) -> Result<(), EngineFault> {
+        let game = setup.game;
         self.send("uci")?;
-        let lines = read_until(self, inbox, timeout, |line| line.trim() == "uciok")?;
+        let lines = read_until(self, inbox, setup.timeout, |line| line.trim() == "uciok")?;
         self.read_announcements(&lines);
         match &self.announced_variants {
             Some(vars) if vars.iter().any(|v| v == game) => {
@@ -111,7 +106,7 @@ impl Client for UciClient {
                 )))
             }
         }
-        for (name, value) in options {
+        for (name, value) in setup.options {
             if !self
                 .announced_options
                 .iter()
@@ -125,7 +120,7 @@ impl Client for UciClient {
             self.send(&format!("setoption name {name} value {value}"))?;
         }
         self.send("isready")?;
-        let replies = read_until(self, inbox, timeout, |line| line.trim() == "readyok")?;
+        let replies = read_until(self, inbox, setup.timeout, |line| line.trim() == "readyok")?;
         // Roger (and some others) say so when they refuse an option's value.
         if let Some(error) = replies
             .iter()

@@ -142,16 +142,11 @@ impl Client for XboardClient {
     }
 
     /// `protover 2`, the features, the variant, the options.
-    fn handshake(
-        &mut self,
-        inbox: &mut Inbox,
-        options: &[(String, String)],
-        setup: &GameSetup,
-    ) -> Result<(), EngineFault> {
-        let (game, timeout) = (setup.game, setup.timeout);
+    fn handshake(&mut self, inbox: &mut Inbox, setup: &GameSetup) -> Result<(), EngineFault> {
+        let game = setup.game;
         self.send("xboard")?;
         self.send("protover 2")?;
-        self.read_features(inbox, timeout)?;
+        self.read_features(inbox, setup.timeout)?;
         if game != "chess" {
             let plays = self
                 .announced_variants
@@ -167,7 +162,7 @@ impl Client for XboardClient {
                 )));
             }
         }
-        for (name, value) in options {
+        for (name, value) in setup.options {
             let line = if name.eq_ignore_ascii_case("Hash") && self.feature("memory") {
                 format!("memory {value}")
             } else if name.eq_ignore_ascii_case("Threads") && self.feature("smp") {
@@ -182,7 +177,7 @@ impl Client for XboardClient {
             };
             self.send(&line)?;
         }
-        self.sync(inbox, timeout)
+        self.sync(inbox, setup.timeout)
     }
 
     fn new_game(&mut self, inbox: &mut Inbox, setup: &GameSetup) -> Result<(), EngineFault> {

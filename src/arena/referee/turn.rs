@@ -217,6 +217,7 @@ fn play_game<G: Game>(session: &mut Session, settings: &RefereeSettings) -> Opti
         let client = clients[color.index()].as_mut();
         let setup = GameSetup {
             game: &settings.variant,
+            options: &[],
             limits: limits[color.index()],
             timeout: settings.ready_timeout,
         };
