@@ -241,6 +241,23 @@ mod tests {
     }
 
     #[test]
+    fn a_panicking_player_is_a_crash_not_the_arenas() {
+        let mut inbox = Inbox::new();
+        let serve = |lines: Receiver<String>, _: &Outbox| {
+            if let Ok(line) = lines.recv() {
+                panic!("the player cannot stand '{line}'");
+            }
+        };
+        let mut transport = LocalTransport::spawn("fragile", &mut inbox, None, serve);
+        let source = transport.source();
+        transport.send("go").unwrap();
+        let soon = Instant::now() + Duration::from_secs(5);
+        assert!(inbox.next_from(source, soon, None).is_err());
+        assert_eq!(transport.exit_text(), "the player panicked");
+        assert!(transport.send("go").is_err());
+    }
+
+    #[test]
     fn clocks_of_go() {
         let tokens = ["wtime", "900", "btime", "800", "winc", "10", "binc", "20"];
         let clock = go_clock(&tokens, Color::Black).unwrap();
