@@ -2,6 +2,7 @@
 //! matches on these and calls the library.
 
 use clap::{Args, Parser, Subcommand};
+use roger::arena::selfplay::SelfplayOptions;
 use roger::rules::registry::game_names;
 
 #[derive(Parser)]
@@ -33,7 +34,7 @@ pub enum Mode {
     },
     /// Play an in-process match between built-in players (engine, random, greedy), refereed
     /// with the game's rules; colours alternate, each opening is played twice.
-    Selfplay(SelfplayArgs),
+    Selfplay(SelfplayOptions),
     /// Run the fixed search benchmark and print its node count and speed.
     Bench {
         /// Search every benchmark position to this depth instead of the default.
@@ -50,47 +51,6 @@ pub enum Mode {
     /// Serve the protocol with a built-in reference player, random or greedy (one ply); UCI, or
     /// xboard with `--xboard`.
     Play(PlayArgs),
-}
-
-/// `roger selfplay`.
-#[derive(Args)]
-pub struct SelfplayArgs {
-    /// The `UCI_Variant` to play.
-    #[arg(long, default_value = "chess", value_parser = game_names())]
-    pub variant: String,
-    /// How many games to play.
-    #[arg(long, default_value_t = 10)]
-    pub games: u32,
-    /// Time control per player: base seconds + increment seconds.
-    #[arg(long, default_value = "10+0.1")]
-    pub tc: String,
-    /// The first player (White in odd games): engine, random or greedy.
-    #[arg(long, default_value = "engine")]
-    pub white: String,
-    /// The second player (Black in odd games).
-    #[arg(long, default_value = "engine")]
-    pub black: String,
-    /// Random plies played from the start position to vary the openings.
-    #[arg(long, default_value_t = 4)]
-    pub random_plies: usize,
-    /// A game still going after this many plies is adjudicated a draw.
-    #[arg(long, default_value_t = 600)]
-    pub max_plies: usize,
-    /// Seed of the openings and of the players' tie-breaks.
-    #[arg(long, default_value_t = 1)]
-    pub seed: u64,
-    /// Milliseconds a player may overrun its clock before it loses on time.
-    #[arg(long, default_value_t = 50)]
-    pub timemargin: u64,
-    /// Hash (MiB) of each engine player.
-    #[arg(long, default_value_t = 16)]
-    pub hash: usize,
-    /// Search threads of each engine player.
-    #[arg(long, default_value_t = 1)]
-    pub threads: usize,
-    /// Engine players search to this depth instead of by the clock.
-    #[arg(long)]
-    pub depth: Option<u32>,
 }
 
 /// `roger play`.

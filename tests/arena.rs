@@ -23,6 +23,11 @@ fn arena(args: &[&str]) -> Output {
         .expect("run roger arena")
 }
 
+/// The words of a command line without quoted arguments.
+fn words(text: &str) -> Vec<&str> {
+    text.split_whitespace().collect()
+}
+
 fn text(output: &Output) -> String {
     format!(
         "status {:?}\n--- stdout\n{}\n--- stderr\n{}",
@@ -56,7 +61,7 @@ fn endings(report: &Value) -> Vec<(String, String)> {
         .map(|g| {
             (
                 g["termination"].as_str().unwrap().to_string(),
-                g["result"].as_str().unwrap().to_string(),
+                g["record"]["result"].as_str().unwrap().to_string(),
             )
         })
         .collect()
@@ -85,11 +90,14 @@ fn fault_match(name: &str, fault: &str, limits: &[&str]) -> Value {
         "the tournament goes on after a fault"
     );
     for game in games(&report) {
-        let faulty_white = game["white_name"] == "faulty";
+        let faulty_white = game["names"][0] == "faulty";
         let expected = if faulty_white { "0-1" } else { "1-0" };
-        assert_eq!(game["result"], expected, "{game}");
+        assert_eq!(game["record"]["result"], expected, "{game}");
         // Two moves each were fine before the fault struck.
-        assert!(game["moves"].as_array().unwrap().len() >= 4, "{game}");
+        assert!(
+            game["record"]["moves"].as_array().unwrap().len() >= 4,
+            "{game}"
+        );
     }
     report
 }
@@ -187,30 +195,12 @@ fn nichess_and_millennium_matches() {
 
 #[test]
 fn a_gauntlet_prints_standings() {
-    let output = arena(&[
-        "--format",
-        "gauntlet",
-        "--engine",
-        "cmd=roger",
-        "name=roger",
-        "depth=1",
-        "--engine",
-        "cmd=roger",
-        "name=greedy",
-        "args=play greedy",
-        "--engine",
-        "cmd=roger",
-        "name=random",
-        "args=play random",
-        "--each",
-        "tc=10+0.1",
-        "--games",
-        "2",
-        "--seed",
-        "4",
-        "--maxplies",
-        "200",
-    ]);
+    let output = arena(&words(
+        "--format gauntlet --engine cmd=roger name=roger depth=1 \
+         --engine cmd=roger name=greedy arg=play arg=greedy \
+         --engine cmd=roger name=random arg=play arg=random \
+         --each tc=10+0.1 --games 2 --seed 4 --maxplies 200",
+    ));
     let out = text(&output);
     assert!(output.status.success(), "{out}");
     assert!(out.contains("Rank"), "{out}");
@@ -266,27 +256,16 @@ fn the_referee_ends_games_by_the_rules_and_its_ply_limit() {
 
     let report = tournament(
         "maxplies",
-        &[
-            "--engine",
-            "cmd=roger",
-            "args=play random",
-            "--engine",
-            "cmd=roger",
-            "args=play random",
-            "--each",
-            "st=1",
-            "--games",
-            "2",
-            "--seed",
-            "1",
-            "--maxplies",
-            "7",
-        ],
+        &words(
+            "--engine cmd=roger arg=play arg=random --engine cmd=roger arg=play arg=random \
+             --each st=1 --games 2 --seed 1 --maxplies 7",
+        ),
     );
     for game in games(&report) {
         assert_eq!(game["termination"], "max_plies");
-        assert_eq!(game["result"], "1/2-1/2");
-        assert_eq!(game["moves"].as_array().unwrap().len(), 7);
+        assert_eq!(game["record"]["result"], "1/2-1/2");
+        assert_eq!(game["points"], serde_json::json!([0.5, 0.5]));
+        assert_eq!(game["record"]["moves"].as_array().unwrap().len(), 7);
     }
 }
 
@@ -356,103 +335,43 @@ fn hangs_and_slow_answers_lose_on_time_or_as_unresponsive() {
 
 #[test]
 fn bad_setups_fail_before_any_game() {
-    let cases: &[(&[&str], &str)] = &[
+    // The first engine's settings, more flags, and what the error says; the second engine is
+    // always `cmd=roger tc=1`.
+    let cases: &[(&[&str], &[&str], &str)] = &[
+        (&["cmd=/no/such/engine", "tc=1"], &[], "does not exist"),
+        (&["cmd=roger", "tc=1", "option.Hash"], &[], "not key=value"),
+        (&["cmd=roger"], &[], "no limit"),
         (
-            &[
-                "--engine",
-                "cmd=/no/such/engine",
-                "tc=1",
-                "--engine",
-                "cmd=roger",
-                "tc=1",
-            ],
-            "does not exist",
-        ),
-        (
-            &[
-                "--engine",
-                "cmd=roger",
-                "tc=1",
-                "option.Hash",
-                "--engine",
-                "cmd=roger",
-                "tc=1",
-            ],
-            "not key=value",
-        ),
-        (
-            &["--engine", "cmd=roger", "tc=1", "--engine", "cmd=roger"],
-            "no limit",
-        ),
-        (
-            &[
-                "--engine",
-                "cmd=roger",
-                "tc=1",
-                "--engine",
-                "cmd=roger",
-                "tc=1",
-                "--concurrency",
-                "two",
-            ],
+            &["cmd=roger", "tc=1"],
+            &["--concurrency", "two"],
             "--concurrency",
         ),
         (
-            &[
-                "--engine",
-                "cmd=roger",
-                "tc=1",
-                "option.Hahs=4",
-                "--engine",
-                "cmd=roger",
-                "tc=1",
-            ],
+            &["cmd=roger", "tc=1", "option.Hahs=4"],
+            &[],
             "has no option 'Hahs'",
         ),
         (
-            &[
-                "--engine",
-                "cmd=roger",
-                "tc=1",
-                "option.Hash=0",
-                "--engine",
-                "cmd=roger",
-                "tc=1",
-            ],
+            &["cmd=roger", "tc=1", "option.Hash=0"],
+            &[],
             "refused its setup",
         ),
         (
-            &[
-                "--engine",
-                "cmd=roger",
-                "args=play random --fault no-handshake",
-                "tc=1",
-                "--engine",
-                "cmd=roger",
-                "tc=1",
-                "--ready-timeout",
-                "1",
-            ],
+            &["cmd=roger", "args=play random --fault no-handshake", "tc=1"],
+            &["--ready-timeout", "1"],
             "handshake",
         ),
         (
-            &[
-                "--variant",
-                "nichess",
-                "--engine",
-                "cmd=/usr/bin/env",
-                "args=true",
-                "tc=1",
-                "--engine",
-                "cmd=roger",
-                "tc=1",
-                "--ready-timeout",
-                "1",
-            ],
+            &["cmd=/usr/bin/env", "args=true", "tc=1"],
+            &["--variant", "nichess", "--ready-timeout", "1"],
             "engine 'env'",
         ),
     ];
-    for (args, message) in cases {
+    for (first, extra, message) in cases {
+        let mut args = vec!["--engine"];
+        args.extend(*first);
+        args.extend(["--engine", "cmd=roger", "tc=1"]);
+        args.extend(*extra);
         let pgn = scratch("never.pgn");
         let pgn_text = pgn.display().to_string();
         let mut all = args.to_vec();
@@ -471,30 +390,12 @@ fn bad_setups_fail_before_any_game() {
 
 #[test]
 fn an_sprt_stops_a_lopsided_match_early() {
-    let output = arena(&[
-        "--engine",
-        "cmd=roger",
-        "name=roger",
-        "depth=2",
-        "--engine",
-        "cmd=roger",
-        "name=random",
-        "args=play random",
-        "st=1",
-        "--games",
-        "60",
-        "--seed",
-        "8",
-        "--concurrency",
-        "2",
-        "--maxplies",
-        "300",
-        "--sprt",
-        "elo0=0",
-        "elo1=400",
-        "alpha=0.1",
-        "beta=0.1",
-    ]);
+    let output = arena(&words(
+        "--engine cmd=roger name=roger depth=2 \
+         --engine cmd=roger name=random arg=play arg=random st=1 \
+         --games 60 --seed 8 --concurrency 2 --maxplies 300 \
+         --sprt elo0=0 elo1=400 alpha=0.1 beta=0.1",
+    ));
     let out = text(&output);
     assert!(output.status.success(), "{out}");
     assert!(out.contains("SPRT: H1 accepted"), "{out}");
@@ -505,24 +406,13 @@ fn an_sprt_stops_a_lopsided_match_early() {
 fn ctrl_c_ends_the_run_with_the_finished_games_written() {
     let json = scratch("interrupted.json");
     let json_text = json.display().to_string();
+    let random = "--engine cmd=roger arg=play arg=random";
     let child = Command::new(ROGER)
-        .args([
-            "arena",
-            "--engine",
-            "cmd=roger",
-            "args=play random",
-            "--engine",
-            "cmd=roger",
-            "args=play random",
-            "--each",
-            "st=0.05",
-            "--games",
-            "400",
-            "--seed",
-            "5",
-            "--json",
-            &json_text,
-        ])
+        .arg("arena")
+        .args(words(&format!(
+            "{random} {random} --each st=0.05 --games 400 --seed 5"
+        )))
+        .args(["--json", &json_text])
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .spawn()
@@ -553,13 +443,13 @@ fn game_keys(report: &Value) -> Vec<(u64, Value, Vec<String>, String, String)> {
             (
                 g["index"].as_u64().unwrap(),
                 g["opening"].clone(),
-                g["moves"]
+                g["record"]["moves"]
                     .as_array()
                     .unwrap()
                     .iter()
                     .map(|m| m["move"].as_str().unwrap().to_string())
                     .collect(),
-                g["result"].as_str().unwrap().to_string(),
+                g["record"]["result"].as_str().unwrap().to_string(),
                 g["termination"].as_str().unwrap().to_string(),
             )
         })
@@ -661,58 +551,71 @@ fn shards_merged_equal_the_whole_run_game_for_game() {
 
 #[test]
 fn xboard_engines_play_and_their_faults_lose() {
+    let uci = words("--engine cmd=roger name=uci arg=play arg=random --each tc=5+0.1 --games 2");
     for variant in ["chess", "nichess"] {
-        let report = tournament(
-            &format!("xboard-{variant}"),
-            &[
-                "--variant",
-                variant,
-                "--engine",
-                "cmd=roger",
-                "name=xb",
-                "args=play greedy --xboard",
-                "proto=xboard",
-                "option.Hash=8",
-                "--engine",
-                "cmd=roger",
-                "name=uci",
-                "args=play random",
-                "--each",
-                "tc=5+0.1",
-                "--games",
-                "2",
-                "--seed",
-                "6",
-                "--random-plies",
-                "2",
-                "--maxplies",
-                "200",
-            ],
-        );
+        let mut args = words("--engine cmd=roger name=xb arg=play arg=greedy arg=--xboard");
+        args.extend(words("proto=xboard option.Hash=8"));
+        args.extend(&uci);
+        args.extend(["--variant", variant]);
+        args.extend(words("--seed 6 --random-plies 2 --maxplies 200"));
+        let report = tournament(&format!("xboard-{variant}"), &args);
         assert_eq!(report["summary"]["faults"], 0, "{variant}: {report}");
         assert_eq!(report["settings"]["engines"][0]["name"], "xb");
     }
-    let report = tournament(
-        "xboard-crash",
-        &[
-            "--engine",
-            "cmd=roger",
-            "name=xb",
-            "proto=xboard",
-            "args=play greedy --xboard --fault crash --fault-after 6",
-            "--engine",
-            "cmd=roger",
-            "name=uci",
-            "args=play random",
-            "--each",
-            "tc=5+0.1",
-            "--games",
-            "2",
-            "--seed",
-            "6",
-        ],
-    );
+    let mut args = words("--engine cmd=roger name=xb proto=xboard");
+    args.push("args=play greedy --xboard --fault crash --fault-after 6");
+    args.extend(&uci);
+    args.extend(["--seed", "6"]);
+    let report = tournament("xboard-crash", &args);
     for game in games(&report) {
         assert_eq!(game["termination"], "crash", "{game}");
     }
 }
+
+#[test]
+fn a_version_1_share_merges_with_a_version_2_share() {
+    // tests/data/arena-v1-share1.json is share 1/2 of this tournament, written by the arena
+    // before the JSON file's version 2.
+    let common = words(
+        "--engine cmd=roger name=greedy arg=play arg=greedy arg=--seed arg=9 \
+         --engine cmd=roger name=random arg=play arg=random arg=--seed arg=4 \
+         --each depth=1 --games 4 --seed 21 --random-plies 2 --maxplies 60",
+    );
+    let whole = tournament("v1-whole", &common);
+    assert_eq!(whole["version"], 2);
+    let mut args = common.clone();
+    args.extend(["--shard", "2/2"]);
+    let share2 = tournament("v1-share2-probe", &args);
+    assert_eq!(share2["version"], 2);
+    let share2_file = scratch("v1-share2.json");
+    std::fs::write(&share2_file, share2.to_string()).unwrap();
+    let share1_file = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/data/arena-v1-share1.json"
+    );
+    let merged_file = scratch("v1-merged.json");
+    let merged_text = merged_file.display().to_string();
+    let output = Command::new(ROGER)
+        .args(["arena", "merge", share1_file])
+        .arg(&share2_file)
+        .args(["--json", &merged_text])
+        .output()
+        .unwrap();
+    assert!(output.status.success(), "{}", text(&output));
+    assert!(text(&output).contains("4 games of 4 merged from 2 files"));
+    let merged: Value =
+        serde_json::from_str(&std::fs::read_to_string(&merged_file).unwrap()).unwrap();
+    assert_eq!(merged["version"], 2);
+    // The built-in players are deterministic: the old share's games are the new run's games.
+    assert_eq!(game_keys(&merged), game_keys(&whole));
+    assert_eq!(
+        merged["summary"]["standings"],
+        whole["summary"]["standings"]
+    );
+    for file in [&share2_file, &merged_file] {
+        let _ = std::fs::remove_file(file);
+    }
+}
+
+#[path = "arena/race.rs"]
+mod race;

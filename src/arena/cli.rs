@@ -2,9 +2,8 @@
 //! command line is read here, with an error that names the flag and the token for every
 //! mistake, before any engine starts.
 
-use super::engine_process::{EngineConfig, Limits, Protocol};
-use super::local::TimeControl;
 use super::openings::{BookFormat, BookOrder, BookSettings};
+use super::process::{EngineConfig, Limits, Protocol, TimeControl};
 use super::referee::{Adjudication, DrawRule, RefereeSettings, ResignRule};
 use super::schedule::Format;
 use super::stats::Sprt;
@@ -277,72 +276,73 @@ fn parse_shard(text: &str) -> Result<(usize, usize), String> {
     }
 }
 
-fn parse_draw(tokens: &[&str]) -> Result<DrawRule, String> {
-    let mut rule = DrawRule {
-        move_number: 0,
-        move_count: 0,
-        score: 0,
-    };
-    let (mut count, mut score) = (false, false);
-    for (key, value) in pairs("--draw", tokens)? {
-        match key {
-            "movenumber" => rule.move_number = number("--draw movenumber", value)?,
-            "movecount" => {
-                rule.move_count = number("--draw movecount", value)?;
-                count = true;
-            }
-            "score" => {
-                rule.score = number("--draw score", value)?;
-                score = true;
-            }
-            other => {
-                return Err(format!(
-                    "--draw: unknown setting '{other}' (expected movenumber, movecount, score)"
-                ))
-            }
+/// The `key=value` settings of a rule flag (`--draw`, `--resign`): only `allowed` keys, and
+/// always `movecount` and `score` (`required` says so when one is missing).
+struct RuleSettings<'a> {
+    flag: &'static str,
+    values: Vec<(&'a str, &'a str)>,
+}
+
+impl<'a> RuleSettings<'a> {
+    fn read(
+        flag: &'static str,
+        tokens: &[&'a str],
+        allowed: &[&str],
+        required: &str,
+    ) -> Result<RuleSettings<'a>, String> {
+        let values = pairs(flag, tokens)?;
+        if let Some((other, _)) = values.iter().find(|(key, _)| !allowed.contains(key)) {
+            let expected = allowed.join(", ");
+            return Err(format!(
+                "{flag}: unknown setting '{other}' (expected {expected})"
+            ));
+        }
+        let given = |key: &str| values.iter().any(|(k, _)| *k == key);
+        if !given("movecount") || !given("score") {
+            return Err(format!("{flag} needs {required}"));
+        }
+        Ok(RuleSettings { flag, values })
+    }
+
+    fn value(&self, key: &str) -> Option<&'a str> {
+        self.values
+            .iter()
+            .rev()
+            .find(|(k, _)| *k == key)
+            .map(|(_, v)| *v)
+    }
+
+    fn number<T: std::str::FromStr + Default>(&self, key: &str) -> Result<T, String> {
+        match self.value(key) {
+            Some(text) => number(&format!("{} {key}", self.flag), text),
+            None => Ok(T::default()),
         }
     }
-    if !(count && score) {
-        return Err("--draw needs movecount=N and score=CP".into());
-    }
-    Ok(rule)
+}
+
+fn parse_draw(tokens: &[&str]) -> Result<DrawRule, String> {
+    let allowed = ["movenumber", "movecount", "score"];
+    let rule = RuleSettings::read("--draw", tokens, &allowed, "movecount=N and score=CP")?;
+    Ok(DrawRule {
+        move_number: rule.number("movenumber")?,
+        move_count: rule.number("movecount")?,
+        score: rule.number("score")?,
+    })
 }
 
 fn parse_resign(tokens: &[&str]) -> Result<ResignRule, String> {
-    let mut rule = ResignRule {
-        move_count: 0,
-        score: 0,
-        two_sided: false,
+    let allowed = ["movecount", "score", "twosided"];
+    let rule = RuleSettings::read("--resign", tokens, &allowed, "movecount=N and score=CP")?;
+    let two_sided = match rule.value("twosided") {
+        None | Some("false") => false,
+        Some("true") => true,
+        Some(other) => return Err(format!("--resign twosided: '{other}' is not true or false")),
     };
-    let (mut count, mut score) = (false, false);
-    for (key, value) in pairs("--resign", tokens)? {
-        match key {
-            "movecount" => {
-                rule.move_count = number("--resign movecount", value)?;
-                count = true;
-            }
-            "score" => {
-                rule.score = number("--resign score", value)?;
-                score = true;
-            }
-            "twosided" => {
-                rule.two_sided = match value {
-                    "true" => true,
-                    "false" => false,
-                    _ => return Err(format!("--resign twosided: '{value}' is not true or false")),
-                }
-            }
-            other => {
-                return Err(format!(
-                    "--resign: unknown setting '{other}' (expected movecount, score, twosided)"
-                ))
-            }
-        }
-    }
-    if !(count && score) {
-        return Err("--resign needs movecount=N and score=CP".into());
-    }
-    Ok(rule)
+    Ok(ResignRule {
+        move_count: rule.number("movecount")?,
+        score: rule.number("score")?,
+        two_sided,
+    })
 }
 
 fn parse_book(tokens: &[&str]) -> Result<BookSettings, String> {
@@ -640,45 +640,56 @@ mod tests {
 
     #[test]
     fn mistakes_are_named() {
-        assert!(
-            error("--engine cmd=/no/such/engine tc=1 --engine cmd=roger tc=1")
-                .contains("does not exist")
-        );
-        assert!(error("--engine cmd=roger --engine cmd=roger tc=1").contains("no limit"));
-        assert!(
-            error("--engine cmd=roger tc=1 option.Hash --engine cmd=roger tc=1")
-                .contains("'option.Hash' is not key=value")
-        );
-        assert!(error("--engine cmd=roger tc=x --engine cmd=roger tc=1").contains("tc"));
-        assert!(
-            error("--engine cmd=roger tc=1 colour=red --engine cmd=roger tc=1")
-                .contains("unknown setting 'colour'")
-        );
-        assert!(error("--engine cmd=roger tc=1").contains("at least two"));
-        assert!(
-            error("--engine cmd=roger tc=1 --engine cmd=roger tc=1 --games x")
-                .contains("--games: 'x'")
-        );
-        assert!(
-            error("--engine cmd=roger tc=1 --engine cmd=roger tc=1 --variant go")
-                .contains("unknown game 'go'")
-        );
-        assert!(
-            error("--engine cmd=roger tc=1 --engine cmd=roger tc=1 --shard 3/2")
-                .contains("--shard")
-        );
-        assert!(
-            error("--engine cmd=roger tc=1 --engine cmd=roger tc=1 --shard 1/2")
-                .contains("needs --seed")
-        );
-        assert!(
-            error("--engine cmd=roger tc=1 --engine cmd=roger tc=1 --frobnicate")
-                .contains("unknown option '--frobnicate'")
-        );
-        assert!(
-            error("--engine cmd=roger tc=1 --engine cmd=roger tc=1 --draw score=3")
-                .contains("movecount")
-        );
+        let two = "--engine cmd=roger tc=1 --engine cmd=roger tc=1";
+        let cases = [
+            (
+                "--engine cmd=/no/such/engine tc=1 --engine cmd=roger tc=1",
+                "does not exist",
+            ),
+            ("--engine cmd=roger --engine cmd=roger tc=1", "no limit"),
+            (
+                "--engine cmd=roger tc=1 option.Hash --engine cmd=roger tc=1",
+                "'option.Hash' is not key=value",
+            ),
+            ("--engine cmd=roger tc=x --engine cmd=roger tc=1", "tc"),
+            (
+                "--engine cmd=roger tc=1 colour=red --engine cmd=roger tc=1",
+                "unknown setting 'colour'",
+            ),
+            ("--engine cmd=roger tc=1", "at least two"),
+            (&format!("{two} --games x"), "--games: 'x'"),
+            (&format!("{two} --variant go"), "unknown game 'go'"),
+            (&format!("{two} --shard 3/2"), "--shard"),
+            (&format!("{two} --shard 1/2"), "needs --seed"),
+            (
+                &format!("{two} --frobnicate"),
+                "unknown option '--frobnicate'",
+            ),
+            (&format!("{two} --draw score=3"), "movecount"),
+        ];
+        for (line, message) in cases {
+            let error = error(line);
+            assert!(error.contains(message), "{line}: {error}");
+        }
+    }
+
+    #[test]
+    fn rule_flags() {
+        let resign = parse_resign(&["movecount=3", "score=600", "twosided=true"]);
+        let expected = ResignRule {
+            move_count: 3,
+            score: 600,
+            two_sided: true,
+        };
+        assert_eq!(resign, Ok(expected));
+        let error = parse_resign(&["movecount=3", "score=6", "twosided=maybe"]).unwrap_err();
+        assert!(error.contains("not true or false"), "{error}");
+        let error = parse_draw(&["movecount=3", "score=6", "colour=red"]).unwrap_err();
+        assert!(error.contains("unknown setting 'colour'"), "{error}");
+        let error = parse_draw(&["movecount=3", "score=six"]).unwrap_err();
+        assert!(error.contains("--draw score: 'six'"), "{error}");
+        let draw = parse_draw(&["movenumber=30", "movecount=8", "score=10"]).unwrap();
+        assert_eq!((draw.move_number, draw.move_count, draw.score), (30, 8, 10));
     }
 
     #[test]

@@ -1,20 +1,21 @@
-//! The arena: games between players, refereed with the project's own rules.
+//! The arena: sessions between engines, refereed with the project's own rules.
 //!
-//! [`local`] plays in-process games between [`Player`](crate::players::Player)s (quick matches
-//! and tests); [`selfplay`] runs them by variant name for `roger selfplay`.
-//!
-//! `roger arena` runs tournaments between engine processes: [`cli`] reads its arguments,
-//! [`engine_process`] speaks to each engine, [`referee`] plays one game by the rules,
-//! [`openings`] and [`schedule`] make the game list, [`tournament`] plays it on a pool of
-//! threads, [`stats`] computes Elo and SPRT, [`report`] and [`pgn`] write the results.
+//! [`process`] speaks to engines (child processes over UCI or xboard, or built-in players
+//! in-process), with every line landing in one inbox per worker; [`referee`] holds a referee per
+//! family of games (today's alternating games first); [`pool`] plays a game list on worker
+//! threads. `roger arena` runs tournaments: [`cli`] reads its arguments, [`openings`] and
+//! [`schedule`] make the game list, [`tournament`] runs it with progress, SPRT and Ctrl-C,
+//! [`stats`] computes Elo and SPRT, [`report`] (with [`report_v1`] for old files) and [`pgn`]
+//! write the results. [`selfplay`] runs `roger selfplay` through the same pieces.
 
 pub mod cli;
-pub mod engine_process;
-pub mod local;
 pub mod openings;
 pub mod pgn;
+pub mod pool;
+pub mod process;
 pub mod referee;
 pub mod report;
+pub mod report_v1;
 pub mod schedule;
 pub mod selfplay;
 pub mod stats;

@@ -2,8 +2,8 @@
 //! against the game's rules before any game starts.
 
 use crate::players::Rng;
-use crate::rules::registry::{dispatch, record_from, AnyGame};
-use crate::rules::{Game, GameRecord, MoveList, Outcome};
+use crate::rules::registry::{bind_game, record_from, AnyGame};
+use crate::rules::{Game, MoveList, Outcome};
 use serde::{Deserialize, Serialize};
 use std::path::PathBuf;
 
@@ -107,15 +107,10 @@ pub fn with_random_plies(
     seed: u64,
 ) -> Result<Opening, String> {
     let game = AnyGame::new(variant).ok_or_else(|| format!("unknown variant '{variant}'"))?;
-    dispatch!(&game, record => extend(record, opening, plies, seed))
+    bind_game!(&game, G => extend::<G>(opening, plies, seed))
 }
 
-fn extend<G: Game>(
-    _kind: &GameRecord<G>,
-    opening: &Opening,
-    plies: usize,
-    seed: u64,
-) -> Result<Opening, String> {
+fn extend<G: Game>(opening: &Opening, plies: usize, seed: u64) -> Result<Opening, String> {
     let mut record = record_from::<G>(opening.fen.as_deref(), &opening.moves)?;
     let mut rng = Rng::new(seed);
     let mut moves = opening.moves.clone();

@@ -3,6 +3,7 @@
 //! (`e2e4`), which is what their rules define. Each engine move carries a comment with its score
 //! and depth, its thinking time and the clock left.
 
+use super::referee::{SessionRecord, TurnRecord};
 use super::report::{FinishedGame, SettingsRecord};
 use crate::rules::chess::{Chess, Move, PieceKind};
 use crate::rules::registry::AnyGame;
@@ -124,16 +125,30 @@ fn time_control(settings: &SettingsRecord, game: &FinishedGame) -> String {
             .find_map(|part| part.strip_prefix("tc="))
             .map(String::from)
     };
-    let (white, black) = (limits(game.scheduled.white), limits(game.scheduled.black));
-    match (tc(&white), tc(&black)) {
-        (Some(w), Some(b)) if w == b => w,
+    let clocks: Vec<Option<String>> = game
+        .scheduled
+        .seats
+        .iter()
+        .map(|&e| tc(&limits(e)))
+        .collect();
+    match clocks.first() {
+        Some(Some(first)) if clocks.iter().all(|c| c.as_ref() == Some(first)) => first.clone(),
         _ => "-".to_string(),
     }
 }
 
-/// One game as PGN, ending with a blank line.
+/// One game as PGN, ending with a blank line; empty for games that are not turn games.
 pub fn game_pgn(settings: &SettingsRecord, game: &FinishedGame) -> String {
-    let played = &game.played;
+    match &game.played.record {
+        SessionRecord::Turn(record) => turn_game_pgn(settings, game, record),
+        SessionRecord::Other(_) => String::new(),
+    }
+}
+
+/// A turn game as PGN: seat 0 is White, seat 1 Black.
+fn turn_game_pgn(settings: &SettingsRecord, game: &FinishedGame, played: &TurnRecord) -> String {
+    let result = game.played.result_text();
+    let name = |seat: usize| game.names.get(seat).map_or("?", String::as_str);
     let variant = settings.variant.as_str();
     let mut out = String::new();
     let mut tag = |name: &str, value: &str| {
@@ -143,9 +158,9 @@ pub fn game_pgn(settings: &SettingsRecord, game: &FinishedGame) -> String {
     tag("Site", "?");
     tag("Date", &game.date);
     tag("Round", &(game.scheduled.index + 1).to_string());
-    tag("White", &game.white_name);
-    tag("Black", &game.black_name);
-    tag("Result", played.result.text());
+    tag("White", name(0));
+    tag("Black", name(1));
+    tag("Result", &result);
     tag("Variant", variant);
     let standard_start = AnyGame::new(variant)
         .map(|g| g.board_info())
@@ -156,7 +171,7 @@ pub fn game_pgn(settings: &SettingsRecord, game: &FinishedGame) -> String {
     }
     tag("TimeControl", &time_control(settings, game));
     tag("PlyCount", &played.moves.len().to_string());
-    tag("Termination", played.termination.pgn_tag());
+    tag("Termination", game.played.termination.pgn_tag());
     out.push('\n');
 
     // The start's side to move and move number, from its FEN.
@@ -201,8 +216,8 @@ pub fn game_pgn(settings: &SettingsRecord, game: &FinishedGame) -> String {
         }
         black_to_move = !black_to_move;
     }
-    tokens.push(format!("{{{}}}", comment(&played.detail)));
-    tokens.push(played.result.text().to_string());
+    tokens.push(format!("{{{}}}", comment(&game.played.detail)));
+    tokens.push(result);
     // Lines of at most 80 characters (a long comment may go over).
     let mut line = String::new();
     for token in tokens {

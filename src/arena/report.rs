@@ -2,9 +2,9 @@
 //! and the standings and match statistics computed from them.
 
 use super::cli::ArenaSettings;
-use super::engine_process::Protocol;
 use super::openings::BookSettings;
-use super::referee::{Adjudication, PlayedGame};
+use super::process::Protocol;
+use super::referee::{Adjudication, SessionResult};
 use super::schedule::{encounters, Format, ScheduledGame};
 use super::stats::{
     elo_pentanomial, elo_trinomial, EloEstimate, Pentanomial, Sprt, SprtDecision, Trinomial,
@@ -15,17 +15,19 @@ use std::fmt::Write as _;
 use std::path::Path;
 
 pub const REPORT_FORMAT: &str = "roger-arena";
-pub const REPORT_VERSION: u32 = 1;
+/// Version 2 holds any family's sessions; version 1 (turn games only, `white`/`black`) is still
+/// read, by [`super::report_v1`].
+pub const REPORT_VERSION: u32 = 2;
 
 /// One finished game: what was scheduled and what was played.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct FinishedGame {
     #[serde(flatten)]
     pub scheduled: ScheduledGame,
-    pub white_name: String,
-    pub black_name: String,
+    /// The engines' names, by seat.
+    pub names: Vec<String>,
     #[serde(flatten)]
-    pub played: PlayedGame,
+    pub played: SessionResult,
     /// `YYYY.MM.DD`, UTC, when the game ended.
     pub date: String,
     pub duration_ms: u64,
@@ -148,15 +150,19 @@ impl ArenaReport {
         let name = path.display();
         let text = std::fs::read_to_string(path)
             .map_err(|error| format!("cannot read '{name}': {error}"))?;
-        let report: ArenaReport = serde_json::from_str(&text)
-            .map_err(|error| format!("'{name}' is not an arena report: {error}"))?;
-        if report.format != REPORT_FORMAT || report.version != REPORT_VERSION {
-            return Err(format!(
-                "'{name}' is a '{}' version {} file, expected '{REPORT_FORMAT}' version {REPORT_VERSION}",
-                report.format, report.version
-            ));
+        let not_a_report =
+            |error: serde_json::Error| format!("'{name}' is not an arena report: {error}");
+        let value: serde_json::Value = serde_json::from_str(&text).map_err(not_a_report)?;
+        let format = value["format"].as_str().unwrap_or_default();
+        let version = value["version"].as_u64().unwrap_or_default();
+        match (format, version) {
+            (REPORT_FORMAT, 2) => serde_json::from_value(value).map_err(not_a_report),
+            (REPORT_FORMAT, 1) => super::report_v1::read(value).map_err(not_a_report),
+            _ => Err(format!(
+                "'{name}' is a '{format}' version {version} file, expected '{REPORT_FORMAT}' \
+                 version 1 or {REPORT_VERSION}"
+            )),
         }
-        Ok(report)
     }
 
     /// Joins the shares of one tournament into one report, the games in tournament order.
@@ -274,17 +280,15 @@ pub fn encounter_stats(games: &[FinishedGame], first: usize, second: usize) -> E
     let mut pentanomial = Pentanomial::default();
     let mut by_pair: BTreeMap<usize, Vec<f64>> = BTreeMap::new();
     for game in games {
-        let s = &game.scheduled;
-        let white_points = game.played.result.white_points();
-        let points = if (s.white, s.black) == (first, second) {
-            white_points
-        } else if (s.white, s.black) == (second, first) {
-            1.0 - white_points
-        } else {
+        let seats = &game.scheduled.seats;
+        if seats.len() != 2 || !seats.contains(&first) || !seats.contains(&second) {
+            continue;
+        }
+        let Some(points) = points_for(game, first) else {
             continue;
         };
         trinomial.add(points);
-        by_pair.entry(s.pair).or_default().push(points);
+        by_pair.entry(game.scheduled.pair).or_default().push(points);
     }
     for points in by_pair.values() {
         if let [a, b] = points.as_slice() {
@@ -316,9 +320,9 @@ impl Summary {
         let games = &report.games;
         let mut field = vec![Trinomial::default(); names.len()];
         for game in games {
-            let white_points = game.played.result.white_points();
-            field[game.scheduled.white].add(white_points);
-            field[game.scheduled.black].add(1.0 - white_points);
+            for (&engine, &points) in game.scheduled.seats.iter().zip(&game.played.points) {
+                field[engine].add(points);
+            }
         }
         let mut standings: Vec<EngineStanding> = names
             .iter()
@@ -517,12 +521,6 @@ pub fn today() -> String {
 
 /// `engine`'s points in `game`, if it played.
 pub fn points_for(game: &FinishedGame, engine: usize) -> Option<f64> {
-    let white = game.played.result.white_points();
-    if game.scheduled.white == engine {
-        Some(white)
-    } else if game.scheduled.black == engine {
-        Some(1.0 - white)
-    } else {
-        None
-    }
+    let seat = game.scheduled.seats.iter().position(|&e| e == engine)?;
+    game.played.points.get(seat).copied()
 }

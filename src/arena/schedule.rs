@@ -24,9 +24,8 @@ pub struct ScheduledGame {
     pub round: usize,
     /// Games with the same pair number share an opening, with colours swapped.
     pub pair: usize,
-    /// Engine indices.
-    pub white: usize,
-    pub black: usize,
+    /// The engine in each seat (engine indices); seat 0 moves first.
+    pub seats: Vec<usize>,
     pub opening: Opening,
 }
 
@@ -46,6 +45,24 @@ pub struct ScheduleSettings<'a> {
     pub book_start: usize,
     pub random_plies: usize,
     pub seed: u64,
+}
+
+impl Default for ScheduleSettings<'_> {
+    /// One round of a two-game match from the start position.
+    fn default() -> Self {
+        ScheduleSettings {
+            variant: "chess",
+            engines: 2,
+            format: Format::RoundRobin,
+            rounds: 1,
+            games: 2,
+            book: &[],
+            order: BookOrder::Sequential,
+            book_start: 0,
+            random_plies: 0,
+            seed: 0,
+        }
+    }
 }
 
 /// A well-mixed 64-bit value from two (splitmix64's finaliser).
@@ -69,7 +86,7 @@ pub fn encounters(engines: usize, format: Format) -> Vec<(usize, usize)> {
 }
 
 /// Every game of the tournament, in order: round by round, encounter by encounter, each
-/// opening twice with colours swapped. All encounters of a round play the same openings.
+/// opening twice with the seats swapped. All encounters of a round play the same openings.
 pub fn schedule(settings: &ScheduleSettings) -> Result<Vec<ScheduledGame>, String> {
     let pairs_per_round = settings.games.div_ceil(2);
     let mut permutations: HashMap<usize, Vec<usize>> = HashMap::new();
@@ -117,13 +134,16 @@ pub fn schedule(settings: &ScheduleSettings) -> Result<Vec<ScheduledGame>, Strin
         for &(a, b) in &encounters {
             for game in 0..settings.games {
                 let number = round * pairs_per_round + game / 2;
-                let (white, black) = if game % 2 == 0 { (a, b) } else { (b, a) };
+                let seats = if game % 2 == 0 {
+                    vec![a, b]
+                } else {
+                    vec![b, a]
+                };
                 games.push(ScheduledGame {
                     index: games.len(),
                     round,
                     pair,
-                    white,
-                    black,
+                    seats,
                     opening: opening_for(number)?,
                 });
                 if game % 2 == 1 || game + 1 == settings.games {
@@ -153,16 +173,13 @@ mod tests {
 
     fn settings(engines: usize, format: Format, games: usize) -> ScheduleSettings<'static> {
         ScheduleSettings {
-            variant: "chess",
             engines,
             format,
             rounds: 2,
             games,
-            book: &[],
-            order: BookOrder::Sequential,
-            book_start: 0,
             random_plies: 4,
             seed: 9,
+            ..ScheduleSettings::default()
         }
     }
 
@@ -173,10 +190,7 @@ mod tests {
         for pair in games.chunks(2) {
             assert_eq!(pair[0].pair, pair[1].pair);
             assert_eq!(pair[0].opening, pair[1].opening);
-            assert_eq!(
-                (pair[0].white, pair[0].black),
-                (pair[1].black, pair[1].white)
-            );
+            assert_eq!(pair[0].seats, [pair[1].seats[1], pair[1].seats[0]]);
         }
         assert_ne!(games[0].opening, games[2].opening);
         assert_eq!(

@@ -3,25 +3,24 @@
 //! decision or Ctrl-C, and writes PGN and JSON.
 
 use super::cli::ArenaSettings;
-use super::engine_process::{EngineConfig, EngineProcess, TrafficLog};
 use super::openings::load_book;
 use super::pgn::game_pgn;
-use super::referee::{play_game, PlayedGame, Termination};
+use super::pool::{play_games, Lineup, Workers};
+use super::process::{start_engine, Inbox, TrafficLog};
+use super::referee::TurnReferee;
 use super::report::{
-    encounter_stats, points_for, today, ArenaReport, FinishedGame, SettingsRecord, Summary,
+    encounter_stats, points_for, ArenaReport, FinishedGame, SettingsRecord, Summary,
 };
 use super::report::{REPORT_FORMAT, REPORT_VERSION};
-use super::schedule::{schedule, shard, ScheduleSettings, ScheduledGame};
+use super::schedule::{schedule, shard, ScheduleSettings};
 use super::stats::{elo_trinomial, SprtDecision};
-use crate::rules::registry::{bind_game, dispatch, AnyGame};
-use crate::rules::{Color, Game};
 use std::collections::HashMap;
 use std::fs::File;
 use std::io::{IsTerminal, Write};
 use std::path::Path;
-use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
-use std::sync::{mpsc, Once};
-use std::time::{Duration, Instant};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Once;
+use std::time::Instant;
 
 /// Set by Ctrl-C.
 static INTERRUPTED: AtomicBool = AtomicBool::new(false);
@@ -49,25 +48,22 @@ pub struct RunOutcome {
 /// Starts each engine once to check it before any game, and learns its name.
 fn check_engines(settings: &mut ArenaSettings, log: &Option<TrafficLog>) -> Result<(), String> {
     for (engine, named) in settings.engines.iter_mut().zip(&settings.named) {
-        let process = EngineProcess::start(
-            engine,
-            &settings.variant,
-            settings.referee.ready_timeout,
-            log.clone(),
-        )
-        .map_err(|error| {
-            format!(
-                "engine '{}' ({}): {error}",
-                engine.name,
-                engine.command.display()
-            )
-        })?;
+        let mut inbox = Inbox::new();
+        let timeout = settings.referee.ready_timeout;
+        let mut client = start_engine(engine, &settings.variant, timeout, log.clone(), &mut inbox)
+            .map_err(|error| {
+                format!(
+                    "engine '{}' ({}): {error}",
+                    engine.name,
+                    engine.command.display()
+                )
+            })?;
         if !named {
-            if let Some(id) = &process.id_name {
-                engine.name = id.clone();
+            if let Some(id) = client.id_name() {
+                engine.name = id;
             }
         }
-        process.quit();
+        client.quit();
     }
     // Names must tell engines apart in standings and PGN.
     let mut seen: HashMap<String, usize> = HashMap::new();
@@ -86,85 +82,6 @@ fn create_file(path: &Path, what: &str) -> Result<File, String> {
         .map_err(|error| format!("cannot create {what} '{}': {error}", path.display()))
 }
 
-/// A worker's engines, started on first use and restarted after a fault.
-struct EnginePool<'a> {
-    configs: &'a [EngineConfig],
-    variant: &'a str,
-    timeout: Duration,
-    log: Option<TrafficLog>,
-    running: HashMap<usize, EngineProcess>,
-}
-
-impl EnginePool<'_> {
-    fn ready(&mut self, index: usize) -> Result<(), String> {
-        if self
-            .running
-            .get(&index)
-            .is_some_and(|engine| engine.faulted)
-        {
-            // Dropping kills it.
-            self.running.remove(&index);
-        }
-        if !self.running.contains_key(&index) {
-            let engine = EngineProcess::start(
-                &self.configs[index],
-                self.variant,
-                self.timeout,
-                self.log.clone(),
-            )?;
-            self.running.insert(index, engine);
-        }
-        Ok(())
-    }
-
-    fn close(self) {
-        for (_, engine) in self.running {
-            engine.quit();
-        }
-    }
-}
-
-/// Plays one scheduled game with the pool's engines.
-fn play_one(
-    pool: &mut EnginePool,
-    settings: &ArenaSettings,
-    game: &ScheduledGame,
-    cancel: &AtomicBool,
-) -> Option<PlayedGame> {
-    let kind = AnyGame::new(&settings.variant).expect("the variant was checked");
-    for (color, index) in [(Color::White, game.white), (Color::Black, game.black)] {
-        if let Err(error) = pool.ready(index) {
-            let start = kind
-                .with_position(game.opening.fen.as_deref(), &[])
-                .map(|g| dispatch!(&g, record => record.start().fen()))
-                .unwrap_or_default();
-            let detail = format!(
-                "{} ({}) could not start: {error}",
-                color.name(),
-                settings.engines[index].name
-            );
-            return Some(PlayedGame::forfeit(
-                start,
-                color,
-                Termination::StartFailure,
-                detail,
-            ));
-        }
-    }
-    // Two distinct engines: take both out of the map to borrow them together.
-    let mut white = pool.running.remove(&game.white).expect("started");
-    let mut black = pool.running.remove(&game.black).expect("started");
-    let limits = [
-        settings.engines[game.white].limits,
-        settings.engines[game.black].limits,
-    ];
-    let engines = [&mut white, &mut black];
-    let played = bind_game!(&kind, G => play_game::<G>(&game.opening, engines, limits, &settings.referee, cancel));
-    pool.running.insert(game.white, white);
-    pool.running.insert(game.black, black);
-    played
-}
-
 /// The running score line of progress output.
 struct Progress {
     terminal: bool,
@@ -179,18 +96,15 @@ impl Progress {
         let mut score;
         if settings.engines.len() > 2 {
             // Each player of this game against the field so far.
-            let standing = |engine: usize| {
+            let standing = |&engine: &usize| {
                 let (points, played) = games
                     .iter()
                     .filter_map(|g| points_for(g, engine))
                     .fold((0.0, 0), |(p, n), x| (p + x, n + 1));
                 format!("{} {points}/{played}", settings.engines[engine].name)
             };
-            score = format!(
-                "{}, {}",
-                standing(game.scheduled.white),
-                standing(game.scheduled.black)
-            );
+            let standings: Vec<String> = game.scheduled.seats.iter().map(standing).collect();
+            score = standings.join(", ");
         } else {
             let stats = encounter_stats(games, 0, 1);
             let t = stats.trinomial;
@@ -217,11 +131,10 @@ impl Progress {
             if fault {
                 print!("\r\x1b[2K");
                 println!(
-                    "game {}: {} - {} {} ({})",
+                    "game {}: {} {} ({})",
                     game.scheduled.index + 1,
-                    game.white_name,
-                    game.black_name,
-                    played.result.text(),
+                    game.names.join(" - "),
+                    played.result_text(),
                     played.detail
                 );
             }
@@ -243,14 +156,13 @@ impl Progress {
                 played.termination.text().to_string()
             };
             println!(
-                "Game {}/{} (#{}) {} - {}: {} ({reason}, {} plies) | {score}",
+                "Game {}/{} (#{}) {}: {} ({reason}, {} plies) | {score}",
                 self.done,
                 self.planned,
                 game.scheduled.index + 1,
-                game.white_name,
-                game.black_name,
-                played.result.text(),
-                played.moves.len(),
+                game.names.join(" - "),
+                played.result_text(),
+                played.length(),
             );
         }
     }
@@ -317,9 +229,18 @@ pub fn run(mut settings: ArenaSettings) -> Result<RunOutcome, String> {
     );
     install_interrupt_handler();
 
+    let referee = TurnReferee::new(settings.referee.clone())?;
+    let timeout = settings.referee.ready_timeout;
+    let start = |index: usize, inbox: &mut Inbox| {
+        let engine = &settings.engines[index];
+        start_engine(engine, &settings.variant, timeout, log.clone(), inbox)
+    };
+    let lineup = Lineup {
+        names: names.clone(),
+        limits: settings.engines.iter().map(|e| e.limits).collect(),
+        start: &start,
+    };
     let stop = AtomicBool::new(false);
-    let next = AtomicUsize::new(0);
-    let (sender, results) = mpsc::channel::<(usize, Option<PlayedGame>, Duration)>();
     let mut finished: Vec<FinishedGame> = Vec::new();
     let mut sprt_decision = None;
     let mut progress = Progress {
@@ -328,72 +249,29 @@ pub fn run(mut settings: ArenaSettings) -> Result<RunOutcome, String> {
         done: 0,
         started: Instant::now(),
     };
-    let settings_ref = &settings;
-    let games_ref = &games;
-    std::thread::scope(|scope| {
-        for _ in 0..settings.concurrency.min(games.len().max(1)) {
-            let sender = sender.clone();
-            let (stop, next, log) = (&stop, &next, log.clone());
-            scope.spawn(move || {
-                let mut pool = EnginePool {
-                    configs: &settings_ref.engines,
-                    variant: &settings_ref.variant,
-                    timeout: settings_ref.referee.ready_timeout,
-                    log,
-                    running: HashMap::new(),
-                };
-                while !stop.load(Ordering::SeqCst) {
-                    let slot = next.fetch_add(1, Ordering::SeqCst);
-                    let Some(game) = games_ref.get(slot) else {
-                        break;
-                    };
-                    let started = Instant::now();
-                    let played = play_one(&mut pool, settings_ref, game, stop);
-                    if sender.send((slot, played, started.elapsed())).is_err() {
-                        break;
-                    }
-                }
-                pool.close();
-            });
+    let interrupted = || INTERRUPTED.load(Ordering::SeqCst);
+    let workers = Workers {
+        concurrency: settings.concurrency,
+        stop: &stop,
+        interrupted: &interrupted,
+    };
+    play_games(&games, &referee, &lineup, &workers, &mut |game| {
+        if let Some(file) = &mut pgn {
+            let _ = file.write_all(game_pgn(&record, &game).as_bytes());
+            let _ = file.flush();
         }
-        drop(sender);
-        loop {
-            match results.recv_timeout(Duration::from_millis(100)) {
-                Ok((slot, Some(played), duration)) => {
-                    let scheduled = games[slot].clone();
-                    let game = FinishedGame {
-                        white_name: names[scheduled.white].clone(),
-                        black_name: names[scheduled.black].clone(),
-                        scheduled,
-                        played,
-                        date: today(),
-                        duration_ms: duration.as_millis() as u64,
-                    };
-                    if let Some(file) = &mut pgn {
-                        let _ = file.write_all(game_pgn(&record, &game).as_bytes());
-                        let _ = file.flush();
-                    }
-                    finished.push(game);
-                    progress.game(finished.last().expect("just pushed"), &finished, &settings);
-                    // An SPRT stops a whole match; a share plays all its games and leaves the
-                    // decision to the merged result.
-                    if let (Some((sprt, _)), None) = (&settings.sprt, settings.shard) {
-                        let stats = encounter_stats(&finished, 0, 1);
-                        let decision = sprt.decision(&stats.pentanomial);
-                        if decision != SprtDecision::Continue && sprt_decision.is_none() {
-                            sprt_decision = Some(match decision {
-                                SprtDecision::AcceptH0 => "H0 accepted".to_string(),
-                                _ => "H1 accepted".to_string(),
-                            });
-                            stop.store(true, Ordering::SeqCst);
-                        }
-                    }
-                }
-                Ok((_, None, _)) => {}
-                Err(mpsc::RecvTimeoutError::Timeout) => {}
-                Err(mpsc::RecvTimeoutError::Disconnected) => break,
-            }
-            if INTERRUPTED.load(Ordering::SeqCst) {
+        finished.push(game);
+        progress.game(finished.last().expect("just pushed"), &finished, &settings);
+        // An SPRT stops a whole match; a share plays all its games and leaves the decision
+        // to the merged result.
+        if let (Some((sprt, _)), None) = (&settings.sprt, settings.shard) {
+            let stats = encounter_stats(&finished, 0, 1);
+            let decision = sprt.decision(&stats.pentanomial);
+            if decision != SprtDecision::Continue && sprt_decision.is_none() {
+                sprt_decision = Some(match decision {
+                    SprtDecision::AcceptH0 => "H0 accepted".to_string(),
+                    _ => "H1 accepted".to_string(),
+                });
                 stop.store(true, Ordering::SeqCst);
             }
         }
