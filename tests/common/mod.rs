@@ -65,6 +65,15 @@ impl Roger {
         self.stdin = None;
     }
 
+    /// The next line, or `None` once the engine has closed its output; panics after `timeout`.
+    pub fn next_line(&mut self, timeout: Duration) -> Option<String> {
+        match self.lines.recv_timeout(timeout) {
+            Ok(line) => Some(line),
+            Err(RecvTimeoutError::Timeout) => panic!("no line within {timeout:?}"),
+            Err(RecvTimeoutError::Disconnected) => None,
+        }
+    }
+
     /// Lines up to and including the first that `done` accepts; panics after `timeout`.
     pub fn read_until(&mut self, timeout: Duration, done: impl Fn(&str) -> bool) -> Vec<String> {
         let deadline = Instant::now() + timeout;
