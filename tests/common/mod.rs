@@ -116,6 +116,47 @@ impl Roger {
         self.last("info string variant")
     }
 
+    /// Starts the engine, selects `variant` and checks that it announces the board and `start`.
+    pub fn start_variant(variant: &str, files: u32, ranks: u32, start: &str) -> Roger {
+        let mut roger = Roger::start();
+        assert_eq!(
+            roger.select_variant(variant),
+            format!("info string variant {variant} files {files} ranks {ranks} startpos {start}")
+        );
+        roger
+    }
+
+    /// `go perft <depth>` from `position <position>`: the total node count line.
+    pub fn perft(&mut self, position: &str, depth: u32) -> String {
+        self.send(&format!("position {position}"));
+        self.send(&format!("go perft {depth}"));
+        self.last("Nodes searched")
+    }
+
+    /// Sends `go <params>` and returns the lines up to and including `bestmove`.
+    pub fn go(&mut self, params: &str) -> Vec<String> {
+        self.send(&format!("go {params}"));
+        self.await_bestmove(SEARCH)
+    }
+
+    /// Searches `position` with `go <params>` and checks the `bestmove` line and that some
+    /// `info` line reports `score` (such as `score mate 1 `).
+    pub fn assert_search(&mut self, position: &str, params: &str, bestmove: &str, score: &str) {
+        self.send(&format!("position {position}"));
+        let lines = self.go(params);
+        assert_eq!(
+            lines.last().map(String::as_str),
+            Some(bestmove),
+            "{lines:#?}"
+        );
+        assert!(
+            lines
+                .iter()
+                .any(|line| line.starts_with("info ") && line.contains(score)),
+            "no {score:?} in {lines:#?}"
+        );
+    }
+
     /// Sends `isready` and returns what came before `readyok`.
     pub fn sync(&mut self) -> Vec<String> {
         self.send("isready");
