@@ -145,7 +145,33 @@ class Proc:
             pass
 
 
-class UciEngine:
+class Engine:
+    """What both engine drivers share: waiting for a move, and quitting."""
+
+    def read_reply(self, t0, max_wait, reply):
+        """Feeds each line to `reply` until it returns a move (or 'resign').
+
+        Returns (move or None, seconds since t0); None = nothing within max_wait."""
+        deadline = t0 + max_wait
+        while True:
+            r = self.proc.readline(deadline)
+            if r is None:
+                return None, time.monotonic() - t0
+            ts, line = r
+            move = reply(line)
+            if move is not None:
+                return move, ts - t0
+
+    def quit(self):
+        try:
+            self.proc.send("quit")
+            self.proc.p.wait(timeout=3)
+        except Exception:
+            pass
+        self.proc.kill()
+
+
+class UciEngine(Engine):
     def __init__(self, path, options, log=None):
         self.path = path
         self.options = options
@@ -158,20 +184,18 @@ class UciEngine:
         self.proc = Proc([self.path], "roger", self.log)
         self.proc.send("uci")
         advertised = set()
-        deadline = time.monotonic() + 30
-        while True:
-            r = self.proc.readline(deadline)
-            if r is None:
-                raise EngineDied("roger: no uciok within 30 s")
-            line = r[1]
+
+        def handshake(line):
             if line.startswith("id name "):
                 self.name = line[len("id name "):].strip()
             elif line.startswith("option name "):
                 m = re.match(r"option name (.*?) type ", line)
                 if m:
                     advertised.add(m.group(1).strip().lower())
-            elif line.strip() == "uciok":
-                break
+            return line.strip() == "uciok"
+
+        if self.proc.wait_for(handshake, 30) is None:
+            raise EngineDied("roger: no uciok within 30 s")
         for k, v in self.options.items():
             if k.lower() in advertised:
                 self.proc.send(f"setoption name {k} value {v}")
@@ -195,15 +219,14 @@ class UciEngine:
         self.proc.send(pos)
         ms = lambda s: max(0, int(round(s * 1000)))
         t0 = self.proc.send(f"go wtime {ms(wtime)} btime {ms(btime)} winc {ms(inc)} binc {ms(inc)}")
-        deadline = t0 + max_wait
-        while True:
-            r = self.proc.readline(deadline)
-            if r is None:
-                return None, time.monotonic() - t0
-            ts, line = r
+
+        def bestmove(line):
             if line.startswith("bestmove"):
                 parts = line.split()
-                return (parts[1] if len(parts) > 1 else "(none)"), ts - t0
+                return parts[1] if len(parts) > 1 else "(none)"
+            return None
+
+        return self.read_reply(t0, max_wait, bestmove)
 
     def recover_after_timeout(self):
         """The engine overran: stop it; restart it if it does not answer."""
@@ -217,16 +240,8 @@ class UciEngine:
         self.proc.kill()
         self.start()
 
-    def quit(self):
-        try:
-            self.proc.send("quit")
-            self.proc.p.wait(timeout=3)
-        except Exception:
-            pass
-        self.proc.kill()
 
-
-class FairyMax:
+class FairyMax(Engine):
     def __init__(self, path, base, inc, hash_mb, log=None):
         self.path = path
         self.base = base
@@ -241,17 +256,15 @@ class FairyMax:
         self.proc = Proc([self.path], "fmax", self.log)
         self.proc.send("xboard")
         self.proc.send("protover 2")
-        deadline = time.monotonic() + 30
-        while True:
-            r = self.proc.readline(deadline)
-            if r is None:
-                raise EngineDied("fairymax: no 'feature done=1' within 30 s")
-            line = r[1]
+
+        def features(line):
             m = re.search(r'myname="([^"]*)"', line)
             if m:
                 self.name = m.group(1)
-            if "done=1" in line:
-                break
+            return "done=1" in line
+
+        if self.proc.wait_for(features, 30) is None:
+            raise EngineDied("fairymax: no 'feature done=1' within 30 s")
         self.proc.send("accepted done")
         if self.hash_mb:
             self.proc.send(f"memory {self.hash_mb}")
@@ -310,19 +323,17 @@ class FairyMax:
         self.proc.send(f"time {cs(own_clock)}")
         self.proc.send(f"otim {cs(opp_clock)}")
         t0 = self.proc.send("go")
-        deadline = t0 + max_wait
-        while True:
-            r = self.proc.readline(deadline)
-            if r is None:
-                return None, time.monotonic() - t0
-            ts, line = r
+
+        def move(line):
             if line.startswith("move "):
                 self.proc.send("force")
-                return line.split()[1], ts - t0
+                return line.split()[1]
             if line.startswith("resign"):
                 self.proc.send("force")
-                return "resign", ts - t0
-            # thinking output, '#' debug lines, result claims (ignored)
+                return "resign"
+            return None  # thinking output, '#' debug lines, result claims (ignored)
+
+        return self.read_reply(t0, max_wait, move)
 
     def recover_after_timeout(self):
         try:
@@ -331,14 +342,6 @@ class FairyMax:
         except EngineDied:
             self.proc.kill()
             self.start()
-
-    def quit(self):
-        try:
-            self.proc.send("quit")
-            self.proc.p.wait(timeout=3)
-        except Exception:
-            pass
-        self.proc.kill()
 
 
 def adjudicate(board):

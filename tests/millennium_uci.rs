@@ -7,22 +7,10 @@ use roger::rules::{Game, GameRecord};
 mod common;
 use common::Roger;
 
-/// Starts the engine and selects Millennium, checking the board announcement.
-fn millennium() -> Roger {
-    let mut roger = Roger::start();
-    assert_eq!(
-        roger.select_variant("millennium"),
-        format!("info string variant millennium files 15 ranks 8 startpos {START_FEN}")
-    );
-    roger
-}
-
 #[test]
 fn perft_after_move_lists_matches_the_library() {
-    let mut roger = millennium();
-    roger.send("position startpos");
-    roger.send("go perft 3");
-    assert_eq!(roger.last("Nodes searched"), "Nodes searched: 59535");
+    let mut roger = Roger::start_variant("millennium", 15, 8, START_FEN);
+    assert_eq!(roger.perft("startpos", 3), "Nodes searched: 59535");
     // Moves on the far files, a capture into the pool, castling with the k-king.
     let lines: [&[&str]; 3] = [
         &["o2o4", "a7a5", "o4o5", "a5a4"],
@@ -37,20 +25,19 @@ fn perft_after_move_lists_matches_the_library() {
             record.play_text(mv).unwrap_or_else(|e| panic!("{mv}: {e}"));
         }
         let expected = record.position().perft(3);
-        roger.send(&format!("position startpos moves {}", moves.join(" ")));
-        assert_eq!(roger.fen(), record.position().fen());
-        roger.send("go perft 3");
+        let position = format!("startpos moves {}", moves.join(" "));
         assert_eq!(
-            roger.last("Nodes searched"),
+            roger.perft(&position, 3),
             format!("Nodes searched: {expected}"),
             "{moves:?}"
         );
+        assert_eq!(roger.fen(), record.position().fen());
     }
 }
 
 #[test]
 fn the_board_display_has_fifteen_files_and_the_pool() {
-    let mut roger = millennium();
+    let mut roger = Roger::start_variant("millennium", 15, 8, START_FEN);
     roger.send("position fen 4k5k4/7P7/15/15/15/15/15/4K5K4 w - - 0 30 QNr");
     roger.send("d");
     let lines = roger.until("Key: ");
@@ -65,7 +52,7 @@ fn the_board_display_has_fifteen_files_and_the_pool() {
 
 #[test]
 fn bad_input_is_refused_and_the_last_good_state_kept() {
-    let mut roger = millennium();
+    let mut roger = Roger::start_variant("millennium", 15, 8, START_FEN);
     let good = "4k5k4/7P7/15/15/15/15/15/4K5K4 w - - 0 30 QNr";
     roger.send(&format!("position fen {good}"));
     assert_eq!(roger.fen(), good);
@@ -119,10 +106,9 @@ fn bad_input_is_refused_and_the_last_good_state_kept() {
 
 #[test]
 fn searches_answer_with_legal_moves_and_find_the_mate_of_the_last_king() {
-    let mut roger = millennium();
+    let mut roger = Roger::start_variant("millennium", 15, 8, START_FEN);
     roger.send("position startpos moves h2h4 h7h5");
-    roger.send("go depth 5");
-    let best = roger.last("bestmove");
+    let best = roger.go("depth 5").pop().expect("a bestmove line");
     let mv = best.split_whitespace().nth(1).unwrap().to_string();
     let mut record = GameRecord::new(Millennium::startpos());
     record.play_text("h2h4").unwrap();
@@ -130,17 +116,9 @@ fn searches_answer_with_legal_moves_and_find_the_mate_of_the_last_king() {
     assert!(record.play_text(&mv).is_ok(), "{best}");
 
     // Black's last king on a8: a back-rank mate in one.
-    let mate = "k14/pp13/15/15/15/15/15/2R1K5K4 w - - 0 1";
-    roger.send(&format!("position fen {mate}"));
-    roger.send("go depth 4");
-    let lines = roger.until("bestmove");
-    assert_eq!(lines.last().unwrap(), "bestmove c1c8");
-    assert!(
-        lines.iter().any(|l| l.contains("score mate 1")),
-        "{lines:#?}"
-    );
+    let mate = "fen k14/pp13/15/15/15/15/15/2R1K5K4 w - - 0 1";
+    roger.assert_search(mate, "depth 4", "bestmove c1c8", "score mate 1 ");
     // The mated side has no move.
-    roger.send(&format!("position fen {mate} moves c1c8"));
-    roger.send("go depth 4");
-    assert_eq!(roger.last("bestmove"), "bestmove 0000");
+    let mated = format!("{mate} moves c1c8");
+    roger.assert_search(&mated, "depth 4", "bestmove 0000", "score mate 0");
 }

@@ -1,28 +1,15 @@
 //! Nichess through the real `roger` binary: variant selection, positions and moves in the
 //! game's notation, FEN with health, perft, and the end of a game by a destroyed king.
 
-use roger::rules::nichess::Nichess;
+use roger::rules::nichess::{Nichess, START_FEN};
 use roger::rules::{Game, GameRecord};
 mod common;
 use common::Roger;
 
-/// Starts the engine and selects Nichess, checking the board announcement.
-fn nichess() -> Roger {
-    let mut roger = Roger::start();
-    assert_eq!(
-        roger.select_variant("nichess"),
-        "info string variant nichess files 8 ranks 8 startpos \
-         rnmqkmnr/pppppppp/8/8/8/8/PPPPPPPP/RNMQKMNR w - - 0 1"
-    );
-    roger
-}
-
 #[test]
 fn perft_after_a_move_list_in_the_games_notation() {
-    let mut roger = nichess();
-    roger.send("position startpos");
-    roger.send("go perft 3");
-    assert_eq!(roger.last("Nodes searched"), "Nodes searched: 9062");
+    let mut roger = Roger::start_variant("nichess", 8, 8, START_FEN);
+    assert_eq!(roger.perft("startpos", 3), "Nodes searched: 9062");
     // Moves, a queen raid and its hits on the f7 pawn and beyond, then perft from there.
     let moves = ["e2e4", "e7e5", "d1h5", "g8f6", "h5f7", "e8f7", "g1f3"];
     let mut record = GameRecord::new(Nichess::startpos());
@@ -30,17 +17,15 @@ fn perft_after_a_move_list_in_the_games_notation() {
         record.play_text(mv).unwrap();
     }
     let expected = record.position().perft(3);
-    roger.send(&format!("position startpos moves {}", moves.join(" ")));
-    roger.send("go perft 3");
     assert_eq!(
-        roger.last("Nodes searched"),
+        roger.perft(&format!("startpos moves {}", moves.join(" ")), 3),
         format!("Nodes searched: {expected}")
     );
 }
 
 #[test]
 fn fen_with_health_throws_and_the_board_display() {
-    let mut roger = nichess();
+    let mut roger = Roger::start_variant("nichess", 8, 8, START_FEN);
     roger.send("position fen k7/8/6mn/6Nr/7p/8/4M3/3QK3 w - - 0 1 moves d1h5");
     roger.send("d");
     assert_eq!(
@@ -62,21 +47,9 @@ fn fen_with_health_throws_and_the_board_display() {
 
 #[test]
 fn the_engine_destroys_the_king_by_splash_and_knows_when_its_own_is_gone() {
-    let mut roger = nichess();
-    roger.send("position fen 8/1k6/n7/8/8/8/R7/R3K3 w - - 0 1");
-    roger.send("go depth 4");
-    let lines = roger.until("bestmove");
-    assert_eq!(lines.last().unwrap(), "bestmove a1a6");
-    assert!(
-        lines.iter().any(|l| l.contains("score mate 1 ")),
-        "{lines:#?}"
-    );
-    roger.send("position fen 8/1k6/n7/8/8/8/R7/R3K3 w - - 0 1 moves a1a6");
-    roger.send("go depth 4");
-    let lines = roger.until("bestmove");
-    assert_eq!(lines.last().unwrap(), "bestmove 0000");
-    assert!(
-        lines.iter().any(|l| l.contains("score mate 0")),
-        "{lines:#?}"
-    );
+    let mut roger = Roger::start_variant("nichess", 8, 8, START_FEN);
+    let splash = "fen 8/1k6/n7/8/8/8/R7/R3K3 w - - 0 1";
+    roger.assert_search(splash, "depth 4", "bestmove a1a6", "score mate 1 ");
+    let after = format!("{splash} moves a1a6");
+    roger.assert_search(&after, "depth 4", "bestmove 0000", "score mate 0");
 }

@@ -46,6 +46,40 @@ fn assert_legal_answer(record: &GameRecord<Chess>, lines: &[String]) -> String {
     best
 }
 
+/// Starts `go <params>` from `position <position>` and checks that after `wait` only `info`
+/// lines have come: the search holds its `bestmove`.
+fn start_held_search(roger: &mut Roger, position: &str, params: &str, wait: Duration) {
+    roger.send(&format!("position {position}"));
+    roger.send(&format!("go {params}"));
+    thread::sleep(wait);
+    let early = roger.sync();
+    assert!(
+        early.iter().all(|line| line.starts_with("info ")),
+        "answered before it was told to: {early:#?}"
+    );
+}
+
+/// Sends `line` and returns the lines up to `bestmove` and how long that took.
+fn timed_answer(roger: &mut Roger, line: &str) -> (Vec<String>, Duration) {
+    let sent = Instant::now();
+    roger.send(line);
+    let lines = roger.await_bestmove(PROMPT);
+    (lines, sent.elapsed())
+}
+
+/// Sends `line`, which must bring a legal `bestmove` (after `moves`) within `limit`.
+fn assert_legal_within(roger: &mut Roger, line: &str, moves: &[&str], limit: Duration) {
+    let (lines, elapsed) = timed_answer(roger, line);
+    assert!(elapsed < limit, "{line:?} answered after {elapsed:?}");
+    assert_legal_answer(&record_after(moves), &lines);
+}
+
+/// Sends `go <params>` and checks that the answer is legal after `moves` from the start.
+fn assert_legal_search(roger: &mut Roger, params: &str, moves: &[&str]) -> String {
+    let lines = roger.go(params);
+    assert_legal_answer(&record_after(moves), &lines)
+}
+
 fn record_after(moves: &[&str]) -> GameRecord<Chess> {
     let mut record = GameRecord::new(Chess::startpos());
     for mv in moves {
@@ -93,9 +127,7 @@ fn full_session_answers_a_legal_move() {
     roger.send("ucinewgame");
     assert!(roger.sync().is_empty());
     roger.send("position startpos moves e2e4 e7e5");
-    roger.send("go depth 5");
-    let lines = roger.await_bestmove(SEARCH);
-    assert_legal_answer(&record_after(&["e2e4", "e7e5"]), &lines);
+    assert_legal_search(&mut roger, "depth 5", &["e2e4", "e7e5"]);
     assert_eq!(roger.fen(), AFTER_E4_E5);
     roger.send("quit");
     roger.assert_exits(PROMPT);
@@ -104,32 +136,16 @@ fn full_session_answers_a_legal_move() {
 #[test]
 fn go_without_position_searches_the_start_position() {
     let mut roger = Roger::start();
-    roger.send("go depth 3");
-    let lines = roger.await_bestmove(SEARCH);
-    assert_legal_answer(&record_after(&[]), &lines);
+    assert_legal_search(&mut roger, "depth 3", &[]);
 }
 
 #[test]
 fn stop_ends_an_infinite_search_promptly() {
     let mut roger = Roger::start();
-    roger.send("position startpos moves d2d4");
-    roger.send("go infinite");
     // An infinite search must not answer by itself, even once it has nothing left to do.
-    thread::sleep(Duration::from_millis(300));
-    let early = roger.sync();
-    assert!(
-        early.iter().all(|line| line.starts_with("info ")),
-        "answered before stop: {early:#?}"
-    );
-    let sent = Instant::now();
-    roger.send("stop");
-    let lines = roger.await_bestmove(PROMPT);
-    let elapsed = sent.elapsed();
-    assert!(
-        elapsed < Duration::from_millis(500),
-        "bestmove took {elapsed:?}"
-    );
-    assert_legal_answer(&record_after(&["d2d4"]), &lines);
+    let wait = Duration::from_millis(300);
+    start_held_search(&mut roger, "startpos moves d2d4", "infinite", wait);
+    assert_legal_within(&mut roger, "stop", &["d2d4"], Duration::from_millis(500));
     // Exactly one bestmove, and the engine is idle again.
     roger.send("stop");
     assert!(roger.sync().is_empty());
@@ -140,16 +156,9 @@ fn movetime_is_respected() {
     let mut roger = Roger::start();
     roger.send("position startpos");
     assert!(roger.sync().is_empty());
-    let sent = Instant::now();
-    roger.send("go movetime 300");
-    let lines = roger.await_bestmove(PROMPT);
-    let elapsed = sent.elapsed();
     // 300 ms asked, Move Overhead (30 ms) kept back, and slack for a loaded machine.
-    assert!(
-        elapsed < Duration::from_millis(300 + 30 + 700),
-        "took {elapsed:?}"
-    );
-    assert_legal_answer(&record_after(&[]), &lines);
+    let limit = Duration::from_millis(300 + 30 + 700);
+    assert_legal_within(&mut roger, "go movetime 300", &[], limit);
 }
 
 #[test]
@@ -157,14 +166,9 @@ fn clock_search_answers_in_time_and_legally() {
     let mut roger = Roger::start();
     roger.send("position startpos moves e2e4");
     assert!(roger.sync().is_empty());
-    let sent = Instant::now();
-    roger.send("go wtime 1000 btime 1000 winc 0 binc 0");
-    let lines = roger.await_bestmove(PROMPT);
-    assert!(
-        sent.elapsed() < Duration::from_millis(1000),
-        "used the whole clock"
-    );
-    assert_legal_answer(&record_after(&["e2e4"]), &lines);
+    // Less than the whole clock.
+    let clock = "go wtime 1000 btime 1000 winc 0 binc 0";
+    assert_legal_within(&mut roger, clock, &["e2e4"], Duration::from_millis(1000));
     // A flagged (negative) clock still gets a legal answer, quickly.
     roger.send("go wtime -50 btime -50");
     let lines = roger.await_bestmove(PROMPT);
@@ -269,9 +273,7 @@ fn bad_options_are_refused_and_keep_their_value() {
     roger.send("setoption name MultiPV value 2");
     roger.send("setoption name UCI_Variant value chess");
     assert!(roger.sync().is_empty());
-    roger.send("go depth 2");
-    let lines = roger.await_bestmove(SEARCH);
-    assert_legal_answer(&record_after(&[]), &lines);
+    assert_legal_search(&mut roger, "depth 2", &[]);
 }
 
 #[test]
@@ -332,33 +334,24 @@ fn bad_moves_keep_the_previous_position() {
 #[test]
 fn positions_without_moves_answer_the_null_move() {
     let mut roger = Roger::start();
-    roger.send(&format!("position fen {STALEMATE}"));
-    roger.send("go depth 5");
-    let lines = roger.await_bestmove(PROMPT);
-    assert_eq!(lines.last().map(String::as_str), Some("bestmove 0000"));
-    assert!(
-        lines
-            .iter()
-            .any(|line| line.starts_with("info ") && line.contains("score cp 0")),
-        "{lines:#?}"
-    );
-
-    roger.send(&format!("position fen {CHECKMATE}"));
-    roger.send("go wtime 1000 btime 1000");
-    let lines = roger.await_bestmove(PROMPT);
-    assert_eq!(lines.last().map(String::as_str), Some("bestmove 0000"));
-    assert!(
-        lines
-            .iter()
-            .any(|line| line.starts_with("info ") && line.contains("score mate 0")),
-        "{lines:#?}"
+    let stalemate = format!("fen {STALEMATE}");
+    roger.assert_search(&stalemate, "depth 5", "bestmove 0000", "score cp 0");
+    let checkmate = format!("fen {CHECKMATE}");
+    roger.assert_search(
+        &checkmate,
+        "wtime 1000 btime 1000",
+        "bestmove 0000",
+        "score mate 0",
     );
 
     // Reached through moves too (fool's mate), and `go infinite` still waits for `stop`.
-    roger.send("position startpos moves f2f3 e7e5 g2g4 d8h4");
-    roger.send("go infinite");
-    thread::sleep(Duration::from_millis(200));
-    assert!(roger.sync().iter().all(|line| line.starts_with("info ")));
+    let fools_mate = "startpos moves f2f3 e7e5 g2g4 d8h4";
+    start_held_search(
+        &mut roger,
+        fools_mate,
+        "infinite",
+        Duration::from_millis(200),
+    );
     roger.send("stop");
     let lines = roger.await_bestmove(PROMPT);
     assert_eq!(lines.last().map(String::as_str), Some("bestmove 0000"));
@@ -383,9 +376,10 @@ fn checkmating_move_is_found() {
 fn searchmoves_restricts_the_answer() {
     let mut roger = Roger::start();
     roger.send("position startpos");
-    roger.send("go depth 3 searchmoves a2a3");
-    let lines = roger.await_bestmove(SEARCH);
-    assert_eq!(assert_legal_answer(&record_after(&[]), &lines), "a2a3");
+    assert_eq!(
+        assert_legal_search(&mut roger, "depth 3 searchmoves a2a3", &[]),
+        "a2a3"
+    );
 }
 
 #[test]
@@ -428,10 +422,9 @@ fn go_during_a_search_is_refused_and_commands_stop_it() {
 #[test]
 fn ponder_waits_for_ponderhit() {
     let mut roger = Roger::start();
-    roger.send("position startpos moves e2e4 e7e5");
-    roger.send("go ponder wtime 2000 btime 2000");
-    thread::sleep(Duration::from_millis(300));
-    assert!(roger.sync().iter().all(|line| line.starts_with("info ")));
+    let ponder = "ponder wtime 2000 btime 2000";
+    let wait = Duration::from_millis(300);
+    start_held_search(&mut roger, "startpos moves e2e4 e7e5", ponder, wait);
     roger.send("ponderhit");
     let lines = roger.await_bestmove(Duration::from_secs(10));
     assert_legal_answer(&record_after(&["e2e4", "e7e5"]), &lines);
@@ -439,10 +432,8 @@ fn ponder_waits_for_ponderhit() {
     // A ponder miss: the GUI stops the ponder search, and an answer comes at once.
     roger.send("go ponder wtime 2000 btime 2000");
     thread::sleep(Duration::from_millis(100));
-    let sent = Instant::now();
-    roger.send("stop");
-    roger.await_bestmove(PROMPT);
-    assert!(sent.elapsed() < Duration::from_millis(500));
+    let (_, elapsed) = timed_answer(&mut roger, "stop");
+    assert!(elapsed < Duration::from_millis(500), "{elapsed:?}");
 }
 
 #[test]
@@ -532,9 +523,7 @@ fn next_go_right_after_bestmove_is_accepted() {
     for _ in 0..12 {
         let texts: Vec<&str> = moves.iter().map(String::as_str).collect();
         roger.send(&format!("position startpos moves {}", texts.join(" ")));
-        roger.send("go depth 1");
-        let lines = roger.await_bestmove(SEARCH);
-        let best = assert_legal_answer(&record_after(&texts), &lines);
+        let best = assert_legal_search(&mut roger, "depth 1", &texts);
         moves.push(best);
     }
 }

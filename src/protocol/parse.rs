@@ -240,9 +240,17 @@ fn go_value(arguments: &[&str], index: usize, keyword: &str) -> Result<i64, Prot
         )));
     };
     text.parse::<i64>().map_err(|_| {
-        error(format!(
-            "go: '{keyword}' needs an integer at token {position}, found '{text}'"
-        ))
+        let digits = text.strip_prefix('-').unwrap_or(text);
+        // An integer all the same, only too long for 64 bits: say so rather than "not an integer".
+        if !digits.is_empty() && digits.bytes().all(|byte| byte.is_ascii_digit()) {
+            error(format!(
+                "go: '{keyword}' value {text} at token {position} is out of range"
+            ))
+        } else {
+            error(format!(
+                "go: '{keyword}' needs an integer at token {position}, found '{text}'"
+            ))
+        }
     })
 }
 
@@ -506,7 +514,14 @@ mod tests {
             parse_error("go depth -1"),
             "go: 'depth' value -1 at token 3 is out of range"
         );
-        assert!(parse_error("go nodes 99999999999999999999999").contains("needs an integer"));
+        assert_eq!(
+            parse_error("go nodes 99999999999999999999999"),
+            "go: 'nodes' value 99999999999999999999999 at token 3 is out of range"
+        );
+        assert!(parse_error("go wtime -99999999999999999999").contains("out of range"));
+        assert!(parse_error("go depth 5000000000").contains("out of range"));
+        assert!(parse_error("go depth 1e9").contains("needs an integer"));
+        assert!(parse_error("go depth -").contains("needs an integer"));
         assert!(parse_error("go movestogo 1 wtime x").contains("at token 5, found 'x'"));
     }
 

@@ -65,6 +65,15 @@ impl Roger {
         self.stdin = None;
     }
 
+    /// The next line, or `None` once the engine has closed its output; panics after `timeout`.
+    pub fn next_line(&mut self, timeout: Duration) -> Option<String> {
+        match self.lines.recv_timeout(timeout) {
+            Ok(line) => Some(line),
+            Err(RecvTimeoutError::Timeout) => panic!("no line within {timeout:?}"),
+            Err(RecvTimeoutError::Disconnected) => None,
+        }
+    }
+
     /// Lines up to and including the first that `done` accepts; panics after `timeout`.
     pub fn read_until(&mut self, timeout: Duration, done: impl Fn(&str) -> bool) -> Vec<String> {
         let deadline = Instant::now() + timeout;
@@ -105,6 +114,47 @@ impl Roger {
     pub fn select_variant(&mut self, variant: &str) -> String {
         self.send(&format!("setoption name UCI_Variant value {variant}"));
         self.last("info string variant")
+    }
+
+    /// Starts the engine, selects `variant` and checks that it announces the board and `start`.
+    pub fn start_variant(variant: &str, files: u32, ranks: u32, start: &str) -> Roger {
+        let mut roger = Roger::start();
+        assert_eq!(
+            roger.select_variant(variant),
+            format!("info string variant {variant} files {files} ranks {ranks} startpos {start}")
+        );
+        roger
+    }
+
+    /// `go perft <depth>` from `position <position>`: the total node count line.
+    pub fn perft(&mut self, position: &str, depth: u32) -> String {
+        self.send(&format!("position {position}"));
+        self.send(&format!("go perft {depth}"));
+        self.last("Nodes searched")
+    }
+
+    /// Sends `go <params>` and returns the lines up to and including `bestmove`.
+    pub fn go(&mut self, params: &str) -> Vec<String> {
+        self.send(&format!("go {params}"));
+        self.await_bestmove(SEARCH)
+    }
+
+    /// Searches `position` with `go <params>` and checks the `bestmove` line and that some
+    /// `info` line reports `score` (such as `score mate 1 `).
+    pub fn assert_search(&mut self, position: &str, params: &str, bestmove: &str, score: &str) {
+        self.send(&format!("position {position}"));
+        let lines = self.go(params);
+        assert_eq!(
+            lines.last().map(String::as_str),
+            Some(bestmove),
+            "{lines:#?}"
+        );
+        assert!(
+            lines
+                .iter()
+                .any(|line| line.starts_with("info ") && line.contains(score)),
+            "no {score:?} in {lines:#?}"
+        );
     }
 
     /// Sends `isready` and returns what came before `readyok`.
