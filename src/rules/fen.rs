@@ -5,7 +5,7 @@ use crate::rules::RuleError;
 
 /// The error for a malformed FEN: `bad FEN: <what and where>`.
 pub fn bad_fen(text: String) -> RuleError {
-    RuleError::new(format!("bad FEN: {text}"))
+    RuleError::Malformed(format!("bad FEN: {text}"))
 }
 
 /// The piece placement field: ranks from the top, `/` between them, runs of empty squares as

@@ -186,7 +186,11 @@ impl<'a, G: Game + Evaluate> Searcher<'a, G> {
     }
 
     /// Iterative deepening; the main thread reports and returns the result.
-    pub fn iterate(&mut self, multipv: usize, report: &mut dyn FnMut(&Info)) -> SearchOutcome {
+    pub fn iterate(
+        &mut self,
+        multipv: usize,
+        report: &mut dyn FnMut(&Info),
+    ) -> SearchOutcome<G::Move> {
         let mut root_moves = MoveList::new();
         self.root.generate_moves(&mut root_moves);
         if !self.allowed.is_empty() {
@@ -278,8 +282,8 @@ impl<'a, G: Game + Evaluate> Searcher<'a, G> {
             .fetch_add(self.unflushed, Ordering::Relaxed);
         self.unflushed = 0;
         SearchOutcome {
-            best_move: Some(self.root.move_text(best_move)),
-            ponder: ponder_move.map(|m| self.root.play(best_move).move_text(m)),
+            best_move: Some(best_move),
+            ponder: ponder_move,
             nodes: self.shared.nodes.load(Ordering::Relaxed),
         }
     }
@@ -413,8 +417,8 @@ impl<'a, G: Game + Evaluate> Searcher<'a, G> {
         self.seldepth = self.seldepth.max(ply);
         if !root {
             if self.is_repetition(pos.halfmove_clock()) || pos.draw_by_rule().is_some() {
-                // The 50-move rule yields to a mate on the last move; checked below.
-                if pos.halfmove_clock() < 100 || !in_check {
+                // The game's quiet-move rule yields to a mate on the last move; checked below.
+                if !(in_check && pos.quiet_limit_reached()) {
                     return 0;
                 }
             }

@@ -156,7 +156,7 @@ fn malformed_fens_are_rejected_with_a_reason() {
     ];
     for (fen, needle) in cases {
         let err = Chess::from_fen(fen).expect_err(fen);
-        assert!(err.0.contains(needle), "{fen}: {err}");
+        assert!(err.text().contains(needle), "{fen}: {err}");
     }
     // Four fields are enough.
     assert_eq!(

@@ -157,7 +157,7 @@ impl Millennium {
 
     /// How many legal moves there are, without listing them (perft's last ply).
     #[inline]
-    pub(super) fn count_moves(&self) -> u64 {
+    pub(super) fn count_legal(&self) -> u64 {
         let mut counter = MoveCounter::default();
         self.generate::<false, _>(&mut counter);
         counter.0

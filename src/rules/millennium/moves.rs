@@ -117,4 +117,8 @@ impl PackedMove for Move {
     fn unpack(bits: u32) -> Move {
         Move(bits)
     }
+    #[inline(always)]
+    fn squares(self) -> (Square, Square) {
+        (self.from(), self.to())
+    }
 }

@@ -98,4 +98,8 @@ impl PackedMove for Move {
     fn unpack(bits: u32) -> Move {
         Move(bits as u16)
     }
+    #[inline(always)]
+    fn squares(self) -> (Square, Square) {
+        (self.from(), self.to())
+    }
 }
