@@ -8,6 +8,84 @@ pub fn bad_fen(text: String) -> RuleError {
     RuleError::Malformed(format!("bad FEN: {text}"))
 }
 
+/// What a game tells the placement reader: its pieces' letters, and how a piece goes on the
+/// board (with whatever follows its letter, such as Nichess's health `N(40)`).
+pub trait PlacementTarget {
+    type Piece: Copy;
+    /// The piece a letter stands for, if any.
+    fn piece_of(letter: char) -> Option<Self::Piece>;
+    /// Puts `piece` on `square`; `after` is the rank's text after the letter. Returns how many
+    /// bytes of it belong to the piece (a suffix), 0 for none.
+    fn place(
+        &mut self,
+        square: Square,
+        piece: Self::Piece,
+        after: &str,
+    ) -> Result<usize, RuleError>;
+    /// The error for `c`, which is neither a piece letter nor a digit, on `rank` (from 1).
+    fn not_a_piece(c: char, rank: u8) -> RuleError {
+        bad_fen(format!("'{c}' on rank {rank} is not a piece letter"))
+    }
+}
+
+/// Reads the piece placement field of a board `files` x `ranks` onto `board`: ranks from the
+/// top, `/` between them, runs of empty squares as numbers of one or more digits (`15`).
+pub fn read_placement<T: PlacementTarget>(
+    board: &mut T,
+    field: &str,
+    files: u8,
+    ranks: u8,
+) -> Result<(), RuleError> {
+    let rows: Vec<&str> = field.split('/').collect();
+    if rows.len() != ranks as usize {
+        return Err(bad_fen(format!(
+            "the placement has {} ranks, expected {ranks}",
+            rows.len()
+        )));
+    }
+    let files = files as u32;
+    for (row, text) in rows.iter().enumerate() {
+        let rank = ranks - 1 - row as u8;
+        let number = rank + 1;
+        let too_many = || bad_fen(format!("rank {number} has more than {files} squares"));
+        let mut file = 0u32;
+        let mut at = 0;
+        while let Some(c) = text[at..].chars().next() {
+            at += c.len_utf8();
+            if c.is_ascii_digit() {
+                let digits = text[at..].bytes().take_while(u8::is_ascii_digit).count();
+                let run_text = &text[at - 1..at + digits];
+                at += digits;
+                let run = run_text.parse::<u32>().unwrap_or(u32::MAX);
+                if run == 0 || run > files {
+                    return Err(bad_fen(format!(
+                        "rank {number} has an empty-run count of {run_text}, expected 1 to {files}"
+                    )));
+                }
+                file += run;
+            } else if let Some(piece) = T::piece_of(c) {
+                if file >= files {
+                    return Err(too_many());
+                }
+                let square = Square::from_coords(file as u8, rank, files as u8);
+                at += board.place(square, piece, &text[at..])?;
+                file += 1;
+            } else {
+                return Err(T::not_a_piece(c, number));
+            }
+            if file > files {
+                return Err(too_many());
+            }
+        }
+        if file != files {
+            return Err(bad_fen(format!(
+                "rank {number} has {file} squares, expected {files}"
+            )));
+        }
+    }
+    Ok(())
+}
+
 /// The piece placement field: ranks from the top, `/` between them, runs of empty squares as
 /// numbers (several digits on wide boards: `15`). `piece` gives a square's text, if occupied.
 pub fn write_placement(
@@ -43,6 +121,56 @@ pub fn write_placement(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A board of letters, each with an optional `!` suffix.
+    #[derive(Default)]
+    struct Letters(Vec<(Square, char, bool)>);
+    impl PlacementTarget for Letters {
+        type Piece = char;
+        fn piece_of(letter: char) -> Option<char> {
+            letter.is_ascii_alphabetic().then_some(letter)
+        }
+        fn place(&mut self, square: Square, piece: char, after: &str) -> Result<usize, RuleError> {
+            let marked = after.starts_with('!');
+            self.0.push((square, piece, marked));
+            Ok(marked as usize)
+        }
+    }
+
+    #[test]
+    fn placement_reads_long_runs_and_suffixes_and_names_what_is_wrong() {
+        let mut board = Letters::default();
+        read_placement(&mut board, "a14/13b!c", 15, 2).unwrap();
+        assert_eq!(
+            board.0,
+            [
+                (Square(15), 'a', false),
+                (Square(13), 'b', true),
+                (Square(14), 'c', false)
+            ]
+        );
+        let error = |field: &str| {
+            let mut board = Letters::default();
+            read_placement(&mut board, field, 8, 2).unwrap_err()
+        };
+        assert!(matches!(error("8"), RuleError::Malformed(t) if t.contains("1 ranks, expected 2")));
+        assert!(error("8/44")
+            .text()
+            .contains("rank 1 has an empty-run count of 44"));
+        assert!(error("8/09").text().contains("empty-run count of 09"));
+        assert!(error("8/7ab")
+            .text()
+            .contains("rank 1 has more than 8 squares"));
+        assert!(error("8/7")
+            .text()
+            .contains("rank 1 has 7 squares, expected 8"));
+        assert!(error("8/7#")
+            .text()
+            .contains("'#' on rank 1 is not a piece letter"));
+        assert!(error("8/99999999999999999999")
+            .text()
+            .contains("empty-run count"));
+    }
 
     #[test]
     fn empty_runs_count_across_wide_ranks() {

@@ -275,6 +275,26 @@ pub const HISTORY_SIZE: usize = 128 * 128;
 mod tests {
     use super::*;
 
+    /// The keys are part of what the `d` command prints and of every table: pinned to the
+    /// values the games have always had.
+    #[test]
+    fn zobrist_keys_stay_as_they_were() {
+        fn key<G: Game>(fen: Option<&str>) -> u64 {
+            fen.map_or_else(G::startpos, |fen| G::from_fen(fen).unwrap())
+                .key()
+        }
+        use {chess::Chess, millennium::Millennium, nichess::Nichess};
+        assert_eq!(key::<Chess>(None), 0x6703CFC5A45E2DEC);
+        assert_eq!(key::<Nichess>(None), 0xC9120B545FCC88B4);
+        assert_eq!(key::<Millennium>(None), 0x0B2B0FC471269815);
+        let en_passant = "rnbqkbnr/ppp1p1pp/8/3pPp2/8/8/PPPP1PPP/RNBQKBNR w Kq f6 0 3";
+        assert_eq!(key::<Chess>(Some(en_passant)), 0xC3DB78ED63154E93);
+        let pools = "1n2k1k3r4/1P3P1P4p1p/15/15/15/15/p5p1p6/RN2K5K4 b - - 0 1 QNrbq";
+        assert_eq!(key::<Millennium>(Some(pools)), 0xF7E23A10CA0FE291);
+        let health = "r3k2r/pp1m1ppp/2n1q3/2PpN3/3Q4/2M2n(30)2/RP3PPP/R3K2R(30) b - - 4 12";
+        assert_eq!(key::<Nichess>(Some(health)), 0x7245F427EC9B6C02);
+    }
+
     #[test]
     fn move_squares_split_on_every_board_and_refuse_junk() {
         let name = |sq: Square, files| sq.name(files);

@@ -5,8 +5,19 @@ use super::position::{
     CASTLE_WHITE_QUEEN, NO_SQUARE,
 };
 use crate::board::{Bitboard, Board8x8, Geometry, Square};
-use crate::rules::fen::{bad_fen as error, write_placement};
+use crate::rules::fen::{bad_fen as error, read_placement, write_placement, PlacementTarget};
 use crate::rules::{Color, RuleError};
+
+impl PlacementTarget for Chess {
+    type Piece = Piece;
+    fn piece_of(letter: char) -> Option<Piece> {
+        Piece::from_letter(letter)
+    }
+    fn place(&mut self, square: Square, piece: Piece, _after: &str) -> Result<usize, RuleError> {
+        self.put(square, piece);
+        Ok(0)
+    }
+}
 
 impl Chess {
     /// Reads a FEN. The halfmove clock and move number may be left out (they default to 0 and 1).
@@ -20,48 +31,7 @@ impl Chess {
         }
         let mut pos = Chess::empty();
 
-        let ranks: Vec<&str> = fields[0].split('/').collect();
-        if ranks.len() != 8 {
-            return Err(error(format!(
-                "the placement has {} ranks, expected 8",
-                ranks.len()
-            )));
-        }
-        for (row, text) in ranks.iter().enumerate() {
-            let rank = 7 - row as u8;
-            let mut file = 0u8;
-            for c in text.chars() {
-                if let Some(d) = c.to_digit(10) {
-                    if d == 0 || d > 8 {
-                        return Err(error(format!(
-                            "rank {} has an empty-run count of {d}",
-                            rank + 1
-                        )));
-                    }
-                    file += d as u8;
-                } else if let Some(piece) = Piece::from_letter(c) {
-                    if file >= 8 {
-                        return Err(error(format!("rank {} has more than 8 squares", rank + 1)));
-                    }
-                    pos.put(Board8x8::square(file, rank), piece);
-                    file += 1;
-                } else {
-                    return Err(error(format!(
-                        "'{c}' on rank {} is not a piece letter",
-                        rank + 1
-                    )));
-                }
-                if file > 8 {
-                    return Err(error(format!("rank {} has more than 8 squares", rank + 1)));
-                }
-            }
-            if file != 8 {
-                return Err(error(format!(
-                    "rank {} has {file} squares, expected 8",
-                    rank + 1
-                )));
-            }
-        }
+        read_placement(&mut pos, fields[0], 8, 8)?;
         for color in [Color::White, Color::Black] {
             let kings = pos.pieces(color, PieceKind::King).count();
             if kings != 1 {

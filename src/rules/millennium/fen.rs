@@ -5,13 +5,24 @@ use super::position::{
     castling_bit, Millennium, CASTLING_FILES, FILES, INITIAL_COUNTS, NO_SQUARE, POOL_KINDS, RANK_1,
     RANK_8,
 };
-use crate::board::{Bitboard, Board15x8, Geometry};
+use crate::board::{Bitboard, Board15x8, Geometry, Square};
 use crate::rules::chess::{Piece, PieceKind};
-use crate::rules::fen::{bad_fen as error, write_placement};
+use crate::rules::fen::{bad_fen as error, read_placement, write_placement, PlacementTarget};
 use crate::rules::{Color, RuleError};
 
 fn kind_name(kind: PieceKind) -> &'static str {
     ["pawn", "knight", "bishop", "rook", "queen", "king"][kind.index()]
+}
+
+impl PlacementTarget for Millennium {
+    type Piece = Piece;
+    fn piece_of(letter: char) -> Option<Piece> {
+        Piece::from_letter(letter)
+    }
+    fn place(&mut self, square: Square, piece: Piece, _after: &str) -> Result<usize, RuleError> {
+        self.put(square, piece);
+        Ok(0)
+    }
 }
 
 impl Millennium {
@@ -70,58 +81,7 @@ impl Millennium {
     }
 
     fn parse_placement(&mut self, placement: &str) -> Result<(), RuleError> {
-        let ranks: Vec<&str> = placement.split('/').collect();
-        if ranks.len() != 8 {
-            return Err(error(format!(
-                "the placement has {} ranks, expected 8",
-                ranks.len()
-            )));
-        }
-        for (row, text) in ranks.iter().enumerate() {
-            let rank = 7 - row as u8;
-            let mut file = 0u32;
-            let mut chars = text.chars().peekable();
-            while let Some(c) = chars.next() {
-                if c.is_ascii_digit() {
-                    // Runs of empty squares may take two digits (`15`).
-                    let mut run = c.to_digit(10).unwrap_or(0);
-                    while let Some(d) = chars.peek().and_then(|d| d.to_digit(10)) {
-                        run = run * 10 + d;
-                        chars.next();
-                        if run > 99 {
-                            break;
-                        }
-                    }
-                    if run == 0 || run > FILES as u32 {
-                        return Err(error(format!(
-                            "rank {} has an empty-run count of {run}, expected 1 to 15",
-                            rank + 1
-                        )));
-                    }
-                    file += run;
-                } else if let Some(piece) = Piece::from_letter(c) {
-                    if file >= FILES as u32 {
-                        return Err(error(format!("rank {} has more than 15 squares", rank + 1)));
-                    }
-                    self.put(Board15x8::square(file as u8, rank), piece);
-                    file += 1;
-                } else {
-                    return Err(error(format!(
-                        "'{c}' on rank {} is not a piece letter",
-                        rank + 1
-                    )));
-                }
-                if file > FILES as u32 {
-                    return Err(error(format!("rank {} has more than 15 squares", rank + 1)));
-                }
-            }
-            if file != FILES as u32 {
-                return Err(error(format!(
-                    "rank {} has {file} squares, expected 15",
-                    rank + 1
-                )));
-            }
-        }
+        read_placement(self, placement, FILES, 8)?;
         for color in [Color::White, Color::Black] {
             let kings = self.kings(color).count();
             if !(1..=2).contains(&kings) {

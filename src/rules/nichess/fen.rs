@@ -3,26 +3,8 @@
 
 use super::position::{Nichess, Piece, PieceKind, HP_UNIT, MOVE_LIMIT};
 use crate::board::{Bitboard, Square};
-use crate::rules::fen::{bad_fen as error, write_placement};
+use crate::rules::fen::{bad_fen as error, read_placement, write_placement, PlacementTarget};
 use crate::rules::{Color, RuleError};
-
-fn piece_from_letter(c: char) -> Option<Piece> {
-    let kind = match c.to_ascii_lowercase() {
-        'p' => PieceKind::Pawn,
-        'n' => PieceKind::Knight,
-        'm' => PieceKind::Maenad,
-        'r' => PieceKind::Pirate,
-        'q' => PieceKind::Queen,
-        'k' => PieceKind::King,
-        _ => return None,
-    };
-    let color = if c.is_ascii_uppercase() {
-        Color::White
-    } else {
-        Color::Black
-    };
-    Some(Piece { kind, color })
-}
 
 /// Reads the `(HP)` after a piece and checks that such a piece can have it.
 fn parse_hp(text: &str, piece: Piece, square: Square) -> Result<u8, RuleError> {
@@ -58,6 +40,50 @@ fn parse_hp(text: &str, piece: Piece, square: Square) -> Result<u8, RuleError> {
     Ok((hp / HP_UNIT as u32) as u8)
 }
 
+impl PlacementTarget for Nichess {
+    type Piece = Piece;
+    fn piece_of(letter: char) -> Option<Piece> {
+        let kind = PieceKind::ALL
+            .into_iter()
+            .find(|kind| kind.letter() == letter.to_ascii_lowercase())?;
+        let color = if letter.is_ascii_uppercase() {
+            Color::White
+        } else {
+            Color::Black
+        };
+        Some(Piece { kind, color })
+    }
+    /// A piece whose health differs from its kind's start carries it: `N(40)`.
+    fn place(&mut self, square: Square, piece: Piece, after: &str) -> Result<usize, RuleError> {
+        let mut hp = piece.kind.start_hp();
+        let mut used = 0;
+        if let Some(rest) = after.strip_prefix('(') {
+            let close = rest.find(')').ok_or_else(|| {
+                error(format!(
+                    "the health after '{}' on {} has no closing ')'",
+                    piece.letter(),
+                    square.name(8)
+                ))
+            })?;
+            hp = parse_hp(&rest[..close], piece, square)?;
+            used = close + 2;
+        }
+        self.put(square.0, piece, hp);
+        Ok(used)
+    }
+    fn not_a_piece(c: char, rank: u8) -> RuleError {
+        if c == '(' {
+            error(format!(
+                "health '(' on rank {rank} does not follow a piece letter"
+            ))
+        } else {
+            error(format!(
+                "'{c}' on rank {rank} is not a piece letter (Nichess uses K Q P M R N)"
+            ))
+        }
+    }
+}
+
 impl Nichess {
     /// Reads a FEN: placement with optional `(HP)`, side to move, and optionally castling
     /// (`-`; castling goes by squares alone, so `KQkq` letters are accepted and ignored), en
@@ -72,70 +98,7 @@ impl Nichess {
             )));
         }
         let mut pos = Nichess::empty();
-        let ranks: Vec<&str> = fields[0].split('/').collect();
-        if ranks.len() != 8 {
-            return Err(error(format!(
-                "the placement has {} ranks, expected 8",
-                ranks.len()
-            )));
-        }
-        for (row, text) in ranks.iter().enumerate() {
-            let rank = 7 - row as u8;
-            let mut file = 0u8;
-            let mut chars = text.char_indices().peekable();
-            while let Some((index, c)) = chars.next() {
-                if let Some(d) = c.to_digit(10) {
-                    if d == 0 || d > 8 {
-                        return Err(error(format!(
-                            "rank {} has an empty-run count of {d}",
-                            rank + 1
-                        )));
-                    }
-                    file += d as u8;
-                } else if let Some(piece) = piece_from_letter(c) {
-                    if file >= 8 {
-                        return Err(error(format!("rank {} has more than 8 squares", rank + 1)));
-                    }
-                    let square = Square(rank * 8 + file);
-                    let mut hp = piece.kind.start_hp();
-                    if chars.peek().map(|&(_, c)| c) == Some('(') {
-                        let rest = &text[index + 2..];
-                        let close = rest.find(')').ok_or_else(|| {
-                            error(format!(
-                                "the health after '{c}' on {} has no closing ')'",
-                                square.name(8)
-                            ))
-                        })?;
-                        hp = parse_hp(&rest[..close], piece, square)?;
-                        // Skip '(', the digits and ')'.
-                        for _ in 0..close + 2 {
-                            chars.next();
-                        }
-                    }
-                    pos.put(square.0, piece, hp);
-                    file += 1;
-                } else if c == '(' {
-                    return Err(error(format!(
-                        "health '(' on rank {} does not follow a piece letter",
-                        rank + 1
-                    )));
-                } else {
-                    return Err(error(format!(
-                        "'{c}' on rank {} is not a piece letter (Nichess uses K Q P M R N)",
-                        rank + 1
-                    )));
-                }
-                if file > 8 {
-                    return Err(error(format!("rank {} has more than 8 squares", rank + 1)));
-                }
-            }
-            if file != 8 {
-                return Err(error(format!(
-                    "rank {} has {file} squares, expected 8",
-                    rank + 1
-                )));
-            }
-        }
+        read_placement(&mut pos, fields[0], 8, 8)?;
 
         pos.side = match fields[1] {
             "w" => Color::White,
