@@ -3,11 +3,9 @@
 
 use super::moves::{Move, MoveKind};
 use super::position::{Nichess, PieceKind};
-use super::tables::{
-    first_blocker, DIAGONAL, KING, KNIGHT, ORTHOGONAL, ORTHOGONAL_STEP, PAWN_ATTACKS,
-};
+use super::tables::{first_blocker, KING, KNIGHT, ORTHOGONAL_STEP, PAWN_ATTACKS};
 use crate::board::magic::magics;
-use crate::board::{Bitboard, Square};
+use crate::board::{Bitboard, Square, DIAGONAL_RAYS, ORTHOGONAL_RAYS};
 use crate::rules::{Color, MoveList};
 
 const FILE_A: u64 = 0x0101_0101_0101_0101;
@@ -222,7 +220,7 @@ impl Nichess {
                 if KING[queen.index()] & maenads == 0 {
                     continue;
                 }
-                for dir in DIAGONAL {
+                for dir in DIAGONAL_RAYS {
                     Self::throw_along(queen.0, dir, maenads, occupied, their, &mut f);
                 }
             }
@@ -233,7 +231,7 @@ impl Nichess {
                 if ORTHOGONAL_STEP[pirate.index()] & pirates == 0 {
                     continue;
                 }
-                for dir in ORTHOGONAL {
+                for dir in ORTHOGONAL_RAYS {
                     Self::throw_along(pirate.0, dir, pirates, occupied, their, &mut f);
                 }
             }
