@@ -5,6 +5,7 @@ pub mod chess;
 pub mod fen;
 pub mod millennium;
 pub mod nichess;
+pub mod pieces;
 mod record;
 pub mod registry;
 pub mod zobrist;

@@ -1,0 +1,168 @@
+//! The piece plumbing every game's position shares: a bitboard per kind and per colour and a
+//! mailbox of piece codes (kind + 6 * colour), kept in step, with the Zobrist key of the pieces
+//! kept in step where a game's keys go by piece and square alone.
+//!
+//! A position holds a [`PieceBoard`] and dereferences to it, so `pos.occupied()`,
+//! `pos.pieces(color, kind)` and the like read the same in every game.
+
+use super::Color;
+use crate::board::{Bitboard, Square};
+use std::marker::PhantomData;
+
+/// The mailbox code of an empty square.
+pub const NO_PIECE: u8 = 12;
+
+/// A game's piece kind (six of them), as the index of its bitboard.
+pub trait KindIndex: Copy {
+    fn kind_index(self) -> usize;
+}
+
+/// `keys[piece code][square]`: a Zobrist key per piece and square.
+pub type PieceKeys<const N: usize> = [[u64; N]; 12];
+
+/// The pieces of a board of `N` squares in bitboards `B`, with kinds `K`.
+#[derive(Clone, PartialEq, Eq)]
+pub struct PieceBoard<B, K, const N: usize> {
+    by_kind: [B; 6],
+    by_color: [B; 2],
+    mailbox: [u8; N],
+    kinds: PhantomData<K>,
+}
+
+impl<B: Bitboard, K: KindIndex, const N: usize> Default for PieceBoard<B, K, N> {
+    fn default() -> Self {
+        PieceBoard {
+            by_kind: [B::EMPTY; 6],
+            by_color: [B::EMPTY; 2],
+            mailbox: [NO_PIECE; N],
+            kinds: PhantomData,
+        }
+    }
+}
+
+impl<B: Bitboard, K: KindIndex, const N: usize> PieceBoard<B, K, N> {
+    #[inline(always)]
+    pub fn occupied(&self) -> B {
+        self.by_color[0] | self.by_color[1]
+    }
+    #[inline(always)]
+    pub fn color_bb(&self, color: Color) -> B {
+        self.by_color[color.index()]
+    }
+    #[inline(always)]
+    pub fn kind_bb(&self, kind: K) -> B {
+        self.by_kind[kind.kind_index()]
+    }
+    #[inline(always)]
+    pub fn pieces(&self, color: Color, kind: K) -> B {
+        self.by_color[color.index()] & self.by_kind[kind.kind_index()]
+    }
+    /// The code of the piece on `sq`, [`NO_PIECE`] when empty.
+    #[inline(always)]
+    pub fn code_at(&self, sq: Square) -> u8 {
+        self.mailbox[sq.index()]
+    }
+
+    /// Puts the piece `code` on the empty square `sq`.
+    #[inline(always)]
+    pub fn place(&mut self, sq: Square, code: u8) {
+        let bit = B::from_square(sq);
+        self.by_kind[(code % 6) as usize] |= bit;
+        self.by_color[(code / 6) as usize] |= bit;
+        self.mailbox[sq.index()] = code;
+    }
+
+    /// Takes the piece off `sq` and returns its code.
+    #[inline(always)]
+    pub fn lift(&mut self, sq: Square) -> u8 {
+        let code = self.mailbox[sq.index()];
+        let bit = B::from_square(sq);
+        self.by_kind[(code % 6) as usize] ^= bit;
+        self.by_color[(code / 6) as usize] ^= bit;
+        self.mailbox[sq.index()] = NO_PIECE;
+        code
+    }
+
+    /// Moves the piece on `from` to the empty square `to` and returns its code.
+    #[inline(always)]
+    pub fn slide(&mut self, from: Square, to: Square) -> u8 {
+        let code = self.mailbox[from.index()];
+        let bits = B::from_square(from) | B::from_square(to);
+        self.by_kind[(code % 6) as usize] ^= bits;
+        self.by_color[(code / 6) as usize] ^= bits;
+        self.mailbox[from.index()] = NO_PIECE;
+        self.mailbox[to.index()] = code;
+        code
+    }
+
+    /// [`place`](Self::place), updating `key` from `keys`.
+    #[inline(always)]
+    pub fn put(&mut self, sq: Square, code: u8, keys: &PieceKeys<N>, key: &mut u64) {
+        self.place(sq, code);
+        *key ^= keys[code as usize][sq.index()];
+    }
+
+    /// [`lift`](Self::lift), updating `key` from `keys`.
+    #[inline(always)]
+    pub fn remove(&mut self, sq: Square, keys: &PieceKeys<N>, key: &mut u64) -> u8 {
+        let code = self.lift(sq);
+        *key ^= keys[code as usize][sq.index()];
+        code
+    }
+
+    /// [`slide`](Self::slide), updating `key` from `keys`.
+    #[inline(always)]
+    pub fn shift(&mut self, from: Square, to: Square, keys: &PieceKeys<N>, key: &mut u64) {
+        let code = self.slide(from, to);
+        let keys = &keys[code as usize];
+        *key ^= keys[from.index()] ^ keys[to.index()];
+    }
+
+    /// The occupied squares with their piece codes.
+    pub fn codes(&self) -> impl Iterator<Item = (Square, u8)> + '_ {
+        (0..N)
+            .filter(|&sq| self.mailbox[sq] != NO_PIECE)
+            .map(|sq| (Square(sq as u8), self.mailbox[sq]))
+    }
+
+    /// The key of the pieces alone, from scratch.
+    pub fn pieces_key(&self, keys: &PieceKeys<N>) -> u64 {
+        self.codes()
+            .fold(0, |key, (sq, code)| key ^ keys[code as usize][sq.index()])
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[derive(Clone, Copy)]
+    struct Kind(usize);
+    impl KindIndex for Kind {
+        fn kind_index(self) -> usize {
+            self.0
+        }
+    }
+
+    #[test]
+    fn bitboards_mailbox_and_key_stay_in_step() {
+        let mut keys = [[0u64; 64]; 12];
+        for (code, row) in keys.iter_mut().enumerate() {
+            for (sq, key) in row.iter_mut().enumerate() {
+                *key = (code as u64 + 1) << 8 | sq as u64;
+            }
+        }
+        let mut board = PieceBoard::<u64, Kind, 64>::default();
+        let mut key = 0;
+        board.put(Square(12), 7, &keys, &mut key); // a black knight
+        board.put(Square(3), 0, &keys, &mut key);
+        board.shift(Square(12), Square(30), &keys, &mut key);
+        assert_eq!(board.pieces(Color::Black, Kind(1)), 1 << 30);
+        assert_eq!(board.occupied(), 1 << 30 | 1 << 3);
+        assert_eq!(board.code_at(Square(12)), NO_PIECE);
+        assert_eq!(key, board.pieces_key(&keys));
+        assert_eq!(board.remove(Square(30), &keys, &mut key), 7);
+        assert_eq!(key, keys[0][3]);
+        assert_eq!(board.codes().collect::<Vec<_>>(), [(Square(3), 0)]);
+    }
+}
