@@ -8,6 +8,7 @@ mod bitboard;
 pub mod build;
 mod geometry;
 pub mod magic;
+pub mod masks;
 mod square;
 
 pub use bitboard::{Bitboard, SquareIter};

@@ -83,7 +83,7 @@ const fn build_tables() -> Tables {
 
 static TABLES: Tables = build_tables();
 
-const FILE_A: u64 = 0x0101_0101_0101_0101;
+use crate::board::masks::FILE_A;
 
 #[inline(always)]
 fn file_mask(file: u8) -> u64 {

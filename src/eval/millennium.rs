@@ -6,11 +6,12 @@
 use super::Evaluate;
 use crate::board::{Bitboard, Board15x8, Geometry, Square};
 use crate::rules::chess::PieceKind;
-use crate::rules::millennium::{attacks, Millennium, Move, POOL_KINDS};
+use crate::rules::millennium::{
+    self, attacks, Millennium, Move, BOARD, FILE_A, FILE_O, POOL_KINDS, SQUARES,
+};
 use crate::rules::Color;
 
-const FILES: usize = 15;
-const SQUARES: usize = 120;
+const FILES: usize = millennium::FILES as usize;
 
 /// Middlegame and endgame values of pawn, knight, bishop, rook, queen. On a board almost twice
 /// as wide, long-range pieces gain on the knight.
@@ -267,18 +268,6 @@ fn side_terms(pos: &Millennium, us: Color) -> SideScore {
 }
 
 const ALL_FILES: u32 = (1 << FILES) - 1;
-const BOARD: u128 = (1u128 << SQUARES) - 1;
-const fn file_mask(file: usize) -> u128 {
-    let mut mask = 0u128;
-    let mut rank = 0;
-    while rank < 8 {
-        mask |= 1u128 << (rank * FILES + file);
-        rank += 1;
-    }
-    mask
-}
-const FILE_A: u128 = file_mask(0);
-const FILE_O: u128 = file_mask(FILES - 1);
 
 /// The files (bit per file) with at least one square of `bb`.
 #[inline(always)]

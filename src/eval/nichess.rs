@@ -60,8 +60,7 @@ const PASSED: [i32; 8] = [0, 5, 10, 20, 40, 70, 110, 0];
 const KING_ZONE_WEIGHT: [i32; 6] = [2, 3, 2, 3, 4, 1];
 const TEMPO: i32 = 12;
 
-const FILE_A: u64 = 0x0101_0101_0101_0101;
-const RANK_1: u64 = 0xFF;
+use crate::board::masks::{FILE_A, RANK_1};
 
 #[inline(always)]
 fn relative(sq: usize, color: Color) -> usize {

@@ -1,11 +1,113 @@
 //! The FEN parts every game shares.
 
 use crate::board::Square;
-use crate::rules::RuleError;
+use crate::rules::{Color, RuleError};
 
 /// The error for a malformed FEN: `bad FEN: <what and where>`.
 pub fn bad_fen(text: String) -> RuleError {
     RuleError::Malformed(format!("bad FEN: {text}"))
+}
+
+/// A FEN split into its fields, with the readers of the fields every game has.
+pub struct Fields<'a>(Vec<&'a str>);
+
+impl<'a> Fields<'a> {
+    /// Splits `fen` at white space; `names` are its fields in order, the first `required` of
+    /// them needed.
+    pub fn split(fen: &'a str, required: usize, names: &[&str]) -> Result<Fields<'a>, RuleError> {
+        let fields: Vec<&str> = fen.split_whitespace().collect();
+        if fields.len() < required || fields.len() > names.len() {
+            return Err(bad_fen(format!(
+                "expected {required} to {} fields ({}), found {}",
+                names.len(),
+                names.join(", "),
+                fields.len()
+            )));
+        }
+        Ok(Fields(fields))
+    }
+
+    pub fn get(&self, index: usize) -> Option<&'a str> {
+        self.0.get(index).copied()
+    }
+
+    /// The placement, the first field (always there).
+    pub fn placement(&self) -> &'a str {
+        self.0[0]
+    }
+
+    /// The side to move, the second field.
+    pub fn side(&self) -> Result<Color, RuleError> {
+        match self.0[1] {
+            "w" => Ok(Color::White),
+            "b" => Ok(Color::Black),
+            other => Err(bad_fen(format!(
+                "side to move is '{other}', expected 'w' or 'b'"
+            ))),
+        }
+    }
+
+    /// The halfmove clock (fifth field, 0 when left out) and the move number (sixth field, 1
+    /// when left out, and at least 1).
+    pub fn clocks<N: FenNumber>(&self) -> Result<(N, N), RuleError> {
+        let number = |index: usize, name: &str, default: N| match self.get(index) {
+            None => Ok(default),
+            Some(text) => text
+                .parse::<N>()
+                .map_err(|_| bad_fen(format!("{name} '{text}' is not a number{}", N::RANGE))),
+        };
+        let halfmove = number(4, "halfmove clock", N::ZERO)?;
+        let fullmove = number(5, "move number", N::ONE)?.max(N::ONE);
+        Ok((halfmove, fullmove))
+    }
+}
+
+/// A FEN counter's integer type.
+pub trait FenNumber: std::str::FromStr + Ord + Copy {
+    const ZERO: Self;
+    const ONE: Self;
+    /// The range, for the error on a field that is not one: ` from 0 to 65535`, or nothing.
+    const RANGE: &'static str;
+}
+impl FenNumber for u16 {
+    const ZERO: u16 = 0;
+    const ONE: u16 = 1;
+    const RANGE: &'static str = " from 0 to 65535";
+}
+impl FenNumber for u32 {
+    const ZERO: u32 = 0;
+    const ONE: u32 = 1;
+    const RANGE: &'static str = "";
+}
+
+/// The error unless `count` kings of `color` is within `allowed`.
+pub fn check_kings(
+    color: Color,
+    count: u32,
+    allowed: std::ops::RangeInclusive<u32>,
+) -> Result<(), RuleError> {
+    if allowed.contains(&count) {
+        return Ok(());
+    }
+    let expected = if allowed.start() == allowed.end() || *allowed.start() == 0 {
+        allowed.end().to_string()
+    } else {
+        format!("{} or {}", allowed.start(), allowed.end())
+    };
+    Err(bad_fen(format!(
+        "{} has {count} kings, expected {expected}",
+        color.name()
+    )))
+}
+
+/// The error when a pawn stands on the first or last rank.
+pub fn check_back_ranks(pawn_on_back_rank: bool) -> Result<(), RuleError> {
+    if pawn_on_back_rank {
+        return Err(bad_fen(
+            "a pawn stands on the first or last rank".to_string(),
+        ));
+    }
+    Ok(())
 }
 
 /// What a game tells the placement reader: its pieces' letters, and how a piece goes on the

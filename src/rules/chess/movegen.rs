@@ -9,12 +9,7 @@ use crate::board::magic::magics;
 use crate::board::{Bitboard, Board8x8, Geometry, Square};
 use crate::rules::{Color, MoveList};
 
-const FILE_A: u64 = 0x0101_0101_0101_0101;
-const FILE_H: u64 = FILE_A << 7;
-const RANK_1: u64 = 0xFF;
-const RANK_3: u64 = RANK_1 << 16;
-const RANK_6: u64 = RANK_1 << 40;
-const RANK_8: u64 = RANK_1 << 56;
+use crate::board::masks::{FILE_A, FILE_H, RANK_1, RANK_3, RANK_6, RANK_8};
 
 #[inline(always)]
 fn push_targets(list: &mut MoveList<Move>, from: Square, targets: u64, enemies: u64) {

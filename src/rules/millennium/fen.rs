@@ -7,7 +7,10 @@ use super::position::{
 };
 use crate::board::{Bitboard, Board15x8, Geometry, Square};
 use crate::rules::chess::{Piece, PieceKind};
-use crate::rules::fen::{bad_fen as error, read_placement, write_placement, PlacementTarget};
+use crate::rules::fen::{
+    bad_fen as error, check_back_ranks, check_kings, read_placement, write_placement, Fields,
+    PlacementTarget,
+};
 use crate::rules::{Color, RuleError};
 
 fn kind_name(kind: PieceKind) -> &'static str {
@@ -29,38 +32,22 @@ impl Millennium {
     /// Reads a FEN. The halfmove clock and move number may be left out (they default to 0 and
     /// 1); the pool is the seventh field, and empty when left out.
     pub fn parse_fen(fen: &str) -> Result<Millennium, RuleError> {
-        let fields: Vec<&str> = fen.split_whitespace().collect();
-        if fields.len() < 4 || fields.len() > 7 {
-            return Err(error(format!(
-                "expected 4 to 7 fields (placement, side, castling, en passant, halfmove clock, move number, pool), found {}",
-                fields.len()
-            )));
-        }
+        let names = [
+            "placement",
+            "side",
+            "castling",
+            "en passant",
+            "halfmove clock",
+            "move number",
+            "pool",
+        ];
+        let fields = Fields::split(fen, 4, &names)?;
         let mut pos = Millennium::empty();
-        pos.parse_placement(fields[0])?;
-
-        pos.side = match fields[1] {
-            "w" => Color::White,
-            "b" => Color::Black,
-            other => {
-                return Err(error(format!(
-                    "side to move is '{other}', expected 'w' or 'b'"
-                )))
-            }
-        };
-        pos.parse_castling(fields[2])?;
-        pos.parse_en_passant(fields[3])?;
-
-        let number = |index: usize, name: &str, default: u16| -> Result<u16, RuleError> {
-            match fields.get(index) {
-                None => Ok(default),
-                Some(text) => text
-                    .parse::<u16>()
-                    .map_err(|_| error(format!("{name} '{text}' is not a number from 0 to 65535"))),
-            }
-        };
-        pos.halfmove = number(4, "halfmove clock", 0)?;
-        pos.fullmove = number(5, "move number", 1)?.max(1);
+        pos.parse_placement(fields.placement())?;
+        pos.side = fields.side()?;
+        pos.parse_castling(fields.get(2).unwrap_or("-"))?;
+        pos.parse_en_passant(fields.get(3).unwrap_or("-"))?;
+        (pos.halfmove, pos.fullmove) = fields.clocks()?;
         if let Some(pool) = fields.get(6) {
             pos.parse_pool(pool)?;
         }
@@ -83,18 +70,9 @@ impl Millennium {
     fn parse_placement(&mut self, placement: &str) -> Result<(), RuleError> {
         read_placement(self, placement, FILES, 8)?;
         for color in [Color::White, Color::Black] {
-            let kings = self.kings(color).count();
-            if !(1..=2).contains(&kings) {
-                return Err(error(format!(
-                    "{} has {kings} kings, expected 1 or 2",
-                    color.name()
-                )));
-            }
+            check_kings(color, self.kings(color).count(), 1..=2)?;
         }
-        if self.kind_bb(PieceKind::Pawn) & (RANK_1 | RANK_8) != 0 {
-            return Err(error("a pawn stands on the first or last rank".to_string()));
-        }
-        Ok(())
+        check_back_ranks((self.kind_bb(PieceKind::Pawn) & (RANK_1 | RANK_8)).any())
     }
 
     fn parse_castling(&mut self, field: &str) -> Result<(), RuleError> {

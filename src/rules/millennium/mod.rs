@@ -11,7 +11,7 @@ mod position;
 mod zobrist;
 
 pub use moves::{Move, MoveFlag};
-pub use position::{Millennium, INITIAL_COUNTS, POOL_KINDS};
+pub use position::{Millennium, BOARD, FILES, FILE_A, FILE_O, INITIAL_COUNTS, POOL_KINDS, SQUARES};
 
 /// The start position: two ordinary back ranks sharing the centre rook on `h`.
 pub const START_FEN: &str =

@@ -3,35 +3,23 @@
 use super::attacks;
 use super::moves::Move;
 use super::zobrist::KEYS;
+use crate::board::masks::{file_mask, rank_mask};
 use crate::board::{Bitboard, Board15x8, Geometry, Square};
 use crate::rules::chess::{Piece, PieceKind};
 use crate::rules::pieces::{PieceBoard, NO_PIECE};
 use crate::rules::Color;
 use std::ops::Deref;
 
-pub(super) const FILES: u8 = 15;
-pub(super) const SQUARES: usize = 120;
+pub const FILES: u8 = 15;
+pub const SQUARES: usize = 120;
 /// Every square of the board (the `u128` has eight spare bits on top).
-pub(super) const BOARD: u128 = (1u128 << SQUARES) - 1;
-
-const fn file_mask(file: u8) -> u128 {
-    let mut mask = 0u128;
-    let mut rank = 0;
-    while rank < 8 {
-        mask |= 1u128 << (rank * FILES + file);
-        rank += 1;
-    }
-    mask
-}
-const fn rank_mask(rank: u8) -> u128 {
-    ((1u128 << FILES) - 1) << (rank as u32 * FILES as u32)
-}
-pub(super) const FILE_A: u128 = file_mask(0);
-pub(super) const FILE_O: u128 = file_mask(14);
-pub(super) const RANK_1: u128 = rank_mask(0);
-pub(super) const RANK_3: u128 = rank_mask(2);
-pub(super) const RANK_6: u128 = rank_mask(5);
-pub(super) const RANK_8: u128 = rank_mask(7);
+pub const BOARD: u128 = (1u128 << SQUARES) - 1;
+pub const FILE_A: u128 = file_mask(FILES, 8, 0);
+pub const FILE_O: u128 = file_mask(FILES, 8, 14);
+pub(super) const RANK_1: u128 = rank_mask(FILES, 0);
+pub(super) const RANK_3: u128 = rank_mask(FILES, 2);
+pub(super) const RANK_6: u128 = rank_mask(FILES, 5);
+pub(super) const RANK_8: u128 = rank_mask(FILES, 7);
 
 /// How many of each kind (pawn .. king) a side starts with. Promotion only reinstates captured
 /// pieces, so a side never has more of a kind, on the board and in its pool together.

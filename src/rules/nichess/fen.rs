@@ -2,8 +2,12 @@
 //! parentheses after its letter, `N(40)`. The move-number field carries the ply count.
 
 use super::position::{Nichess, Piece, PieceKind, HP_UNIT, MOVE_LIMIT};
+use crate::board::masks::BACK_RANKS;
 use crate::board::{Bitboard, Square};
-use crate::rules::fen::{bad_fen as error, read_placement, write_placement, PlacementTarget};
+use crate::rules::fen::{
+    bad_fen as error, check_back_ranks, check_kings, read_placement, write_placement, Fields,
+    PlacementTarget,
+};
 use crate::rules::{Color, RuleError};
 
 /// Reads the `(HP)` after a piece and checks that such a piece can have it.
@@ -90,64 +94,39 @@ impl Nichess {
     /// passant (`-` only), the plies since the last attack, throw or pawn move, and the move
     /// number, from which the plies played follow.
     pub fn parse_fen(fen: &str) -> Result<Nichess, RuleError> {
-        let fields: Vec<&str> = fen.split_whitespace().collect();
-        if fields.len() < 2 || fields.len() > 6 {
-            return Err(error(format!(
-                "expected 2 to 6 fields (placement, side, castling '-', en passant '-', halfmove clock, move number), found {}",
-                fields.len()
-            )));
-        }
+        let names = [
+            "placement",
+            "side",
+            "castling '-'",
+            "en passant '-'",
+            "halfmove clock",
+            "move number",
+        ];
+        let fields = Fields::split(fen, 2, &names)?;
         let mut pos = Nichess::empty();
-        read_placement(&mut pos, fields[0], 8, 8)?;
-
-        pos.side = match fields[1] {
-            "w" => Color::White,
-            "b" => Color::Black,
-            other => {
-                return Err(error(format!(
-                    "side to move is '{other}', expected 'w' or 'b'"
-                )))
-            }
-        };
+        read_placement(&mut pos, fields.placement(), 8, 8)?;
+        pos.side = fields.side()?;
         for color in [Color::White, Color::Black] {
-            let kings = pos.pieces(color, PieceKind::King).count();
             // The side to move may have lost its king: the game is then over.
             let allowed = if color == pos.side { 0..=1 } else { 1..=1 };
-            if !allowed.contains(&kings) {
-                return Err(error(format!(
-                    "{} has {kings} kings, expected 1",
-                    color.name()
-                )));
-            }
+            check_kings(color, pos.pieces(color, PieceKind::King).count(), allowed)?;
         }
-        const BACK_RANKS: u64 = 0xFF00_0000_0000_00FF;
-        if pos.kind_bb(PieceKind::Pawn) & BACK_RANKS != 0 {
-            return Err(error("a pawn stands on the first or last rank".to_string()));
-        }
-        if let Some(&castling) = fields.get(2) {
+        check_back_ranks(pos.kind_bb(PieceKind::Pawn) & BACK_RANKS != 0)?;
+        if let Some(castling) = fields.get(2) {
             if castling != "-" && !castling.chars().all(|c| "KQkq".contains(c)) {
                 return Err(error(format!(
                     "castling field '{castling}' should be '-' (castling depends only on the squares)"
                 )));
             }
         }
-        if let Some(&en_passant) = fields.get(3) {
+        if let Some(en_passant) = fields.get(3) {
             if en_passant != "-" {
                 return Err(error(format!(
                     "en passant field '{en_passant}' should be '-' (Nichess has no en passant)"
                 )));
             }
         }
-        let number = |index: usize, name: &str, default: u32| -> Result<u32, RuleError> {
-            match fields.get(index) {
-                None => Ok(default),
-                Some(text) => text
-                    .parse::<u32>()
-                    .map_err(|_| error(format!("{name} '{text}' is not a number"))),
-            }
-        };
-        let halfmove = number(4, "halfmove clock", 0)?;
-        let fullmove = number(5, "move number", 1)?.max(1);
+        let (halfmove, fullmove): (u32, u32) = fields.clocks()?;
         let ply = 2 * (fullmove as u64 - 1) + pos.side as u64;
         if ply > MOVE_LIMIT as u64 {
             return Err(error(format!(

@@ -8,13 +8,7 @@ use crate::board::magic::magics;
 use crate::board::{Bitboard, Square, DIAGONAL_RAYS, ORTHOGONAL_RAYS};
 use crate::rules::{Color, MoveList};
 
-const FILE_A: u64 = 0x0101_0101_0101_0101;
-const FILE_H: u64 = FILE_A << 7;
-const RANK_1: u64 = 0xFF;
-const RANK_3: u64 = RANK_1 << 16;
-const RANK_6: u64 = RANK_1 << 40;
-const RANK_8: u64 = RANK_1 << 56;
-const BACK_RANKS: u64 = RANK_1 | RANK_8;
+use crate::board::masks::{BACK_RANKS, FILE_A, FILE_H, RANK_1, RANK_3, RANK_6, RANK_8};
 
 #[inline(always)]
 fn push_all(list: &mut MoveList<Move>, from: u8, targets: u64, kind: MoveKind) {

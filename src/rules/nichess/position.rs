@@ -98,9 +98,6 @@ impl Piece {
     }
 }
 
-const RANK_1: u64 = 0xFF;
-const RANK_8: u64 = RANK_1 << 56;
-
 /// A Nichess position: pieces, their health, the side to move and the game's ply count.
 #[derive(Clone, PartialEq, Eq)]
 pub struct Nichess {
@@ -283,7 +280,7 @@ impl Nichess {
 
     #[inline(always)]
     fn promote(&mut self, from: u8, to: u8, us: Color) {
-        debug_assert!((1u64 << to) & (RANK_1 | RANK_8) != 0);
+        debug_assert!((1u64 << to) & crate::board::masks::BACK_RANKS != 0);
         self.remove(from);
         let pirate = Piece {
             kind: PieceKind::Pirate,
