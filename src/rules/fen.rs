@@ -8,6 +8,17 @@ pub fn bad_fen(text: String) -> RuleError {
     RuleError::Malformed(format!("bad FEN: {text}"))
 }
 
+/// The fields of a chess-like FEN, in order (Millennium adds the pool).
+pub const FIELD_NAMES: [&str; 7] = [
+    "placement",
+    "side",
+    "castling",
+    "en passant",
+    "halfmove clock",
+    "move number",
+    "pool",
+];
+
 /// A FEN split into its fields, with the readers of the fields every game has.
 pub struct Fields<'a>(Vec<&'a str>);
 
@@ -116,14 +127,19 @@ pub trait PlacementTarget {
     type Piece: Copy;
     /// The piece a letter stands for, if any.
     fn piece_of(letter: char) -> Option<Self::Piece>;
+    /// Puts `piece` on `square`.
+    fn put_piece(&mut self, square: Square, piece: Self::Piece);
     /// Puts `piece` on `square`; `after` is the rank's text after the letter. Returns how many
-    /// bytes of it belong to the piece (a suffix), 0 for none.
+    /// bytes of it belong to the piece (a suffix), 0 for none (the default: no suffixes).
     fn place(
         &mut self,
         square: Square,
         piece: Self::Piece,
-        after: &str,
-    ) -> Result<usize, RuleError>;
+        _after: &str,
+    ) -> Result<usize, RuleError> {
+        self.put_piece(square, piece);
+        Ok(0)
+    }
     /// The error for `c`, which is neither a piece letter nor a digit, on `rank` (from 1).
     fn not_a_piece(c: char, rank: u8) -> RuleError {
         bad_fen(format!("'{c}' on rank {rank} is not a piece letter"))
@@ -232,6 +248,9 @@ mod tests {
         fn piece_of(letter: char) -> Option<char> {
             letter.is_ascii_alphabetic().then_some(letter)
         }
+        fn put_piece(&mut self, square: Square, piece: char) {
+            self.0.push((square, piece, false));
+        }
         fn place(&mut self, square: Square, piece: char, after: &str) -> Result<usize, RuleError> {
             let marked = after.starts_with('!');
             self.0.push((square, piece, marked));
@@ -256,22 +275,16 @@ mod tests {
             read_placement(&mut board, field, 8, 2).unwrap_err()
         };
         assert!(matches!(error("8"), RuleError::Malformed(t) if t.contains("1 ranks, expected 2")));
-        assert!(error("8/44")
-            .text()
-            .contains("rank 1 has an empty-run count of 44"));
-        assert!(error("8/09").text().contains("empty-run count of 09"));
-        assert!(error("8/7ab")
-            .text()
-            .contains("rank 1 has more than 8 squares"));
-        assert!(error("8/7")
-            .text()
-            .contains("rank 1 has 7 squares, expected 8"));
-        assert!(error("8/7#")
-            .text()
-            .contains("'#' on rank 1 is not a piece letter"));
-        assert!(error("8/99999999999999999999")
-            .text()
-            .contains("empty-run count"));
+        for (field, needle) in [
+            ("8/44", "rank 1 has an empty-run count of 44"),
+            ("8/09", "empty-run count of 09"),
+            ("8/7ab", "rank 1 has more than 8 squares"),
+            ("8/7", "rank 1 has 7 squares, expected 8"),
+            ("8/7#", "'#' on rank 1 is not a piece letter"),
+            ("8/99999999999999999999", "empty-run count"),
+        ] {
+            assert!(error(field).text().contains(needle), "{field}");
+        }
     }
 
     #[test]

@@ -63,6 +63,13 @@ impl<B: Bitboard, K: KindIndex, const N: usize> PieceBoard<B, K, N> {
         self.mailbox[sq.index()]
     }
 
+    /// The code of the piece on `sq`, if any.
+    #[inline(always)]
+    pub fn occupant(&self, sq: Square) -> Option<u8> {
+        let code = self.mailbox[sq.index()];
+        (code != NO_PIECE).then_some(code)
+    }
+
     /// Puts the piece `code` on the empty square `sq`.
     #[inline(always)]
     pub fn place(&mut self, sq: Square, code: u8) {

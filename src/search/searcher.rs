@@ -581,19 +581,13 @@ impl<'a, G: Game + Evaluate> Searcher<'a, G> {
             return if root { -INFINITY } else { alpha };
         }
         if !root || self.excluded.is_empty() {
-            let bound = if best_score >= beta {
-                Bound::Lower
-            } else if best_score > original_alpha {
-                Bound::Exact
-            } else {
-                Bound::Upper
-            };
-            self.shared.tt.store(
+            self.store(
                 key,
-                best_move.pack(),
-                score_to_tt(best_score, ply),
+                best_move,
+                best_score,
+                (original_alpha, beta),
                 depth,
-                bound,
+                ply,
             );
         }
         best_score
@@ -676,20 +670,32 @@ impl<'a, G: Game + Evaluate> Searcher<'a, G> {
                 }
             }
         }
-        let bound = if best_score >= beta {
+        self.store(key, best_move, best_score, (original_alpha, beta), 0, ply);
+        best_score
+    }
+
+    /// Stores a node's result, with the bound its score is against the window it was searched
+    /// with.
+    #[inline(always)]
+    fn store(
+        &self,
+        key: u64,
+        best_move: G::Move,
+        score: i32,
+        (alpha, beta): (i32, i32),
+        depth: i32,
+        ply: usize,
+    ) {
+        let bound = if score >= beta {
             Bound::Lower
-        } else if best_score > original_alpha {
+        } else if score > alpha {
             Bound::Exact
         } else {
             Bound::Upper
         };
-        self.shared.tt.store(
-            key,
-            best_move.pack(),
-            score_to_tt(best_score, ply),
-            0,
-            bound,
-        );
-        best_score
+        let score = score_to_tt(score, ply);
+        self.shared
+            .tt
+            .store(key, best_move.pack(), score, depth, bound);
     }
 }

@@ -8,7 +8,7 @@ use crate::board::masks::BACK_RANKS;
 use crate::board::{Bitboard, Board8x8, Geometry, Square};
 use crate::rules::fen::{
     bad_fen as error, check_back_ranks, check_kings, read_placement, write_placement, Fields,
-    PlacementTarget,
+    PlacementTarget, FIELD_NAMES,
 };
 use crate::rules::{Color, RuleError};
 
@@ -17,24 +17,15 @@ impl PlacementTarget for Chess {
     fn piece_of(letter: char) -> Option<Piece> {
         Piece::from_letter(letter)
     }
-    fn place(&mut self, square: Square, piece: Piece, _after: &str) -> Result<usize, RuleError> {
+    fn put_piece(&mut self, square: Square, piece: Piece) {
         self.put(square, piece);
-        Ok(0)
     }
 }
 
 impl Chess {
     /// Reads a FEN. The halfmove clock and move number may be left out (they default to 0 and 1).
     pub fn parse_fen(fen: &str) -> Result<Chess, RuleError> {
-        let names = [
-            "placement",
-            "side",
-            "castling",
-            "en passant",
-            "halfmove clock",
-            "move number",
-        ];
-        let split = Fields::split(fen, 4, &names)?;
+        let split = Fields::split(fen, 4, &FIELD_NAMES[..6])?;
         let fields = [0, 1, 2, 3].map(|index| split.get(index).unwrap_or("-"));
         let mut pos = Chess::empty();
 

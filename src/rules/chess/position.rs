@@ -4,7 +4,7 @@ use super::moves::{Move, MoveFlag};
 use super::zobrist::KEYS;
 use crate::board::magic::magics;
 use crate::board::{Bitboard, Board8x8, Geometry, Square};
-use crate::rules::pieces::{KindIndex, PieceBoard, NO_PIECE};
+use crate::rules::pieces::{KindIndex, PieceBoard};
 use crate::rules::Color;
 use std::ops::Deref;
 
@@ -57,7 +57,7 @@ impl Piece {
         self.kind as u8 + 6 * self.color as u8
     }
     #[inline(always)]
-    fn from_code(code: u8) -> Piece {
+    pub fn from_code(code: u8) -> Piece {
         Piece {
             kind: PieceKind::ALL[(code % 6) as usize],
             color: if code < 6 { Color::White } else { Color::Black },
@@ -154,8 +154,7 @@ impl Chess {
     }
     #[inline(always)]
     pub fn piece_at(&self, sq: Square) -> Option<Piece> {
-        let code = self.code_at(sq);
-        (code != NO_PIECE).then(|| Piece::from_code(code))
+        self.occupant(sq).map(Piece::from_code)
     }
     #[inline(always)]
     pub fn king_square(&self, color: Color) -> Square {

@@ -32,20 +32,28 @@ fn ray<const D: usize>(sq: Square, occupied: u128) -> u128 {
     ray ^ RAYS[D][(first & 127) as usize]
 }
 
+/// Squares four sliders' rays `A`..`D` reach from `sq`.
 #[inline(always)]
-pub fn rook_attacks(sq: Square, occupied: u128) -> u128 {
-    ray::<0>(sq, occupied)
-        | ray::<1>(sq, occupied)
-        | ray::<4>(sq, occupied)
-        | ray::<5>(sq, occupied)
+fn rays<const A: usize, const B: usize, const C: usize, const D: usize>(
+    sq: Square,
+    occupied: u128,
+) -> u128 {
+    ray::<A>(sq, occupied)
+        | ray::<B>(sq, occupied)
+        | ray::<C>(sq, occupied)
+        | ray::<D>(sq, occupied)
 }
 
+/// The orthogonal rays ([`crate::board::ORTHOGONAL_RAYS`]).
+#[inline(always)]
+pub fn rook_attacks(sq: Square, occupied: u128) -> u128 {
+    rays::<0, 1, 4, 5>(sq, occupied)
+}
+
+/// The diagonal rays ([`crate::board::DIAGONAL_RAYS`]).
 #[inline(always)]
 pub fn bishop_attacks(sq: Square, occupied: u128) -> u128 {
-    ray::<2>(sq, occupied)
-        | ray::<3>(sq, occupied)
-        | ray::<6>(sq, occupied)
-        | ray::<7>(sq, occupied)
+    rays::<2, 3, 6, 7>(sq, occupied)
 }
 
 #[inline(always)]

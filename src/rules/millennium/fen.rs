@@ -9,7 +9,7 @@ use crate::board::{Bitboard, Board15x8, Geometry, Square};
 use crate::rules::chess::{Piece, PieceKind};
 use crate::rules::fen::{
     bad_fen as error, check_back_ranks, check_kings, read_placement, write_placement, Fields,
-    PlacementTarget,
+    PlacementTarget, FIELD_NAMES,
 };
 use crate::rules::{Color, RuleError};
 
@@ -22,9 +22,8 @@ impl PlacementTarget for Millennium {
     fn piece_of(letter: char) -> Option<Piece> {
         Piece::from_letter(letter)
     }
-    fn place(&mut self, square: Square, piece: Piece, _after: &str) -> Result<usize, RuleError> {
+    fn put_piece(&mut self, square: Square, piece: Piece) {
         self.put(square, piece);
-        Ok(0)
     }
 }
 
@@ -32,16 +31,7 @@ impl Millennium {
     /// Reads a FEN. The halfmove clock and move number may be left out (they default to 0 and
     /// 1); the pool is the seventh field, and empty when left out.
     pub fn parse_fen(fen: &str) -> Result<Millennium, RuleError> {
-        let names = [
-            "placement",
-            "side",
-            "castling",
-            "en passant",
-            "halfmove clock",
-            "move number",
-            "pool",
-        ];
-        let fields = Fields::split(fen, 4, &names)?;
+        let fields = Fields::split(fen, 4, &FIELD_NAMES)?;
         let mut pos = Millennium::empty();
         pos.parse_placement(fields.placement())?;
         pos.side = fields.side()?;

@@ -6,7 +6,7 @@ use super::zobrist::KEYS;
 use crate::board::masks::{file_mask, rank_mask};
 use crate::board::{Bitboard, Board15x8, Geometry, Square};
 use crate::rules::chess::{Piece, PieceKind};
-use crate::rules::pieces::{PieceBoard, NO_PIECE};
+use crate::rules::pieces::PieceBoard;
 use crate::rules::Color;
 use std::ops::Deref;
 
@@ -136,14 +136,6 @@ const CASTLING_MASKS: [u16; SQUARES] = castling_masks();
 pub(super) const NO_SQUARE: u8 = SQUARES as u8;
 
 #[inline(always)]
-pub(super) fn piece_from_code(code: u8) -> Piece {
-    Piece {
-        kind: PieceKind::ALL[(code % 6) as usize],
-        color: if code < 6 { Color::White } else { Color::Black },
-    }
-}
-
-#[inline(always)]
 pub(super) const fn bit(sq: Square) -> u128 {
     1u128 << sq.0
 }
@@ -194,8 +186,7 @@ impl Millennium {
     }
     #[inline(always)]
     pub fn piece_at(&self, sq: Square) -> Option<Piece> {
-        let code = self.code_at(sq);
-        (code != NO_PIECE).then(|| piece_from_code(code))
+        self.occupant(sq).map(Piece::from_code)
     }
     /// The side's kings (one or two).
     #[inline(always)]

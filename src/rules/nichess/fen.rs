@@ -6,7 +6,7 @@ use crate::board::masks::BACK_RANKS;
 use crate::board::{Bitboard, Square};
 use crate::rules::fen::{
     bad_fen as error, check_back_ranks, check_kings, read_placement, write_placement, Fields,
-    PlacementTarget,
+    PlacementTarget, FIELD_NAMES,
 };
 use crate::rules::{Color, RuleError};
 
@@ -58,6 +58,9 @@ impl PlacementTarget for Nichess {
         Some(Piece { kind, color })
     }
     /// A piece whose health differs from its kind's start carries it: `N(40)`.
+    fn put_piece(&mut self, square: Square, piece: Piece) {
+        self.put(square.0, piece, piece.kind.start_hp());
+    }
     fn place(&mut self, square: Square, piece: Piece, after: &str) -> Result<usize, RuleError> {
         let mut hp = piece.kind.start_hp();
         let mut used = 0;
@@ -94,15 +97,8 @@ impl Nichess {
     /// passant (`-` only), the plies since the last attack, throw or pawn move, and the move
     /// number, from which the plies played follow.
     pub fn parse_fen(fen: &str) -> Result<Nichess, RuleError> {
-        let names = [
-            "placement",
-            "side",
-            "castling '-'",
-            "en passant '-'",
-            "halfmove clock",
-            "move number",
-        ];
-        let fields = Fields::split(fen, 2, &names)?;
+        let names = ["placement", "side", "castling '-'", "en passant '-'"];
+        let fields = Fields::split(fen, 2, &[&names[..], &FIELD_NAMES[4..6]].concat())?;
         let mut pos = Nichess::empty();
         read_placement(&mut pos, fields.placement(), 8, 8)?;
         pos.side = fields.side()?;

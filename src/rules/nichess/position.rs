@@ -4,7 +4,7 @@ use super::moves::{Move, MoveKind};
 use super::tables::{BETWEEN, KING};
 use super::zobrist::{piece_key, KEYS};
 use crate::board::{Bitboard, Square};
-use crate::rules::pieces::{KindIndex, PieceBoard, NO_PIECE};
+use crate::rules::pieces::{KindIndex, PieceBoard};
 use crate::rules::Color;
 use std::ops::Deref;
 
@@ -138,8 +138,7 @@ impl Nichess {
     }
     #[inline(always)]
     pub fn piece_at(&self, sq: Square) -> Option<Piece> {
-        let code = self.code_at(sq);
-        (code != NO_PIECE).then(|| Piece::from_code(code))
+        self.occupant(sq).map(Piece::from_code)
     }
     /// Health of the piece on `sq` in HP (10..=60), 0 for an empty square.
     #[inline(always)]
