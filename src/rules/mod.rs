@@ -1,6 +1,9 @@
 //! The rules of each game, one module per game, behind one [`Game`] interface that the search,
 //! the engine and the arena use.
 
+#[macro_use]
+mod packed_move;
+
 pub mod chess;
 pub mod fen;
 pub mod millennium;
@@ -148,7 +151,6 @@ pub trait Game: Clone + Send + Sync + Debug + 'static {
     fn make_null(&mut self);
     /// True when the side to move has pieces beyond king and pawns (null-move is then sound enough).
     fn has_non_pawn_material(&self) -> bool;
-    fn move_text(&self, mv: Self::Move) -> String;
 
     /// Result when the side to move has no legal move: a loss for it (`Checkmate`,
     /// `KingDestroyed`) or a draw (`Stalemate`).
@@ -158,6 +160,11 @@ pub trait Game: Clone + Send + Sync + Debug + 'static {
     fn draw_by_rule(&self) -> Option<EndReason>;
     /// A board diagram for the `d` command.
     fn board_text(&self) -> String;
+
+    /// The move in the protocol's notation.
+    fn move_text(&self, mv: Self::Move) -> String {
+        mv.text()
+    }
 
     fn startpos() -> Self {
         Self::from_fen(Self::START_FEN).expect("the start FEN is valid")
@@ -248,6 +255,8 @@ pub trait PackedMove: Copy + Eq + Default + Send + Sync + Debug + 'static {
     fn unpack(bits: u32) -> Self;
     /// The from and to squares.
     fn squares(self) -> (Square, Square);
+    /// The move in the protocol's notation.
+    fn text(self) -> String;
 }
 
 /// Splits a move in long algebraic form into its from and to squares and what follows them (a

@@ -62,9 +62,6 @@ impl Game for Chess {
         (us & !(self.kind_bb(PieceKind::Pawn) | self.kind_bb(PieceKind::King))).any()
     }
 
-    fn move_text(&self, mv: Move) -> String {
-        mv.text()
-    }
     fn no_moves_reason(&self) -> EndReason {
         if self.in_check() {
             EndReason::Checkmate

@@ -1,7 +1,6 @@
 //! The chess move: 16 bits of from, to and a flag.
 
 use crate::board::Square;
-use crate::rules::PackedMove;
 
 /// What kind of move this is; values 8..=15 are promotions (bit 2 = capture, low bits = piece).
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -27,24 +26,12 @@ pub enum MoveFlag {
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Default)]
 pub struct Move(pub u16);
 
-impl Move {
-    pub const NULL: Move = Move(0);
+packed_move!(Move, u16, 6);
 
+impl Move {
     #[inline(always)]
     pub const fn new(from: Square, to: Square, flag: MoveFlag) -> Move {
-        Move(from.0 as u16 | (to.0 as u16) << 6 | (flag as u16) << 12)
-    }
-    #[inline(always)]
-    pub const fn from(self) -> Square {
-        Square((self.0 & 63) as u8)
-    }
-    #[inline(always)]
-    pub const fn to(self) -> Square {
-        Square(((self.0 >> 6) & 63) as u8)
-    }
-    #[inline(always)]
-    pub const fn flag_bits(self) -> u16 {
-        self.0 >> 12
+        Move::with_flag_bits(from, to, flag as u16)
     }
     #[inline(always)]
     pub const fn is_capture(self) -> bool {
@@ -78,26 +65,5 @@ impl Move {
             text.push(['n', 'b', 'r', 'q'][self.promotion_index() - 1]);
         }
         text
-    }
-}
-
-impl std::fmt::Debug for Move {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(&self.text())
-    }
-}
-
-impl PackedMove for Move {
-    #[inline(always)]
-    fn pack(self) -> u32 {
-        self.0 as u32
-    }
-    #[inline(always)]
-    fn unpack(bits: u32) -> Move {
-        Move(bits as u16)
-    }
-    #[inline(always)]
-    fn squares(self) -> (Square, Square) {
-        (self.from(), self.to())
     }
 }

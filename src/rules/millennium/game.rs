@@ -73,9 +73,6 @@ impl Game for Millennium {
     fn count_moves(&self) -> u64 {
         self.count_legal()
     }
-    fn move_text(&self, mv: Move) -> String {
-        mv.text()
-    }
     /// Checkmate needs a last king in check; a side with two kings and no move is stalemated.
     fn no_moves_reason(&self) -> EndReason {
         if self.in_check() {

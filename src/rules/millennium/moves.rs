@@ -2,7 +2,6 @@
 
 use crate::board::Square;
 use crate::rules::chess::PieceKind;
-use crate::rules::PackedMove;
 
 /// Board width, for square names.
 const FILES: u8 = 15;
@@ -39,28 +38,12 @@ impl MoveFlag {
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Default)]
 pub struct Move(pub u32);
 
-impl Move {
-    pub const NULL: Move = Move(0);
+packed_move!(Move, u32, 7);
 
+impl Move {
     #[inline(always)]
     pub const fn new(from: Square, to: Square, flag: MoveFlag) -> Move {
         Move::with_flag_bits(from, to, flag as u32)
-    }
-    #[inline(always)]
-    pub const fn with_flag_bits(from: Square, to: Square, flag: u32) -> Move {
-        Move(from.0 as u32 | (to.0 as u32) << 7 | flag << 14)
-    }
-    #[inline(always)]
-    pub const fn from(self) -> Square {
-        Square((self.0 & 127) as u8)
-    }
-    #[inline(always)]
-    pub const fn to(self) -> Square {
-        Square(((self.0 >> 7) & 127) as u8)
-    }
-    #[inline(always)]
-    pub const fn flag_bits(self) -> u32 {
-        self.0 >> 14
     }
     #[inline(always)]
     pub const fn is_capture(self) -> bool {
@@ -99,26 +82,5 @@ impl Move {
             text.push(self.promotion_kind().letter());
         }
         text
-    }
-}
-
-impl std::fmt::Debug for Move {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(&self.text())
-    }
-}
-
-impl PackedMove for Move {
-    #[inline(always)]
-    fn pack(self) -> u32 {
-        self.0
-    }
-    #[inline(always)]
-    fn unpack(bits: u32) -> Move {
-        Move(bits)
-    }
-    #[inline(always)]
-    fn squares(self) -> (Square, Square) {
-        (self.from(), self.to())
     }
 }

@@ -69,9 +69,6 @@ impl Game for Nichess {
         us & !(self.kind_bb(PieceKind::Pawn) | self.kind_bb(PieceKind::King)) != 0
     }
 
-    fn move_text(&self, mv: Move) -> String {
-        mv.text()
-    }
     fn no_moves_reason(&self) -> EndReason {
         if self.king_destroyed(self.side) {
             EndReason::KingDestroyed

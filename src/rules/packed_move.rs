@@ -1,0 +1,62 @@
+//! The plumbing every game's move type shares, declared by [`packed_move!`]: a move is an
+//! integer `from | to << B | flag << 2B` with `B`-bit squares, `NULL` (all zero) is written
+//! `0000`, it prints as its text, and it packs into the transposition table's 32 bits.
+
+/// Declares the shared plumbing of the move type `$name($int)` with `$bits`-bit squares: `NULL`,
+/// `with_flag_bits`, `from`, `to`, `flag_bits`, `Debug` as its text, and [`PackedMove`]. The
+/// game writes its `text` and what its flags mean.
+///
+/// [`PackedMove`]: crate::rules::PackedMove
+macro_rules! packed_move {
+    ($name:ident, $int:ty, $bits:expr) => {
+        impl $name {
+            pub const NULL: $name = $name(0);
+            const SQUARE_MASK: $int = (1 << $bits) - 1;
+
+            #[inline(always)]
+            pub const fn with_flag_bits(
+                from: $crate::board::Square,
+                to: $crate::board::Square,
+                flag: $int,
+            ) -> $name {
+                $name(from.0 as $int | (to.0 as $int) << $bits | flag << (2 * $bits))
+            }
+            #[inline(always)]
+            pub const fn from(self) -> $crate::board::Square {
+                $crate::board::Square((self.0 & Self::SQUARE_MASK) as u8)
+            }
+            #[inline(always)]
+            pub const fn to(self) -> $crate::board::Square {
+                $crate::board::Square(((self.0 >> $bits) & Self::SQUARE_MASK) as u8)
+            }
+            #[inline(always)]
+            pub const fn flag_bits(self) -> $int {
+                self.0 >> (2 * $bits)
+            }
+        }
+
+        impl std::fmt::Debug for $name {
+            fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                f.write_str(&self.text())
+            }
+        }
+
+        impl $crate::rules::PackedMove for $name {
+            #[inline(always)]
+            fn pack(self) -> u32 {
+                self.0 as u32
+            }
+            #[inline(always)]
+            fn unpack(bits: u32) -> $name {
+                $name(bits as $int)
+            }
+            #[inline(always)]
+            fn squares(self) -> ($crate::board::Square, $crate::board::Square) {
+                (self.from(), self.to())
+            }
+            fn text(self) -> String {
+                $name::text(self)
+            }
+        }
+    };
+}
