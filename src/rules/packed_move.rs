@@ -60,3 +60,51 @@ macro_rules! packed_move {
         }
     };
 }
+
+/// The flags chess and Millennium share on top of [`packed_move!`] (`DoublePush` = 1, bit 2 a
+/// capture, `EnPassant` = 5, bit 3 a promotion with the piece, knight to queen, in the low two
+/// bits), and the long algebraic text on a board `$files` wide: `e2e4`, `h7h8r`.
+macro_rules! chess_move_flags {
+    ($name:ident, $files:expr) => {
+        impl $name {
+            #[inline(always)]
+            pub const fn is_capture(self) -> bool {
+                self.flag_bits() & 4 != 0
+            }
+            #[inline(always)]
+            pub const fn is_promotion(self) -> bool {
+                self.flag_bits() & 8 != 0
+            }
+            #[inline(always)]
+            pub const fn is_en_passant(self) -> bool {
+                self.flag_bits() == 5
+            }
+            #[inline(always)]
+            pub const fn is_double_push(self) -> bool {
+                self.flag_bits() == 1
+            }
+            /// The promotion piece, 1 = knight .. 4 = queen (as `PieceKind` indices).
+            #[inline(always)]
+            pub const fn promotion_index(self) -> usize {
+                (self.flag_bits() & 3) as usize + 1
+            }
+            /// The piece a pawn becomes.
+            #[inline(always)]
+            pub const fn promotion_kind(self) -> $crate::rules::chess::PieceKind {
+                $crate::rules::chess::PieceKind::ALL[self.promotion_index()]
+            }
+
+            /// Long algebraic form, castling as the king's move: `e2e4`, `e7e8q`, `e1g1`.
+            pub fn text(self) -> String {
+                if self == $name::NULL {
+                    return "0000".to_string();
+                }
+                let mut text = format!("{}{}", self.from().name($files), self.to().name($files));
+                if self.is_promotion() {
+                    text.push(self.promotion_kind().letter());
+                }
+                text
+            }
+        }
+    };
+}

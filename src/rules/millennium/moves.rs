@@ -39,6 +39,7 @@ impl MoveFlag {
 pub struct Move(pub u32);
 
 packed_move!(Move, u32, 7);
+chess_move_flags!(Move, FILES);
 
 impl Move {
     #[inline(always)]
@@ -46,41 +47,7 @@ impl Move {
         Move::with_flag_bits(from, to, flag as u32)
     }
     #[inline(always)]
-    pub const fn is_capture(self) -> bool {
-        self.flag_bits() & 4 != 0
-    }
-    #[inline(always)]
-    pub const fn is_promotion(self) -> bool {
-        self.flag_bits() & 8 != 0
-    }
-    #[inline(always)]
-    pub const fn is_en_passant(self) -> bool {
-        self.flag_bits() == MoveFlag::EnPassant as u32
-    }
-    #[inline(always)]
     pub const fn is_castle(self) -> bool {
         self.flag_bits() == MoveFlag::Castle as u32
-    }
-    #[inline(always)]
-    pub const fn is_double_push(self) -> bool {
-        self.flag_bits() == MoveFlag::DoublePush as u32
-    }
-    /// The reinstated piece of a promotion.
-    #[inline(always)]
-    pub const fn promotion_kind(self) -> PieceKind {
-        PieceKind::ALL[(self.flag_bits() & 3) as usize + 1]
-    }
-
-    /// Long algebraic form with files `a`..`o`: `o2o4`, `h7h8r`, castling as the king's move
-    /// `e1c1`.
-    pub fn text(self) -> String {
-        if self == Move::NULL {
-            return "0000".to_string();
-        }
-        let mut text = format!("{}{}", self.from().name(FILES), self.to().name(FILES));
-        if self.is_promotion() {
-            text.push(self.promotion_kind().letter());
-        }
-        text
     }
 }
