@@ -379,33 +379,12 @@ impl Evaluate for Nichess {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::eval::mirror_fen as mirror;
     use crate::rules::nichess::START_FEN;
     use crate::rules::Game;
 
     fn eval(fen: &str) -> i32 {
         Nichess::from_fen(fen).unwrap().evaluate()
-    }
-
-    /// The same position with colours swapped and the board mirrored.
-    fn mirror(fen: &str) -> String {
-        let fields: Vec<&str> = fen.split(' ').collect();
-        let ranks: Vec<String> = fields[0]
-            .split('/')
-            .rev()
-            .map(|rank| {
-                rank.chars()
-                    .map(|c| {
-                        if c.is_ascii_uppercase() {
-                            c.to_ascii_lowercase()
-                        } else {
-                            c.to_ascii_uppercase()
-                        }
-                    })
-                    .collect()
-            })
-            .collect();
-        let side = if fields[1] == "w" { "b" } else { "w" };
-        format!("{} {side} - - 0 1", ranks.join("/"))
     }
 
     #[test]

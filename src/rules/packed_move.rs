@@ -94,6 +94,26 @@ macro_rules! chess_move_flags {
                 $crate::rules::chess::PieceKind::ALL[self.promotion_index()]
             }
 
+            /// `values[promoted kind]` for a promotion, 0 for any other move.
+            #[inline(always)]
+            pub const fn promotion_value(self, values: &[i32; 6]) -> i32 {
+                if self.is_promotion() {
+                    values[self.promotion_index()]
+                } else {
+                    0
+                }
+            }
+            /// What a promotion adds in `values`: the new piece less the pawn; 0 for any
+            /// other move.
+            #[inline(always)]
+            pub const fn promotion_gain(self, values: &[i32; 6]) -> i32 {
+                if self.is_promotion() {
+                    values[self.promotion_index()] - values[0]
+                } else {
+                    0
+                }
+            }
+
             /// Long algebraic form, castling as the king's move: `e2e4`, `e7e8q`, `e1g1`.
             pub fn text(self) -> String {
                 if self == $name::NULL {
