@@ -80,6 +80,10 @@ macro_rules! chess_move_flags {
                 self.flag_bits() == 5
             }
             #[inline(always)]
+            pub const fn is_castle(self) -> bool {
+                self.flag_bits() == 2
+            }
+            #[inline(always)]
             pub const fn is_double_push(self) -> bool {
                 self.flag_bits() == 1
             }

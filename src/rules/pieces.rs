@@ -12,9 +12,56 @@ use std::marker::PhantomData;
 /// The mailbox code of an empty square.
 pub const NO_PIECE: u8 = 12;
 
-/// A game's piece kind (six of them), as the index of its bitboard.
-pub trait KindIndex: Copy {
+/// A game's piece kind (six of them): the index of its bitboard, and its FEN letter.
+pub trait KindIndex: Copy + Eq + 'static {
+    /// Every kind, in index order.
+    const ALL: [Self; 6];
     fn kind_index(self) -> usize;
+    /// The FEN letter, lower case.
+    fn kind_letter(self) -> char;
+}
+
+/// A coloured piece of a game whose kinds are `K`.
+#[derive(Clone, Copy, PartialEq, Eq, Debug, Hash)]
+pub struct Piece<K> {
+    pub kind: K,
+    pub color: Color,
+}
+
+impl<K: KindIndex> Piece<K> {
+    /// Index 0..12 used by the mailbox and Zobrist tables: kind + 6 * colour.
+    #[inline(always)]
+    pub fn code(self) -> u8 {
+        self.kind.kind_index() as u8 + 6 * self.color as u8
+    }
+    #[inline(always)]
+    pub fn from_code(code: u8) -> Piece<K> {
+        Piece {
+            kind: K::ALL[(code % 6) as usize],
+            color: if code < 6 { Color::White } else { Color::Black },
+        }
+    }
+    /// Reads a FEN piece letter: upper case White, lower case Black.
+    pub fn from_letter(c: char) -> Option<Piece<K>> {
+        let lower = c.to_ascii_lowercase();
+        let kind = K::ALL
+            .into_iter()
+            .find(|kind| kind.kind_letter() == lower)?;
+        let color = if c.is_ascii_uppercase() {
+            Color::White
+        } else {
+            Color::Black
+        };
+        Some(Piece { kind, color })
+    }
+    /// The FEN letter: upper case White, lower case Black.
+    pub fn letter(self) -> char {
+        let c = self.kind.kind_letter();
+        match self.color {
+            Color::White => c.to_ascii_uppercase(),
+            Color::Black => c,
+        }
+    }
 }
 
 /// `keys[piece code][square]`: a Zobrist key per piece and square.
@@ -61,6 +108,12 @@ impl<B: Bitboard, K: KindIndex, const N: usize> PieceBoard<B, K, N> {
     #[inline(always)]
     pub fn code_at(&self, sq: Square) -> u8 {
         self.mailbox[sq.index()]
+    }
+
+    /// The piece on `sq`, if any.
+    #[inline(always)]
+    pub fn piece_at(&self, sq: Square) -> Option<Piece<K>> {
+        self.occupant(sq).map(Piece::from_code)
     }
 
     /// The code of the piece on `sq`, if any.
@@ -143,11 +196,15 @@ impl<B: Bitboard, K: KindIndex, const N: usize> PieceBoard<B, K, N> {
 mod tests {
     use super::*;
 
-    #[derive(Clone, Copy)]
+    #[derive(Clone, Copy, PartialEq, Eq, Debug)]
     struct Kind(usize);
     impl KindIndex for Kind {
+        const ALL: [Kind; 6] = [Kind(0), Kind(1), Kind(2), Kind(3), Kind(4), Kind(5)];
         fn kind_index(self) -> usize {
             self.0
+        }
+        fn kind_letter(self) -> char {
+            b"abcdef"[self.0] as char
         }
     }
 
@@ -167,6 +224,18 @@ mod tests {
         assert_eq!(board.pieces(Color::Black, Kind(1)), 1 << 30);
         assert_eq!(board.occupied(), 1 << 30 | 1 << 3);
         assert_eq!(board.code_at(Square(12)), NO_PIECE);
+        let knight = board.piece_at(Square(30)).unwrap();
+        assert_eq!(
+            (knight.kind, knight.color, knight.letter()),
+            (Kind(1), Color::Black, 'b')
+        );
+        assert_eq!(
+            Piece::<Kind>::from_letter('B'),
+            Some(Piece {
+                kind: Kind(1),
+                color: Color::White
+            })
+        );
         assert_eq!(key, board.pieces_key(&keys));
         assert_eq!(board.remove(Square(30), &keys, &mut key), 7);
         assert_eq!(key, keys[0][3]);

@@ -256,14 +256,14 @@ impl Chess {
             && !self.is_attacked_by(sq(5), them, occupied)
             && !self.is_attacked_by(sq(6), them, occupied)
         {
-            list.push(Move::new(sq(4), sq(6), MoveFlag::KingCastle));
+            list.push(Move::new(sq(4), sq(6), MoveFlag::Castle));
         }
         if self.castling & queen_right != 0
             && occupied & (0b0000_1110u64 << base) == 0
             && !self.is_attacked_by(sq(3), them, occupied)
             && !self.is_attacked_by(sq(2), them, occupied)
         {
-            list.push(Move::new(sq(4), sq(2), MoveFlag::QueenCastle));
+            list.push(Move::new(sq(4), sq(2), MoveFlag::Castle));
         }
     }
 }

@@ -10,12 +10,12 @@ use std::ops::Deref;
 
 #[derive(Clone, Copy, PartialEq, Eq, Debug, Hash)]
 pub enum PieceKind {
-    Pawn = 0,
-    Knight = 1,
-    Bishop = 2,
-    Rook = 3,
-    Queen = 4,
-    King = 5,
+    Pawn,
+    Knight,
+    Bishop,
+    Rook,
+    Queen,
+    King,
 }
 
 impl PieceKind {
@@ -37,59 +37,18 @@ impl PieceKind {
 }
 
 impl KindIndex for PieceKind {
+    const ALL: [PieceKind; 6] = PieceKind::ALL;
     #[inline(always)]
     fn kind_index(self) -> usize {
         self as usize
     }
+    fn kind_letter(self) -> char {
+        self.letter()
+    }
 }
 
 /// A coloured piece.
-#[derive(Clone, Copy, PartialEq, Eq, Debug, Hash)]
-pub struct Piece {
-    pub kind: PieceKind,
-    pub color: Color,
-}
-
-impl Piece {
-    /// Index 0..12 used by the mailbox and Zobrist tables.
-    #[inline(always)]
-    pub const fn code(self) -> u8 {
-        self.kind as u8 + 6 * self.color as u8
-    }
-    #[inline(always)]
-    pub fn from_code(code: u8) -> Piece {
-        Piece {
-            kind: PieceKind::ALL[(code % 6) as usize],
-            color: if code < 6 { Color::White } else { Color::Black },
-        }
-    }
-    /// Reads a FEN piece letter: upper case White, lower case Black.
-    pub fn from_letter(c: char) -> Option<Piece> {
-        let kind = match c.to_ascii_lowercase() {
-            'p' => PieceKind::Pawn,
-            'n' => PieceKind::Knight,
-            'b' => PieceKind::Bishop,
-            'r' => PieceKind::Rook,
-            'q' => PieceKind::Queen,
-            'k' => PieceKind::King,
-            _ => return None,
-        };
-        let color = if c.is_ascii_uppercase() {
-            Color::White
-        } else {
-            Color::Black
-        };
-        Some(Piece { kind, color })
-    }
-
-    pub fn letter(self) -> char {
-        let c = self.kind.letter();
-        match self.color {
-            Color::White => c.to_ascii_uppercase(),
-            Color::Black => c,
-        }
-    }
-}
+pub type Piece = crate::rules::pieces::Piece<PieceKind>;
 
 pub const CASTLE_WHITE_KING: u8 = 1;
 pub const CASTLE_WHITE_QUEEN: u8 = 2;
@@ -151,10 +110,6 @@ impl Chess {
     #[inline(always)]
     pub fn side(&self) -> Color {
         self.side
-    }
-    #[inline(always)]
-    pub fn piece_at(&self, sq: Square) -> Option<Piece> {
-        self.occupant(sq).map(Piece::from_code)
     }
     #[inline(always)]
     pub fn king_square(&self, color: Color) -> Square {
@@ -287,7 +242,7 @@ impl Chess {
             );
         } else if mv.is_castle() {
             let rank = from.0 & !7;
-            let (rook_from, rook_to) = if mv.flag_bits() == MoveFlag::KingCastle as u16 {
+            let (rook_from, rook_to) = if to.0 > from.0 {
                 (rank + 7, rank + 5)
             } else {
                 (rank, rank + 3)

@@ -10,7 +10,8 @@ mod moves;
 mod position;
 mod zobrist;
 
-pub use moves::{Move, MoveFlag};
+pub use crate::rules::chess::MoveFlag;
+pub use moves::Move;
 pub use position::{Millennium, BOARD, FILES, FILE_A, FILE_O, INITIAL_COUNTS, POOL_KINDS, SQUARES};
 
 /// The start position: two ordinary back ranks sharing the centre rook on `h`.

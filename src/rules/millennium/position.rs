@@ -184,10 +184,6 @@ impl Millennium {
     pub fn side(&self) -> Color {
         self.side
     }
-    #[inline(always)]
-    pub fn piece_at(&self, sq: Square) -> Option<Piece> {
-        self.occupant(sq).map(Piece::from_code)
-    }
     /// The side's kings (one or two).
     #[inline(always)]
     pub fn kings(&self, color: Color) -> u128 {

@@ -47,15 +47,7 @@ fn parse_hp(text: &str, piece: Piece, square: Square) -> Result<u8, RuleError> {
 impl PlacementTarget for Nichess {
     type Piece = Piece;
     fn piece_of(letter: char) -> Option<Piece> {
-        let kind = PieceKind::ALL
-            .into_iter()
-            .find(|kind| kind.letter() == letter.to_ascii_lowercase())?;
-        let color = if letter.is_ascii_uppercase() {
-            Color::White
-        } else {
-            Color::Black
-        };
-        Some(Piece { kind, color })
+        Piece::from_letter(letter)
     }
     /// A piece whose health differs from its kind's start carries it: `N(40)`.
     fn put_piece(&mut self, square: Square, piece: Piece) {

@@ -19,12 +19,12 @@ pub const MOVE_LIMIT: u16 = 333;
 
 #[derive(Clone, Copy, PartialEq, Eq, Debug, Hash)]
 pub enum PieceKind {
-    Pawn = 0,
-    Knight = 1,
-    Maenad = 2,
-    Pirate = 3,
-    Queen = 4,
-    King = 5,
+    Pawn,
+    Knight,
+    Maenad,
+    Pirate,
+    Queen,
+    King,
 }
 
 impl PieceKind {
@@ -59,9 +59,13 @@ impl PieceKind {
 }
 
 impl KindIndex for PieceKind {
+    const ALL: [PieceKind; 6] = PieceKind::ALL;
     #[inline(always)]
     fn kind_index(self) -> usize {
         self as usize
+    }
+    fn kind_letter(self) -> char {
+        self.letter()
     }
 }
 
@@ -70,33 +74,7 @@ const START_HP: [u8; 6] = [3, 6, 1, 6, 1, 1];
 const ABILITY: [u8; 6] = [6, 6, 3, 3, 3, 6];
 
 /// A coloured piece.
-#[derive(Clone, Copy, PartialEq, Eq, Debug, Hash)]
-pub struct Piece {
-    pub kind: PieceKind,
-    pub color: Color,
-}
-
-impl Piece {
-    /// Index 0..12 used by the mailbox and Zobrist tables.
-    #[inline(always)]
-    pub const fn code(self) -> u8 {
-        self.kind as u8 + 6 * self.color as u8
-    }
-    #[inline(always)]
-    pub fn from_code(code: u8) -> Piece {
-        Piece {
-            kind: PieceKind::ALL[(code % 6) as usize],
-            color: if code < 6 { Color::White } else { Color::Black },
-        }
-    }
-    pub fn letter(self) -> char {
-        let c = self.kind.letter();
-        match self.color {
-            Color::White => c.to_ascii_uppercase(),
-            Color::Black => c,
-        }
-    }
-}
+pub type Piece = crate::rules::pieces::Piece<PieceKind>;
 
 /// A Nichess position: pieces, their health, the side to move and the game's ply count.
 #[derive(Clone, PartialEq, Eq)]
@@ -135,10 +113,6 @@ impl Nichess {
     #[inline(always)]
     pub fn side(&self) -> Color {
         self.side
-    }
-    #[inline(always)]
-    pub fn piece_at(&self, sq: Square) -> Option<Piece> {
-        self.occupant(sq).map(Piece::from_code)
     }
     /// Health of the piece on `sq` in HP (10..=60), 0 for an empty square.
     #[inline(always)]
