@@ -1,6 +1,7 @@
 //! The FEN parts every game shares.
 
 use crate::board::Square;
+use crate::rules::pieces::{KindIndex, Piece};
 use crate::rules::{Color, RuleError};
 
 /// The error for a malformed FEN: `bad FEN: <what and where>`.
@@ -124,17 +125,16 @@ pub fn check_back_ranks(pawn_on_back_rank: bool) -> Result<(), RuleError> {
 /// What a game tells the placement reader: its pieces' letters, and how a piece goes on the
 /// board (with whatever follows its letter, such as Nichess's health `N(40)`).
 pub trait PlacementTarget {
-    type Piece: Copy;
-    /// The piece a letter stands for, if any.
-    fn piece_of(letter: char) -> Option<Self::Piece>;
+    /// The game's piece kinds, which give the letters.
+    type Kind: KindIndex;
     /// Puts `piece` on `square`.
-    fn put_piece(&mut self, square: Square, piece: Self::Piece);
+    fn put_piece(&mut self, square: Square, piece: Piece<Self::Kind>);
     /// Puts `piece` on `square`; `after` is the rank's text after the letter. Returns how many
     /// bytes of it belong to the piece (a suffix), 0 for none (the default: no suffixes).
     fn place(
         &mut self,
         square: Square,
-        piece: Self::Piece,
+        piece: Piece<Self::Kind>,
         _after: &str,
     ) -> Result<usize, RuleError> {
         self.put_piece(square, piece);
@@ -181,7 +181,7 @@ pub fn read_placement<T: PlacementTarget>(
                     )));
                 }
                 file += run;
-            } else if let Some(piece) = T::piece_of(c) {
+            } else if let Some(piece) = Piece::<T::Kind>::from_letter(c) {
                 if file >= files {
                     return Err(too_many());
                 }
@@ -240,20 +240,34 @@ pub fn write_placement(
 mod tests {
     use super::*;
 
+    #[derive(Clone, Copy, PartialEq, Eq, Debug)]
+    struct Kind(usize);
+    impl KindIndex for Kind {
+        const ALL: [Kind; 6] = [Kind(0), Kind(1), Kind(2), Kind(3), Kind(4), Kind(5)];
+        fn kind_index(self) -> usize {
+            self.0
+        }
+        fn kind_letter(self) -> char {
+            b"abcdef"[self.0] as char
+        }
+    }
+
     /// A board of letters, each with an optional `!` suffix.
     #[derive(Default)]
     struct Letters(Vec<(Square, char, bool)>);
     impl PlacementTarget for Letters {
-        type Piece = char;
-        fn piece_of(letter: char) -> Option<char> {
-            letter.is_ascii_alphabetic().then_some(letter)
+        type Kind = Kind;
+        fn put_piece(&mut self, square: Square, piece: Piece<Kind>) {
+            self.0.push((square, piece.letter(), false));
         }
-        fn put_piece(&mut self, square: Square, piece: char) {
-            self.0.push((square, piece, false));
-        }
-        fn place(&mut self, square: Square, piece: char, after: &str) -> Result<usize, RuleError> {
+        fn place(
+            &mut self,
+            square: Square,
+            piece: Piece<Kind>,
+            after: &str,
+        ) -> Result<usize, RuleError> {
             let marked = after.starts_with('!');
-            self.0.push((square, piece, marked));
+            self.0.push((square, piece.letter(), marked));
             Ok(marked as usize)
         }
     }
@@ -261,12 +275,12 @@ mod tests {
     #[test]
     fn placement_reads_long_runs_and_suffixes_and_names_what_is_wrong() {
         let mut board = Letters::default();
-        read_placement(&mut board, "a14/13b!c", 15, 2).unwrap();
+        read_placement(&mut board, "a14/13B!c", 15, 2).unwrap();
         assert_eq!(
             board.0,
             [
                 (Square(15), 'a', false),
-                (Square(13), 'b', true),
+                (Square(13), 'B', true),
                 (Square(14), 'c', false)
             ]
         );

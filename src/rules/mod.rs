@@ -3,12 +3,13 @@
 
 #[macro_use]
 mod packed_move;
+#[macro_use]
+pub mod pieces;
 
 pub mod chess;
 pub mod fen;
 pub mod millennium;
 pub mod nichess;
-pub mod pieces;
 mod record;
 pub mod registry;
 pub mod zobrist;

@@ -9,6 +9,20 @@ use super::Color;
 use crate::board::{Bitboard, Square};
 use std::marker::PhantomData;
 
+/// Lets the position `$position`, with its [`PieceBoard`] in the field `board`, be read as
+/// that board: `pos.occupied()`, `pos.pieces(color, kind)`, `pos.piece_at(sq)`.
+macro_rules! reads_as_piece_board {
+    ($position:ty, $bb:ty, $kind:ty, $squares:expr) => {
+        impl std::ops::Deref for $position {
+            type Target = $crate::rules::pieces::PieceBoard<$bb, $kind, { $squares }>;
+            #[inline(always)]
+            fn deref(&self) -> &Self::Target {
+                &self.board
+            }
+        }
+    };
+}
+
 /// The mailbox code of an empty square.
 pub const NO_PIECE: u8 = 12;
 

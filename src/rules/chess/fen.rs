@@ -13,10 +13,7 @@ use crate::rules::fen::{
 use crate::rules::{Color, RuleError};
 
 impl PlacementTarget for Chess {
-    type Piece = Piece;
-    fn piece_of(letter: char) -> Option<Piece> {
-        Piece::from_letter(letter)
-    }
+    type Kind = PieceKind;
     fn put_piece(&mut self, square: Square, piece: Piece) {
         self.put(square, piece);
     }

@@ -6,7 +6,6 @@ use crate::board::magic::magics;
 use crate::board::{Bitboard, Board8x8, Geometry, Square};
 use crate::rules::pieces::{KindIndex, PieceBoard};
 use crate::rules::Color;
-use std::ops::Deref;
 
 #[derive(Clone, Copy, PartialEq, Eq, Debug, Hash)]
 pub enum PieceKind {
@@ -85,13 +84,7 @@ pub struct Chess {
     pub(super) checkers: u64,
 }
 
-impl Deref for Chess {
-    type Target = PieceBoard<u64, PieceKind, 64>;
-    #[inline(always)]
-    fn deref(&self) -> &Self::Target {
-        &self.board
-    }
-}
+reads_as_piece_board!(Chess, u64, PieceKind, 64);
 
 impl Chess {
     pub(super) fn empty() -> Chess {

@@ -18,10 +18,7 @@ fn kind_name(kind: PieceKind) -> &'static str {
 }
 
 impl PlacementTarget for Millennium {
-    type Piece = Piece;
-    fn piece_of(letter: char) -> Option<Piece> {
-        Piece::from_letter(letter)
-    }
+    type Kind = PieceKind;
     fn put_piece(&mut self, square: Square, piece: Piece) {
         self.put(square, piece);
     }

@@ -8,7 +8,6 @@ use crate::board::{Bitboard, Board15x8, Geometry, Square};
 use crate::rules::chess::{Piece, PieceKind};
 use crate::rules::pieces::PieceBoard;
 use crate::rules::Color;
-use std::ops::Deref;
 
 pub const FILES: u8 = 15;
 pub const SQUARES: usize = 120;
@@ -157,13 +156,7 @@ pub struct Millennium {
     pub(super) key: u64,
 }
 
-impl Deref for Millennium {
-    type Target = PieceBoard<u128, PieceKind, SQUARES>;
-    #[inline(always)]
-    fn deref(&self) -> &Self::Target {
-        &self.board
-    }
-}
+reads_as_piece_board!(Millennium, u128, PieceKind, SQUARES);
 
 impl Millennium {
     pub(super) fn empty() -> Millennium {

@@ -45,10 +45,7 @@ fn parse_hp(text: &str, piece: Piece, square: Square) -> Result<u8, RuleError> {
 }
 
 impl PlacementTarget for Nichess {
-    type Piece = Piece;
-    fn piece_of(letter: char) -> Option<Piece> {
-        Piece::from_letter(letter)
-    }
+    type Kind = PieceKind;
     /// A piece whose health differs from its kind's start carries it: `N(40)`.
     fn put_piece(&mut self, square: Square, piece: Piece) {
         self.put(square.0, piece, piece.kind.start_hp());

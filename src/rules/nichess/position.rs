@@ -6,7 +6,6 @@ use super::zobrist::{piece_key, KEYS};
 use crate::board::{Bitboard, Square};
 use crate::rules::pieces::{KindIndex, PieceBoard};
 use crate::rules::Color;
-use std::ops::Deref;
 
 /// Health is kept in tens: every HP and AP of the game is a multiple of 10.
 pub const HP_UNIT: u8 = 10;
@@ -90,13 +89,7 @@ pub struct Nichess {
     pub(super) key: u64,
 }
 
-impl Deref for Nichess {
-    type Target = PieceBoard<u64, PieceKind, 64>;
-    #[inline(always)]
-    fn deref(&self) -> &Self::Target {
-        &self.board
-    }
-}
+reads_as_piece_board!(Nichess, u64, PieceKind, 64);
 
 impl Nichess {
     pub(super) fn empty() -> Nichess {
