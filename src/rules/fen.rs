@@ -240,17 +240,7 @@ pub fn write_placement(
 mod tests {
     use super::*;
 
-    #[derive(Clone, Copy, PartialEq, Eq, Debug)]
-    struct Kind(usize);
-    impl KindIndex for Kind {
-        const ALL: [Kind; 6] = [Kind(0), Kind(1), Kind(2), Kind(3), Kind(4), Kind(5)];
-        fn kind_index(self) -> usize {
-            self.0
-        }
-        fn kind_letter(self) -> char {
-            b"abcdef"[self.0] as char
-        }
-    }
+    use crate::rules::pieces::tests::Kind;
 
     /// A board of letters, each with an optional `!` suffix.
     #[derive(Default)]

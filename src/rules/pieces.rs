@@ -207,11 +207,12 @@ impl<B: Bitboard, K: KindIndex, const N: usize> PieceBoard<B, K, N> {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
 
+    /// Six kinds lettered `a` to `f`, for the tests of code over any game's pieces.
     #[derive(Clone, Copy, PartialEq, Eq, Debug)]
-    struct Kind(usize);
+    pub(crate) struct Kind(pub usize);
     impl KindIndex for Kind {
         const ALL: [Kind; 6] = [Kind(0), Kind(1), Kind(2), Kind(3), Kind(4), Kind(5)];
         fn kind_index(self) -> usize {
