@@ -154,11 +154,29 @@ pub trait Game: Clone + Send + Sync + Debug + 'static {
     fn has_non_pawn_material(&self) -> bool;
 
     /// Result when the side to move has no legal move: a loss for it (`Checkmate`,
-    /// `KingDestroyed`) or a draw (`Stalemate`).
-    fn no_moves_reason(&self) -> EndReason;
-    /// A draw that stands on this position alone (50-move rule, insufficient material);
-    /// repetition needs the game's history and is in [`GameRecord`].
-    fn draw_by_rule(&self) -> Option<EndReason>;
+    /// `KingDestroyed`) or a draw (`Stalemate`). By default checkmate in check, else stalemate.
+    fn no_moves_reason(&self) -> EndReason {
+        if self.in_check() {
+            EndReason::Checkmate
+        } else {
+            EndReason::Stalemate
+        }
+    }
+    /// True when neither side can ever win (too little material left to mate).
+    fn no_mating_material(&self) -> bool {
+        false
+    }
+    /// A draw that stands on this position alone (by default the quiet-move rule, then too
+    /// little material); repetition needs the game's history and is in [`GameRecord`].
+    fn draw_by_rule(&self) -> Option<EndReason> {
+        if self.quiet_limit_reached() {
+            Some(EndReason::FiftyMoves)
+        } else if self.no_mating_material() {
+            Some(EndReason::InsufficientMaterial)
+        } else {
+            None
+        }
+    }
     /// A board diagram for the `d` command.
     fn board_text(&self) -> String;
 

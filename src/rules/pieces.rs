@@ -118,6 +118,11 @@ impl<B: Bitboard, K: KindIndex, const N: usize> PieceBoard<B, K, N> {
     pub fn pieces(&self, color: Color, kind: K) -> B {
         self.by_color[color.index()] & self.by_kind[kind.kind_index()]
     }
+    /// True when `color` has a piece other than pawns (kind 0) and kings (kind 5).
+    #[inline(always)]
+    pub fn has_pieces_beyond_pawns(&self, color: Color) -> bool {
+        (self.by_color[color.index()] & !(self.by_kind[0] | self.by_kind[5])).any()
+    }
     /// The code of the piece on `sq`, [`NO_PIECE`] when empty.
     #[inline(always)]
     pub fn code_at(&self, sq: Square) -> u8 {

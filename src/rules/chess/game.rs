@@ -1,10 +1,10 @@
 //! Standard chess behind the [`Game`] interface.
 
 use super::moves::Move;
-use super::position::{Chess, PieceKind};
+use super::position::Chess;
 use super::START_FEN;
 use crate::board::Bitboard;
-use crate::rules::{Color, EndReason, Game, MoveList, RuleError};
+use crate::rules::{Color, Game, MoveList, RuleError};
 
 impl Game for Chess {
     type Move = Move;
@@ -58,25 +58,11 @@ impl Game for Chess {
     }
     #[inline]
     fn has_non_pawn_material(&self) -> bool {
-        let us = self.color_bb(self.side);
-        (us & !(self.kind_bb(PieceKind::Pawn) | self.kind_bb(PieceKind::King))).any()
+        self.has_pieces_beyond_pawns(self.side)
     }
 
-    fn no_moves_reason(&self) -> EndReason {
-        if self.in_check() {
-            EndReason::Checkmate
-        } else {
-            EndReason::Stalemate
-        }
-    }
-    fn draw_by_rule(&self) -> Option<EndReason> {
-        if self.quiet_limit_reached() {
-            Some(EndReason::FiftyMoves)
-        } else if self.insufficient_material() {
-            Some(EndReason::InsufficientMaterial)
-        } else {
-            None
-        }
+    fn no_mating_material(&self) -> bool {
+        self.insufficient_material()
     }
     fn board_text(&self) -> String {
         self.diagram()

@@ -5,7 +5,7 @@ use super::position::{Millennium, FILES};
 use super::START_FEN;
 use crate::board::{Bitboard, Board15x8, Geometry};
 use crate::rules::chess::PieceKind;
-use crate::rules::{Color, EndReason, Game, MoveList, RuleError};
+use crate::rules::{Color, Game, MoveList, RuleError};
 
 impl Game for Millennium {
     type Move = Move;
@@ -61,8 +61,7 @@ impl Game for Millennium {
     }
     #[inline]
     fn has_non_pawn_material(&self) -> bool {
-        let us = self.color_bb(self.side);
-        (us & !(self.kind_bb(PieceKind::Pawn) | self.kind_bb(PieceKind::King))).any()
+        self.has_pieces_beyond_pawns(self.side)
     }
 
     /// A pawn move onto the last rank that the pool cannot pay for deserves its own reason.
@@ -73,22 +72,8 @@ impl Game for Millennium {
     fn count_moves(&self) -> u64 {
         self.count_legal()
     }
-    /// Checkmate needs a last king in check; a side with two kings and no move is stalemated.
-    fn no_moves_reason(&self) -> EndReason {
-        if self.in_check() {
-            EndReason::Checkmate
-        } else {
-            EndReason::Stalemate
-        }
-    }
-    fn draw_by_rule(&self) -> Option<EndReason> {
-        if self.quiet_limit_reached() {
-            Some(EndReason::FiftyMoves)
-        } else if self.insufficient_material() {
-            Some(EndReason::InsufficientMaterial)
-        } else {
-            None
-        }
+    fn no_mating_material(&self) -> bool {
+        self.insufficient_material()
     }
     fn board_text(&self) -> String {
         self.diagram()

@@ -7,7 +7,7 @@
 //! treatment (extension, every action in quiescence, no null move), which the 10-HP king needs.
 
 use super::moves::Move;
-use super::position::{Nichess, PieceKind, MOVE_LIMIT};
+use super::position::{Nichess, MOVE_LIMIT};
 use super::START_FEN;
 use crate::rules::{Color, EndReason, Game, MoveList, RuleError};
 
@@ -65,8 +65,7 @@ impl Game for Nichess {
     }
     #[inline]
     fn has_non_pawn_material(&self) -> bool {
-        let us = self.color_bb(self.side);
-        us & !(self.kind_bb(PieceKind::Pawn) | self.kind_bb(PieceKind::King)) != 0
+        self.has_pieces_beyond_pawns(self.side)
     }
 
     fn no_moves_reason(&self) -> EndReason {
