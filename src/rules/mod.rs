@@ -300,6 +300,47 @@ pub fn parse_move_squares(text: &str, files: u8, ranks: u8) -> Option<(Square, S
 /// Size of a history table indexed by [`Game::move_index`] (from and to square, 128 each).
 pub const HISTORY_SIZE: usize = 128 * 128;
 
+/// Checks every game's rules code the same way, for the games' tests.
+#[cfg(test)]
+pub(crate) mod checks {
+    use super::*;
+
+    /// `counts[i]` is the perft count of `pos` at depth `i + 1`.
+    pub fn perft_counts<G: Game>(pos: &G, counts: &[u64]) {
+        for (depth, &expected) in (1..).zip(counts) {
+            assert_eq!(pos.perft(depth), expected, "{pos:?} depth {depth}");
+        }
+    }
+
+    /// Each FEN is refused with an error that says `needle`, as malformed.
+    pub fn fen_errors<G: Game>(cases: &[(&str, &str)]) {
+        for &(fen, needle) in cases {
+            let err = G::from_fen(fen).expect_err(fen);
+            assert!(
+                matches!(&err, RuleError::Malformed(text) if text.contains(needle)),
+                "{fen}: {err}"
+            );
+        }
+    }
+
+    /// The tactical moves are exactly the legal moves the game calls tactical.
+    pub fn tactical_moves_are_the_tactical_legal_ones<G: Game>(pos: &G) {
+        let mut all = MoveList::new();
+        pos.generate_moves(&mut all);
+        let mut tactical = MoveList::new();
+        pos.generate_tactical(&mut tactical);
+        let mut want: Vec<u32> = all
+            .iter()
+            .filter(|&&mv| pos.is_tactical(mv))
+            .map(|mv| mv.pack())
+            .collect();
+        let mut got: Vec<u32> = tactical.iter().map(|mv| mv.pack()).collect();
+        want.sort_unstable();
+        got.sort_unstable();
+        assert_eq!(got, want, "{pos:?}");
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -1,6 +1,6 @@
 use super::*;
 use crate::board::Square;
-use crate::rules::{Color, EndReason, Game, GameRecord, MoveList, Outcome, RuleError};
+use crate::rules::{checks, Color, EndReason, Game, GameRecord, MoveList, Outcome, RuleError};
 
 /// The rules page's perft table; deeper counts are in the benchmarks.
 const START_PERFT: [u64; 4] = [20, 400, 9062, 204_934];
@@ -37,14 +37,7 @@ fn piece(pos: &Nichess, square: &str) -> Option<char> {
 fn perft_from_the_start_matches_the_rules_page() {
     let start = Nichess::startpos();
     assert_eq!(start.fen(), START_FEN);
-    for (depth, &expected) in START_PERFT.iter().enumerate() {
-        assert_eq!(
-            start.perft(depth as u32 + 1),
-            expected,
-            "depth {}",
-            depth + 1
-        );
-    }
+    checks::perft_counts(&start, &START_PERFT);
 }
 
 /// Positions with throws, damaged pieces, castling and promotions ready, for the tree walk.
@@ -66,17 +59,7 @@ fn walk(pos: &Nichess, depth: u32) {
     let mut all = MoveList::new();
     pos.generate_moves(&mut all);
     assert_eq!(pos.count_actions(), all.len() as u64, "{fen}");
-    let mut tactical = MoveList::new();
-    pos.generate_tactical(&mut tactical);
-    let mut expected: Vec<u16> = all
-        .iter()
-        .filter(|m| m.is_hit() || m.is_promotion())
-        .map(|m| m.0)
-        .collect();
-    let mut got: Vec<u16> = tactical.iter().map(|m| m.0).collect();
-    expected.sort_unstable();
-    got.sort_unstable();
-    assert_eq!(got, expected, "{fen}");
+    checks::tactical_moves_are_the_tactical_legal_ones(pos);
     // Every action has its own text, and the text reads back as the same action.
     for &mv in &all {
         assert_eq!(pos.parse_move(&mv.text()), Ok(mv), "{fen}");
