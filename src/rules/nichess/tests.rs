@@ -180,30 +180,54 @@ fn queen_damaging_attack_stops_before_the_target() {
     assert_eq!(piece(&second, "d4"), None);
 }
 
+/// Each action, played from its position, leaves the position given.
+fn check_results(cases: &[(&str, &str, &str)]) {
+    for &(fen, action, expected) in cases {
+        assert_eq!(play(fen, &[action]).fen(), expected, "{action} in {fen}");
+    }
+}
+
 #[test]
 fn pirate_damaging_attack_stops_before_the_target() {
-    let after = play("4k3/8/n7/8/8/8/8/R3K3 w - - 0 1", &["a1a6"]);
-    assert_eq!(after.fen(), "4k3/8/n(30)7/R7/8/8/8/4K3 b - - 0 1");
+    check_results(&[(
+        "4k3/8/n7/8/8/8/8/R3K3 w - - 0 1",
+        "a1a6",
+        "4k3/8/n(30)7/R7/8/8/8/4K3 b - - 0 1",
+    )]);
 }
 
 #[test]
 fn maenad_damaging_attacks_diagonal_and_orthogonal() {
-    // Along the diagonal it lands on g5, next to the pirate on h6.
-    let diagonal = play("4k3/8/7r/8/8/8/8/2M1K3 w - - 0 1", &["c1h6"]);
-    assert_eq!(diagonal.fen(), "4k3/8/7r(30)/6M1/8/8/8/4K3 b - - 0 1");
-    // Its one orthogonal step attacks too; already adjacent, it stays where it is.
-    let orthogonal = play("4k3/8/8/4n3/4M3/8/8/4K3 w - - 0 1", &["e4e5"]);
-    assert_eq!(orthogonal.fen(), "4k3/8/8/4n(30)3/4M3/8/8/4K3 b - - 0 1");
-    // A 30-AP attack destroys a piece of 30 HP or less and moves onto its square.
-    let destroy = play("4k3/8/8/4n(30)3/4M3/8/8/4K3 w - - 0 1", &["e4e5"]);
-    assert_eq!(destroy.fen(), "4k3/8/8/4M3/8/8/8/4K3 b - - 0 1");
+    check_results(&[
+        // Along the diagonal it lands on g5, next to the pirate on h6.
+        (
+            "4k3/8/7r/8/8/8/8/2M1K3 w - - 0 1",
+            "c1h6",
+            "4k3/8/7r(30)/6M1/8/8/8/4K3 b - - 0 1",
+        ),
+        // Its one orthogonal step attacks too; already adjacent, it stays where it is.
+        (
+            "4k3/8/8/4n3/4M3/8/8/4K3 w - - 0 1",
+            "e4e5",
+            "4k3/8/8/4n(30)3/4M3/8/8/4K3 b - - 0 1",
+        ),
+        // A 30-AP attack destroys a piece of 30 HP or less and moves onto its square.
+        (
+            "4k3/8/8/4n(30)3/4M3/8/8/4K3 w - - 0 1",
+            "e4e5",
+            "4k3/8/8/4M3/8/8/8/4K3 b - - 0 1",
+        ),
+    ]);
 }
 
 #[test]
 fn sixty_ap_pieces_destroy_anything() {
     // The knight destroys a full pirate; the pawn attacks only diagonally forward.
-    let knight = play("4k3/8/8/8/8/2r5/8/1N2K3 w - - 0 1", &["b1c3"]);
-    assert_eq!(knight.fen(), "4k3/8/8/8/8/2N5/8/4K3 b - - 0 1");
+    check_results(&[(
+        "4k3/8/8/8/8/2r5/8/1N2K3 w - - 0 1",
+        "b1c3",
+        "4k3/8/8/8/8/2N5/8/4K3 b - - 0 1",
+    )]);
     let pawn = position("4k3/8/8/8/3rr3/4P3/8/4K3 w - - 0 1");
     let moves = legal(&pawn);
     assert!(moves.contains(&"e3d4".to_string()));
