@@ -1,4 +1,4 @@
-//! Millennium chess (`../shared/rules/millennium.md`): a 15x8 board (`u128` bitboards), two kings
+//! Millennium chess (rules: `docs/rules/millennium.md`): a 15x8 board (`u128` bitboards), two kings
 //! a side with the keystone rule, per-piece castling rights with four castlings a side, and
 //! promotion only to pieces captured earlier (the promotion pool).
 
