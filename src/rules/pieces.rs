@@ -81,8 +81,9 @@ impl<K: KindIndex> Piece<K> {
 /// `keys[piece code][square]`: a Zobrist key per piece and square.
 pub type PieceKeys<const N: usize> = [[u64; N]; 12];
 
-/// The pieces of a board of `N` squares in bitboards `B`, with kinds `K`.
-#[derive(Clone, PartialEq, Eq)]
+/// The pieces of a board of `N` squares in bitboards `B`, with kinds `K`. `Copy`, so that a
+/// position's copy (copy-make) is one plain copy.
+#[derive(Clone, Copy, PartialEq, Eq)]
 pub struct PieceBoard<B, K, const N: usize> {
     by_kind: [B; 6],
     by_color: [B; 2],

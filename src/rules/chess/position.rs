@@ -70,7 +70,7 @@ const CASTLING_MASKS: [u8; 64] = castling_masks();
 pub(super) const NO_SQUARE: u8 = 64;
 
 /// A standard chess position.
-#[derive(Clone, PartialEq, Eq)]
+#[derive(Clone, Copy, PartialEq, Eq)]
 pub struct Chess {
     pub(super) board: PieceBoard<u64, PieceKind, 64>,
     pub(super) side: Color,

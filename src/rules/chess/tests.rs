@@ -82,7 +82,7 @@ fn transposed_positions_share_a_key() {
     let play = |p: &Chess, moves: &[&str]| {
         moves
             .iter()
-            .fold(p.clone(), |p, m| p.play(p.parse_move(m).unwrap()))
+            .fold(*p, |p, m| p.play(p.parse_move(m).unwrap()))
     };
     let x = play(&a, &["g1f3", "g8f6", "b1c3", "b8c6"]);
     let y = play(&a, &["b1c3", "b8c6", "g1f3", "g8f6"]);

@@ -140,7 +140,7 @@ pub(super) const fn bit(sq: Square) -> u128 {
 }
 
 /// A Millennium chess position.
-#[derive(Clone, PartialEq, Eq)]
+#[derive(Clone, Copy, PartialEq, Eq)]
 pub struct Millennium {
     pub(super) board: PieceBoard<u128, PieceKind, SQUARES>,
     /// Enemy pieces attacking the side to move's king when it has only one (else empty).

@@ -146,7 +146,7 @@ fn position(fen: &str) -> Millennium {
 
 /// Plays moves given as text, each of which must be legal.
 fn play(pos: &Millennium, moves: &[&str]) -> Millennium {
-    moves.iter().fold(pos.clone(), |p, m| {
+    moves.iter().fold(*pos, |p, m| {
         let mv = p
             .parse_move(m)
             .unwrap_or_else(|e| panic!("{m} in {}: {e}", p.fen()));

@@ -76,7 +76,7 @@ const ABILITY: [u8; 6] = [6, 6, 3, 3, 3, 6];
 pub type Piece = crate::rules::pieces::Piece<PieceKind>;
 
 /// A Nichess position: pieces, their health, the side to move and the game's ply count.
-#[derive(Clone, PartialEq, Eq)]
+#[derive(Clone, Copy, PartialEq, Eq)]
 pub struct Nichess {
     pub(super) board: PieceBoard<u64, PieceKind, 64>,
     /// Health in tens of the piece on each square, 0 where the square is empty.
