@@ -109,13 +109,14 @@ fn section<G: Game + Evaluate>(
     for (index, fen) in positions.iter().enumerate() {
         let record = GameRecord::new(G::from_fen(fen).expect("bench FENs are valid"));
         let outcome = search(&record, &limits, options, &tt, &stop, &mut |_| {});
+        let best = outcome.best_move.map(|mv| record.position().move_text(mv));
         total += outcome.nodes;
         out(&format!(
             "{label} {}/{}: {} nodes, bestmove {} ({fen})",
             index + 1,
             positions.len(),
             outcome.nodes,
-            outcome.best_move.as_deref().unwrap_or("0000"),
+            best.as_deref().unwrap_or("0000"),
         ));
     }
     out(&format!("{}: {total} nodes", G::VARIANT));

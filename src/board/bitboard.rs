@@ -37,6 +37,8 @@ pub trait Bitboard:
     const BITS: u32;
 
     fn from_square(sq: Square) -> Self;
+    /// The low bits of a `u128` set (the compile-time table builders work in `u128`).
+    fn from_bits(bits: u128) -> Self;
 
     #[inline(always)]
     fn has(self, sq: Square) -> bool {
@@ -83,6 +85,10 @@ macro_rules! impl_bitboard {
             #[inline(always)]
             fn from_square(sq: Square) -> Self {
                 1 << sq.0
+            }
+            #[inline(always)]
+            fn from_bits(bits: u128) -> Self {
+                bits as $t
             }
             #[inline(always)]
             fn count(self) -> u32 {

@@ -1,6 +1,7 @@
 //! Board shapes and the attack tables every game shares: leapers, rays, lines and the
 //! squares between two squares. Computed once per shape on first use.
 
+use super::build::{leaper_bits, ray_bits};
 use super::{Bitboard, Square};
 use std::fmt::Debug;
 
@@ -43,6 +44,13 @@ pub const KNIGHT_STEPS: [Step; 8] = [
     Step::new(-1, 2),
 ];
 pub const KING_STEPS: [Step; 8] = RAY_STEPS;
+/// One step north, east, south or west (Nichess's maenad).
+pub const ORTHOGONAL_STEPS: [Step; 4] = [RAY_STEPS[0], RAY_STEPS[1], RAY_STEPS[4], RAY_STEPS[5]];
+/// The captures of a pawn of each colour (0 = White, 1 = Black).
+pub const PAWN_ATTACK_STEPS: [[Step; 2]; 2] = [
+    [Step::new(-1, 1), Step::new(1, 1)],
+    [Step::new(-1, -1), Step::new(1, -1)],
+];
 
 /// The shape of a board and the bitboard integer that holds it.
 pub trait Geometry: Copy + Debug + Send + Sync + 'static {
@@ -108,16 +116,8 @@ impl<B: Bitboard> Tables<B> {
         let squares = || (0..n as u8).map(Square);
         let leaper = |steps: &[Step]| Self::leaper_table::<G>(steps);
         let ray = |step: Step| -> Vec<B> {
-            squares()
-                .map(|sq| {
-                    let mut bb = B::EMPTY;
-                    let mut cur = sq;
-                    while let Some(next) = G::offset(cur, step) {
-                        bb |= B::from_square(next);
-                        cur = next;
-                    }
-                    bb
-                })
+            (0..n)
+                .map(|sq| B::from_bits(ray_bits(G::FILES, G::RANKS, sq, step)))
                 .collect()
         };
         let rays: [Vec<B>; 8] = std::array::from_fn(|d| ray(RAY_STEPS[d]));
@@ -149,10 +149,7 @@ impl<B: Bitboard> Tables<B> {
             rank_masks,
             knight: leaper(&KNIGHT_STEPS),
             king: leaper(&KING_STEPS),
-            pawn_attacks: [
-                leaper(&[Step::new(-1, 1), Step::new(1, 1)]),
-                leaper(&[Step::new(-1, -1), Step::new(1, -1)]),
-            ],
+            pawn_attacks: PAWN_ATTACK_STEPS.map(|steps| leaper(&steps)),
             rays,
             between,
             line,
@@ -161,14 +158,8 @@ impl<B: Bitboard> Tables<B> {
 
     /// A leaper table for any set of steps (rules as data: a variant's own jumpers).
     pub fn leaper_table<G: Geometry<BB = B>>(steps: &[Step]) -> Vec<B> {
-        (0..G::SQUARES as u8)
-            .map(Square)
-            .map(|sq| {
-                steps
-                    .iter()
-                    .filter_map(|&s| G::offset(sq, s))
-                    .fold(B::EMPTY, |bb, to| bb | B::from_square(to))
-            })
+        (0..G::SQUARES)
+            .map(|sq| B::from_bits(leaper_bits(G::FILES, G::RANKS, sq, steps)))
             .collect()
     }
 

@@ -102,7 +102,7 @@ fn run<G: Game + Evaluate>(job: &SearchJob<G>, on_report: &mut dyn FnMut(Report)
         }
     };
     // Never answer a move the rules or the `searchmoves` would refuse.
-    let Some(best_text) = outcome.best_move else {
+    let Some(best) = outcome.best_move else {
         if legal.is_empty() {
             // Nothing to play: the search has reported the mate or the draw; `bestmove 0000`.
             return BestMove::default();
@@ -112,25 +112,28 @@ fn run<G: Game + Evaluate>(job: &SearchJob<G>, on_report: &mut dyn FnMut(Report)
         ));
         return fallback();
     };
-    let best = match position.parse_move(&best_text) {
-        Ok(mv) if allowed.contains(&mv) => mv,
-        Ok(_) => {
-            on_report(Report::Message(format!(
-                "error: the search answered '{best_text}', outside searchmoves; answering the first allowed move"
-            )));
-            return fallback();
-        }
-        Err(error) => {
-            on_report(Report::Message(format!(
-                "error: the search returned an illegal move ({error}); answering the first legal move"
-            )));
-            return fallback();
-        }
-    };
+    let best_text = position.move_text(best);
+    if !legal.contains(&best) {
+        on_report(Report::Message(format!(
+            "error: the search returned an illegal move ('{best_text}' is not a legal move in {}); answering the first legal move",
+            position.fen()
+        )));
+        return fallback();
+    }
+    if !allowed.contains(&best) {
+        on_report(Report::Message(format!(
+            "error: the search answered '{best_text}', outside searchmoves; answering the first allowed move"
+        )));
+        return fallback();
+    }
+    // The text goes out only for a reply that is legal after the best move.
     let after = position.play(best);
+    let mut replies = MoveList::new();
+    after.generate_moves(&mut replies);
     let ponder = outcome
         .ponder
-        .filter(|text| text.is_ascii() && after.parse_move(text).is_ok());
+        .filter(|mv| replies.contains(mv))
+        .map(|mv| after.move_text(mv));
     BestMove {
         best: Some(best_text),
         ponder,

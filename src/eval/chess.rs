@@ -1,8 +1,9 @@
 //! Standard chess evaluation: tapered material and piece-square tables, mobility, pawn
 //! structure, passed pawns, bishop pair and a pawn shield.
 
-use super::Evaluate;
+use super::{pawn_advance, Evaluate};
 use crate::board::magic::magics;
+use crate::board::masks::FILE_A;
 use crate::board::{Bitboard, Board8x8, Geometry, Square};
 use crate::rules::chess::{Chess, Move, PieceKind};
 use crate::rules::Color;
@@ -53,17 +54,7 @@ const fn build_tables() -> Tables {
         let centre = 7 - center_distance(sq); // 0 at the corners, 6 in the centre
                                               // Pawns: advance, and hold the centre early.
         let central_file = file == 3 || file == 4;
-        mg[0][sq] = if rank == 0 || rank == 7 {
-            0
-        } else {
-            (rank - 1) * 4 + if central_file && rank >= 3 { 15 } else { 0 }
-                - if central_file && rank == 1 { 10 } else { 0 }
-        };
-        eg[0][sq] = if rank == 0 || rank == 7 {
-            0
-        } else {
-            (rank - 1) * 8
-        };
+        (mg[0][sq], eg[0][sq]) = pawn_advance(rank, central_file, 15, 10);
         mg[1][sq] = centre * 8 - 25;
         eg[1][sq] = centre * 6 - 20;
         mg[2][sq] = centre * 4 - 10 - if rank == 0 { 5 } else { 0 };
@@ -82,8 +73,6 @@ const fn build_tables() -> Tables {
 }
 
 static TABLES: Tables = build_tables();
-
-const FILE_A: u64 = 0x0101_0101_0101_0101;
 
 #[inline(always)]
 fn file_mask(file: u8) -> u64 {
@@ -244,11 +233,7 @@ impl Evaluate for Chess {
         } else {
             self.piece_at(mv.to()).map_or(-1, |p| p.kind.index() as i32)
         };
-        let promotion = if mv.is_promotion() {
-            MATERIAL_MG[mv.promotion_index()]
-        } else {
-            0
-        };
+        let promotion = mv.promotion_value(&MATERIAL_MG);
         (victim + 1) * 100 - attacker + promotion
     }
 
@@ -260,12 +245,7 @@ impl Evaluate for Chess {
             self.piece_at(mv.to())
                 .map_or(0, |p| MATERIAL_MG[p.kind.index()])
         };
-        let promotion = if mv.is_promotion() {
-            MATERIAL_MG[mv.promotion_index()] - MATERIAL_MG[0]
-        } else {
-            0
-        };
-        victim + promotion
+        victim + mv.promotion_gain(&MATERIAL_MG)
     }
 }
 

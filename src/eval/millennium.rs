@@ -3,14 +3,15 @@
 //! side has left, the threat on a keystone king, and promotion prospects that depend on what the
 //! pool can give back.
 
-use super::Evaluate;
+use super::{pawn_advance, Evaluate};
 use crate::board::{Bitboard, Board15x8, Geometry, Square};
 use crate::rules::chess::PieceKind;
-use crate::rules::millennium::{attacks, Millennium, Move, POOL_KINDS};
+use crate::rules::millennium::{
+    self, attacks, Millennium, Move, BOARD, FILE_A, FILE_O, POOL_KINDS, SQUARES,
+};
 use crate::rules::Color;
 
-const FILES: usize = 15;
-const SQUARES: usize = 120;
+const FILES: usize = millennium::FILES as usize;
 
 /// Middlegame and endgame values of pawn, knight, bishop, rook, queen. On a board almost twice
 /// as wide, long-range pieces gain on the knight.
@@ -76,17 +77,7 @@ const fn build_tables() -> Tables {
         // Files count less than ranks: the board is wide and every file matters.
         let centre = if cf > 4 { 4 } else { cf } + cr * 2;
         let central_file = cf >= 5;
-        mg[0][sq] = if rank == 0 || rank == 7 {
-            0
-        } else {
-            (rank - 1) * 4 + if central_file && rank >= 3 { 12 } else { 0 }
-                - if central_file && rank == 1 { 8 } else { 0 }
-        };
-        eg[0][sq] = if rank == 0 || rank == 7 {
-            0
-        } else {
-            (rank - 1) * 8
-        };
+        (mg[0][sq], eg[0][sq]) = pawn_advance(rank, central_file, 12, 8);
         mg[1][sq] = centre * 6 - 25;
         eg[1][sq] = centre * 5 - 20;
         mg[2][sq] = centre * 3 - 10 - if rank == 0 { 5 } else { 0 };
@@ -267,18 +258,6 @@ fn side_terms(pos: &Millennium, us: Color) -> SideScore {
 }
 
 const ALL_FILES: u32 = (1 << FILES) - 1;
-const BOARD: u128 = (1u128 << SQUARES) - 1;
-const fn file_mask(file: usize) -> u128 {
-    let mut mask = 0u128;
-    let mut rank = 0;
-    while rank < 8 {
-        mask |= 1u128 << (rank * FILES + file);
-        rank += 1;
-    }
-    mask
-}
-const FILE_A: u128 = file_mask(0);
-const FILE_O: u128 = file_mask(FILES - 1);
 
 /// The files (bit per file) with at least one square of `bb`.
 #[inline(always)]
@@ -474,11 +453,7 @@ impl Evaluate for Millennium {
         } else {
             victim_value(self, mv.to())
         };
-        let promotion = if mv.is_promotion() {
-            MATERIAL_MG[mv.promotion_kind().index()]
-        } else {
-            0
-        };
+        let promotion = mv.promotion_value(&MATERIAL_MG);
         victim * 8 - attacker + promotion
     }
 
@@ -489,52 +464,19 @@ impl Evaluate for Millennium {
         } else {
             victim_value(self, mv.to())
         };
-        let promotion = if mv.is_promotion() {
-            MATERIAL_MG[mv.promotion_kind().index()] - MATERIAL_MG[0]
-        } else {
-            0
-        };
-        victim + promotion
+        victim + mv.promotion_gain(&MATERIAL_MG)
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::eval::mirror_fen as mirror;
     use crate::rules::millennium::START_FEN;
     use crate::rules::Game;
 
     fn eval(fen: &str) -> i32 {
         Millennium::from_fen(fen).unwrap().evaluate()
-    }
-
-    /// The same position with colours swapped and the board turned over.
-    fn mirror(fen: &str) -> String {
-        let fields: Vec<&str> = fen.split(' ').collect();
-        let swap = |s: &str| -> String {
-            s.chars()
-                .map(|c| {
-                    if c.is_ascii_uppercase() {
-                        c.to_ascii_lowercase()
-                    } else {
-                        c.to_ascii_uppercase()
-                    }
-                })
-                .collect()
-        };
-        let placement: Vec<String> = fields[0].split('/').rev().map(swap).collect();
-        let side = if fields[1] == "w" { "b" } else { "w" };
-        let mut out = format!(
-            "{} {side} - - {} {}",
-            placement.join("/"),
-            fields[4],
-            fields[5]
-        );
-        if let Some(pool) = fields.get(6) {
-            out.push(' ');
-            out.push_str(&swap(pool));
-        }
-        out
     }
 
     #[test]

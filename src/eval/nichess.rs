@@ -60,8 +60,7 @@ const PASSED: [i32; 8] = [0, 5, 10, 20, 40, 70, 110, 0];
 const KING_ZONE_WEIGHT: [i32; 6] = [2, 3, 2, 3, 4, 1];
 const TEMPO: i32 = 12;
 
-const FILE_A: u64 = 0x0101_0101_0101_0101;
-const RANK_1: u64 = 0xFF;
+use crate::board::masks::{FILE_A, RANK_1};
 
 #[inline(always)]
 fn relative(sq: usize, color: Color) -> usize {
@@ -380,33 +379,12 @@ impl Evaluate for Nichess {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::eval::mirror_fen as mirror;
     use crate::rules::nichess::START_FEN;
     use crate::rules::Game;
 
     fn eval(fen: &str) -> i32 {
         Nichess::from_fen(fen).unwrap().evaluate()
-    }
-
-    /// The same position with colours swapped and the board mirrored.
-    fn mirror(fen: &str) -> String {
-        let fields: Vec<&str> = fen.split(' ').collect();
-        let ranks: Vec<String> = fields[0]
-            .split('/')
-            .rev()
-            .map(|rank| {
-                rank.chars()
-                    .map(|c| {
-                        if c.is_ascii_uppercase() {
-                            c.to_ascii_lowercase()
-                        } else {
-                            c.to_ascii_uppercase()
-                        }
-                    })
-                    .collect()
-            })
-            .collect();
-        let side = if fields[1] == "w" { "b" } else { "w" };
-        format!("{} {side} - - 0 1", ranks.join("/"))
     }
 
     #[test]

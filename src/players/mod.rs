@@ -168,8 +168,6 @@ impl<G: Game + Evaluate> Player<G> for EnginePlayer {
             ..Limits::default()
         };
         let stop = AtomicBool::new(false);
-        let outcome = search(record, &limits, self.options, &self.tt, &stop, &mut |_| {});
-        let text = outcome.best_move?;
-        record.position().parse_move(&text).ok()
+        search(record, &limits, self.options, &self.tt, &stop, &mut |_| {}).best_move
     }
 }

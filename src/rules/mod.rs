@@ -1,6 +1,11 @@
 //! The rules of each game, one module per game, behind one [`Game`] interface that the search,
 //! the engine and the arena use.
 
+#[macro_use]
+mod packed_move;
+#[macro_use]
+pub mod pieces;
+
 pub mod chess;
 pub mod fen;
 pub mod millennium;
@@ -41,25 +46,32 @@ impl Color {
     }
 }
 
-/// A rule-level error: a malformed FEN, an unknown or illegal move. The text says what and where.
-#[derive(Clone, PartialEq, Eq)]
-pub struct RuleError(pub String);
+/// A rule-level error, by what a caller may do about it; each carries a text that says what and
+/// where (the text users see).
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub enum RuleError {
+    /// The input does not have the shape the notation asks for: a bad FEN, text that is no move.
+    Malformed(String),
+    /// Well formed, but not legal here and now: a move the position does not allow.
+    Illegal(String),
+    /// A name the rules do not know (a game, a piece).
+    Unknown(String),
+}
 
 impl RuleError {
-    pub fn new(text: impl Into<String>) -> RuleError {
-        RuleError(text.into())
+    /// The text that says what is wrong and where.
+    pub fn text(&self) -> &str {
+        match self {
+            RuleError::Malformed(text) | RuleError::Illegal(text) | RuleError::Unknown(text) => {
+                text
+            }
+        }
     }
 }
 
 impl fmt::Display for RuleError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.0)
-    }
-}
-
-impl Debug for RuleError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "RuleError({:?})", self.0)
+        f.write_str(self.text())
     }
 }
 
@@ -101,6 +113,8 @@ impl EndReason {
 ///
 /// Positions are values: [`Game::play`] returns the position after a move (copy-make), which
 /// keeps the search free of unmake bookkeeping and is as fast as make/unmake for small boards.
+/// A game writes the rules ([`Game::make`], move generation, endings); copy-make, the null
+/// move, move reading and the history index come with the trait.
 pub trait Game: Clone + Send + Sync + Debug + 'static {
     type Move: PackedMove;
 
@@ -108,8 +122,16 @@ pub trait Game: Clone + Send + Sync + Debug + 'static {
     const VARIANT: &'static str;
     const FILES: u8;
     const RANKS: u8;
+    const START_FEN: &'static str;
+    /// What may follow a move's two squares (promotion letters; `""` for none).
+    const MOVE_SUFFIXES: &'static [&'static str] = &[""];
+    /// How a move is written, for the error on text that is no move: `expected <this>`.
+    const MOVE_FORM: &'static str;
+    /// Plies without a capture or pawn move after which the game is drawn, with a mate on the
+    /// last ply still counting (chess's 50-move rule: 100), or `None` where the game has no such
+    /// rule.
+    const QUIET_PLY_LIMIT: Option<u32>;
 
-    fn startpos() -> Self;
     fn from_fen(fen: &str) -> Result<Self, RuleError>;
     fn fen(&self) -> String;
     fn side_to_move(&self) -> Color;
@@ -124,37 +146,125 @@ pub trait Game: Clone + Send + Sync + Debug + 'static {
     /// The legal captures and promotions (what quiescence search looks at).
     fn generate_tactical(&self, moves: &mut MoveList<Self::Move>);
     fn is_tactical(&self, mv: Self::Move) -> bool;
-    /// The position after a legal move.
-    fn play(&self, mv: Self::Move) -> Self;
-    /// The position with the turn passed, for null-move pruning; `None` where the game forbids it
-    /// (for example in check).
-    fn play_null(&self) -> Option<Self>;
+    /// Plays a legal move in place.
+    fn make(&mut self, mv: Self::Move);
+    /// Passes the turn in place (null move, for the search only).
+    fn make_null(&mut self);
     /// True when the side to move has pieces beyond king and pawns (null-move is then sound enough).
     fn has_non_pawn_material(&self) -> bool;
 
-    /// Reads a move in the protocol's notation and checks that it is legal here.
-    fn parse_move(&self, text: &str) -> Result<Self::Move, RuleError>;
-    fn move_text(&self, mv: Self::Move) -> String;
-    /// A dense index (below [`HISTORY_SIZE`]) for history tables.
-    fn move_index(&self, mv: Self::Move) -> usize;
-
     /// Result when the side to move has no legal move: a loss for it (`Checkmate`,
-    /// `KingDestroyed`) or a draw (`Stalemate`).
-    fn no_moves_reason(&self) -> EndReason;
-    /// A draw that stands on this position alone (50-move rule, insufficient material);
-    /// repetition needs the game's history and is in [`GameRecord`].
-    fn draw_by_rule(&self) -> Option<EndReason>;
+    /// `KingDestroyed`) or a draw (`Stalemate`). By default checkmate in check, else stalemate.
+    fn no_moves_reason(&self) -> EndReason {
+        if self.in_check() {
+            EndReason::Checkmate
+        } else {
+            EndReason::Stalemate
+        }
+    }
+    /// True when neither side can ever win (too little material left to mate).
+    fn no_mating_material(&self) -> bool {
+        false
+    }
+    /// A draw that stands on this position alone (by default the quiet-move rule, then too
+    /// little material); repetition needs the game's history and is in [`GameRecord`].
+    fn draw_by_rule(&self) -> Option<EndReason> {
+        if self.quiet_limit_reached() {
+            Some(EndReason::FiftyMoves)
+        } else if self.no_mating_material() {
+            Some(EndReason::InsufficientMaterial)
+        } else {
+            None
+        }
+    }
     /// A board diagram for the `d` command.
     fn board_text(&self) -> String;
 
-    /// Counts the leaf nodes of the legal move tree (bulk counting at the last ply).
-    fn perft(&self, depth: u32) -> u64 {
+    /// The move in the protocol's notation.
+    fn move_text(&self, mv: Self::Move) -> String {
+        mv.text()
+    }
+
+    fn startpos() -> Self {
+        Self::from_fen(Self::START_FEN).expect("the start FEN is valid")
+    }
+
+    /// True when the quiet-move rule ([`Game::QUIET_PLY_LIMIT`]) draws this position.
+    #[inline(always)]
+    fn quiet_limit_reached(&self) -> bool {
+        Self::QUIET_PLY_LIMIT.is_some_and(|limit| self.halfmove_clock() >= limit)
+    }
+
+    /// The position after a legal move.
+    #[inline(always)]
+    fn play(&self, mv: Self::Move) -> Self {
+        let mut next = self.clone();
+        next.make(mv);
+        next
+    }
+
+    /// The position with the turn passed, for null-move pruning; `None` in check.
+    fn play_null(&self) -> Option<Self> {
+        if self.in_check() {
+            return None;
+        }
+        let mut next = self.clone();
+        next.make_null();
+        Some(next)
+    }
+
+    /// Reads a move in the protocol's notation and checks that it is legal here.
+    fn parse_move(&self, text: &str) -> Result<Self::Move, RuleError> {
+        let well_formed = parse_move_squares(text, Self::FILES, Self::RANKS)
+            .is_some_and(|(_, _, rest)| Self::MOVE_SUFFIXES.contains(&rest));
+        if !well_formed {
+            return Err(RuleError::Malformed(format!(
+                "'{text}' is not a move: expected {}",
+                Self::MOVE_FORM
+            )));
+        }
         let mut moves = MoveList::new();
         self.generate_moves(&mut moves);
-        if depth <= 1 {
-            return if depth == 0 { 1 } else { moves.len() as u64 };
+        match moves.iter().find(|&&mv| self.move_text(mv) == text) {
+            Some(&mv) => Ok(mv),
+            None => Err(RuleError::Illegal(match self.why_illegal(text, &moves) {
+                Some(why) => format!("'{text}' is not a legal move in {}: {why}", self.fen()),
+                None => format!("'{text}' is not a legal move in {}", self.fen()),
+            })),
         }
+    }
+
+    /// Why the well-formed move `text` is not among the `legal` ones, where the game can say
+    /// more than "not legal".
+    fn why_illegal(&self, _text: &str, _legal: &MoveList<Self::Move>) -> Option<String> {
+        None
+    }
+
+    /// A dense index (below [`HISTORY_SIZE`]) for history tables: from and to square.
+    #[inline(always)]
+    fn move_index(&self, mv: Self::Move) -> usize {
+        let (from, to) = mv.squares();
+        from.index() * 128 + to.index()
+    }
+
+    /// Counts the leaf nodes of the legal move tree (bulk counting at the last ply).
+    fn perft(&self, depth: u32) -> u64 {
+        if depth == 1 {
+            return self.count_moves();
+        }
+        if depth == 0 {
+            return 1;
+        }
+        let mut moves = MoveList::new();
+        self.generate_moves(&mut moves);
         moves.iter().map(|&mv| self.play(mv).perft(depth - 1)).sum()
+    }
+
+    /// The number of legal moves (a game may count them without listing them).
+    fn count_moves(&self) -> u64 {
+        let mut moves = MoveList::new();
+        self.generate_moves(&mut moves);
+        moves.len() as u64
     }
 }
 
@@ -162,6 +272,10 @@ pub trait Game: Clone + Send + Sync + Debug + 'static {
 pub trait PackedMove: Copy + Eq + Default + Send + Sync + Debug + 'static {
     fn pack(self) -> u32;
     fn unpack(bits: u32) -> Self;
+    /// The from and to squares.
+    fn squares(self) -> (Square, Square);
+    /// The move in the protocol's notation.
+    fn text(self) -> String;
 }
 
 /// Splits a move in long algebraic form into its from and to squares and what follows them (a
@@ -186,9 +300,70 @@ pub fn parse_move_squares(text: &str, files: u8, ranks: u8) -> Option<(Square, S
 /// Size of a history table indexed by [`Game::move_index`] (from and to square, 128 each).
 pub const HISTORY_SIZE: usize = 128 * 128;
 
+/// Checks every game's rules code the same way, for the games' tests.
+#[cfg(test)]
+pub(crate) mod checks {
+    use super::*;
+
+    /// `counts[i]` is the perft count of `pos` at depth `i + 1`.
+    pub fn perft_counts<G: Game>(pos: &G, counts: &[u64]) {
+        for (depth, &expected) in (1..).zip(counts) {
+            assert_eq!(pos.perft(depth), expected, "{pos:?} depth {depth}");
+        }
+    }
+
+    /// Each FEN is refused with an error that says `needle`, as malformed.
+    pub fn fen_errors<G: Game>(cases: &[(&str, &str)]) {
+        for &(fen, needle) in cases {
+            let err = G::from_fen(fen).expect_err(fen);
+            assert!(
+                matches!(&err, RuleError::Malformed(text) if text.contains(needle)),
+                "{fen}: {err}"
+            );
+        }
+    }
+
+    /// The tactical moves are exactly the legal moves the game calls tactical.
+    pub fn tactical_moves_are_the_tactical_legal_ones<G: Game>(pos: &G) {
+        let mut all = MoveList::new();
+        pos.generate_moves(&mut all);
+        let mut tactical = MoveList::new();
+        pos.generate_tactical(&mut tactical);
+        let mut want: Vec<u32> = all
+            .iter()
+            .filter(|&&mv| pos.is_tactical(mv))
+            .map(|mv| mv.pack())
+            .collect();
+        let mut got: Vec<u32> = tactical.iter().map(|mv| mv.pack()).collect();
+        want.sort_unstable();
+        got.sort_unstable();
+        assert_eq!(got, want, "{pos:?}");
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The keys are part of what the `d` command prints and of every table: pinned to the
+    /// values the games have always had.
+    #[test]
+    fn zobrist_keys_stay_as_they_were() {
+        fn key<G: Game>(fen: Option<&str>) -> u64 {
+            fen.map_or_else(G::startpos, |fen| G::from_fen(fen).unwrap())
+                .key()
+        }
+        use {chess::Chess, millennium::Millennium, nichess::Nichess};
+        assert_eq!(key::<Chess>(None), 0x6703CFC5A45E2DEC);
+        assert_eq!(key::<Nichess>(None), 0xC9120B545FCC88B4);
+        assert_eq!(key::<Millennium>(None), 0x0B2B0FC471269815);
+        let en_passant = "rnbqkbnr/ppp1p1pp/8/3pPp2/8/8/PPPP1PPP/RNBQKBNR w Kq f6 0 3";
+        assert_eq!(key::<Chess>(Some(en_passant)), 0xC3DB78ED63154E93);
+        let pools = "1n2k1k3r4/1P3P1P4p1p/15/15/15/15/p5p1p6/RN2K5K4 b - - 0 1 QNrbq";
+        assert_eq!(key::<Millennium>(Some(pools)), 0xF7E23A10CA0FE291);
+        let health = "r3k2r/pp1m1ppp/2n1q3/2PpN3/3Q4/2M2n(30)2/RP3PPP/R3K2R(30) b - - 4 12";
+        assert_eq!(key::<Nichess>(Some(health)), 0x7245F427EC9B6C02);
+    }
 
     #[test]
     fn move_squares_split_on_every_board_and_refuse_junk() {

@@ -215,7 +215,7 @@ pub fn record_from<G: Game>(fen: Option<&str>, moves: &[String]) -> Result<GameR
         let played = if text.is_ascii() {
             record.play_text(text).map(|_| ())
         } else {
-            Err(crate::rules::RuleError::new(format!(
+            Err(crate::rules::RuleError::Malformed(format!(
                 "'{text}' is not a move: it has characters outside ASCII"
             )))
         };

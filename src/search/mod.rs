@@ -90,11 +90,13 @@ pub struct Info {
     pub pv: Vec<String>,
 }
 
+/// What a search found, in the game's moves (the caller writes them in its notation).
 #[derive(Clone, Debug, Default)]
-pub struct SearchOutcome {
+pub struct SearchOutcome<M> {
     /// `None` only when the position has no legal move.
-    pub best_move: Option<String>,
-    pub ponder: Option<String>,
+    pub best_move: Option<M>,
+    /// The reply expected to `best_move`, playable in the position after it.
+    pub ponder: Option<M>,
     pub nodes: u64,
 }
 
@@ -108,7 +110,7 @@ pub fn search<G: Game + Evaluate>(
     tt: &TranspositionTable,
     stop: &AtomicBool,
     report: &mut dyn FnMut(&Info),
-) -> SearchOutcome {
+) -> SearchOutcome<G::Move> {
     let start = Instant::now();
     tt.new_search();
     let position = record.position();

@@ -186,7 +186,11 @@ impl<'a, G: Game + Evaluate> Searcher<'a, G> {
     }
 
     /// Iterative deepening; the main thread reports and returns the result.
-    pub fn iterate(&mut self, multipv: usize, report: &mut dyn FnMut(&Info)) -> SearchOutcome {
+    pub fn iterate(
+        &mut self,
+        multipv: usize,
+        report: &mut dyn FnMut(&Info),
+    ) -> SearchOutcome<G::Move> {
         let mut root_moves = MoveList::new();
         self.root.generate_moves(&mut root_moves);
         if !self.allowed.is_empty() {
@@ -278,8 +282,8 @@ impl<'a, G: Game + Evaluate> Searcher<'a, G> {
             .fetch_add(self.unflushed, Ordering::Relaxed);
         self.unflushed = 0;
         SearchOutcome {
-            best_move: Some(self.root.move_text(best_move)),
-            ponder: ponder_move.map(|m| self.root.play(best_move).move_text(m)),
+            best_move: Some(best_move),
+            ponder: ponder_move,
             nodes: self.shared.nodes.load(Ordering::Relaxed),
         }
     }
@@ -413,8 +417,8 @@ impl<'a, G: Game + Evaluate> Searcher<'a, G> {
         self.seldepth = self.seldepth.max(ply);
         if !root {
             if self.is_repetition(pos.halfmove_clock()) || pos.draw_by_rule().is_some() {
-                // The 50-move rule yields to a mate on the last move; checked below.
-                if pos.halfmove_clock() < 100 || !in_check {
+                // The game's quiet-move rule yields to a mate on the last move; checked below.
+                if !(in_check && pos.quiet_limit_reached()) {
                     return 0;
                 }
             }
@@ -577,19 +581,13 @@ impl<'a, G: Game + Evaluate> Searcher<'a, G> {
             return if root { -INFINITY } else { alpha };
         }
         if !root || self.excluded.is_empty() {
-            let bound = if best_score >= beta {
-                Bound::Lower
-            } else if best_score > original_alpha {
-                Bound::Exact
-            } else {
-                Bound::Upper
-            };
-            self.shared.tt.store(
+            self.store(
                 key,
-                best_move.pack(),
-                score_to_tt(best_score, ply),
+                best_move,
+                best_score,
+                (original_alpha, beta),
                 depth,
-                bound,
+                ply,
             );
         }
         best_score
@@ -672,20 +670,32 @@ impl<'a, G: Game + Evaluate> Searcher<'a, G> {
                 }
             }
         }
-        let bound = if best_score >= beta {
+        self.store(key, best_move, best_score, (original_alpha, beta), 0, ply);
+        best_score
+    }
+
+    /// Stores a node's result, with the bound its score is against the window it was searched
+    /// with.
+    #[inline(always)]
+    fn store(
+        &self,
+        key: u64,
+        best_move: G::Move,
+        score: i32,
+        (alpha, beta): (i32, i32),
+        depth: i32,
+        ply: usize,
+    ) {
+        let bound = if score >= beta {
             Bound::Lower
-        } else if best_score > original_alpha {
+        } else if score > alpha {
             Bound::Exact
         } else {
             Bound::Upper
         };
-        self.shared.tt.store(
-            key,
-            best_move.pack(),
-            score_to_tt(best_score, ply),
-            0,
-            bound,
-        );
-        best_score
+        let score = score_to_tt(score, ply);
+        self.shared
+            .tt
+            .store(key, best_move.pack(), score, depth, bound);
     }
 }

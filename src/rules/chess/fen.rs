@@ -4,87 +4,34 @@ use super::position::{
     Chess, Piece, PieceKind, CASTLE_BLACK_KING, CASTLE_BLACK_QUEEN, CASTLE_WHITE_KING,
     CASTLE_WHITE_QUEEN, NO_SQUARE,
 };
+use crate::board::masks::BACK_RANKS;
 use crate::board::{Bitboard, Board8x8, Geometry, Square};
-use crate::rules::fen::{bad_fen as error, write_placement};
+use crate::rules::fen::{
+    bad_fen as error, check_back_ranks, check_kings, read_placement, write_placement, Fields,
+    PlacementTarget, FIELD_NAMES,
+};
 use crate::rules::{Color, RuleError};
+
+impl PlacementTarget for Chess {
+    type Kind = PieceKind;
+    fn put_piece(&mut self, square: Square, piece: Piece) {
+        self.put(square, piece);
+    }
+}
 
 impl Chess {
     /// Reads a FEN. The halfmove clock and move number may be left out (they default to 0 and 1).
     pub fn parse_fen(fen: &str) -> Result<Chess, RuleError> {
-        let fields: Vec<&str> = fen.split_whitespace().collect();
-        if fields.len() < 4 || fields.len() > 6 {
-            return Err(error(format!(
-                "expected 4 to 6 fields (placement, side, castling, en passant, halfmove clock, move number), found {}",
-                fields.len()
-            )));
-        }
+        let split = Fields::split(fen, 4, &FIELD_NAMES[..6])?;
+        let fields = [0, 1, 2, 3].map(|index| split.get(index).unwrap_or("-"));
         let mut pos = Chess::empty();
 
-        let ranks: Vec<&str> = fields[0].split('/').collect();
-        if ranks.len() != 8 {
-            return Err(error(format!(
-                "the placement has {} ranks, expected 8",
-                ranks.len()
-            )));
-        }
-        for (row, text) in ranks.iter().enumerate() {
-            let rank = 7 - row as u8;
-            let mut file = 0u8;
-            for c in text.chars() {
-                if let Some(d) = c.to_digit(10) {
-                    if d == 0 || d > 8 {
-                        return Err(error(format!(
-                            "rank {} has an empty-run count of {d}",
-                            rank + 1
-                        )));
-                    }
-                    file += d as u8;
-                } else if let Some(piece) = Piece::from_letter(c) {
-                    if file >= 8 {
-                        return Err(error(format!("rank {} has more than 8 squares", rank + 1)));
-                    }
-                    pos.put(Board8x8::square(file, rank), piece);
-                    file += 1;
-                } else {
-                    return Err(error(format!(
-                        "'{c}' on rank {} is not a piece letter",
-                        rank + 1
-                    )));
-                }
-                if file > 8 {
-                    return Err(error(format!("rank {} has more than 8 squares", rank + 1)));
-                }
-            }
-            if file != 8 {
-                return Err(error(format!(
-                    "rank {} has {file} squares, expected 8",
-                    rank + 1
-                )));
-            }
-        }
+        read_placement(&mut pos, fields[0], 8, 8)?;
         for color in [Color::White, Color::Black] {
-            let kings = pos.pieces(color, PieceKind::King).count();
-            if kings != 1 {
-                return Err(error(format!(
-                    "{} has {kings} kings, expected 1",
-                    color.name()
-                )));
-            }
+            check_kings(color, pos.pieces(color, PieceKind::King).count(), 1..=1)?;
         }
-        const BACK_RANKS: u64 = 0xFF00_0000_0000_00FF;
-        if pos.kind_bb(PieceKind::Pawn) & BACK_RANKS != 0 {
-            return Err(error("a pawn stands on the first or last rank".to_string()));
-        }
-
-        pos.side = match fields[1] {
-            "w" => Color::White,
-            "b" => Color::Black,
-            other => {
-                return Err(error(format!(
-                    "side to move is '{other}', expected 'w' or 'b'"
-                )))
-            }
-        };
+        check_back_ranks((pos.kind_bb(PieceKind::Pawn) & BACK_RANKS).any())?;
+        pos.side = split.side()?;
 
         if fields[2] != "-" {
             for c in fields[2].chars() {
@@ -152,16 +99,7 @@ impl Chess {
             pos.en_passant = NO_SQUARE;
         }
 
-        let number = |index: usize, name: &str, default: u16| -> Result<u16, RuleError> {
-            match fields.get(index) {
-                None => Ok(default),
-                Some(text) => text
-                    .parse::<u16>()
-                    .map_err(|_| error(format!("{name} '{text}' is not a number from 0 to 65535"))),
-            }
-        };
-        pos.halfmove = number(4, "halfmove clock", 0)?;
-        pos.fullmove = number(5, "move number", 1)?.max(1);
+        (pos.halfmove, pos.fullmove) = split.clocks()?;
 
         let them = pos.side.flip();
         let their_king = pos.king_square(them);

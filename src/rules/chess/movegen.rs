@@ -9,12 +9,7 @@ use crate::board::magic::magics;
 use crate::board::{Bitboard, Board8x8, Geometry, Square};
 use crate::rules::{Color, MoveList};
 
-const FILE_A: u64 = 0x0101_0101_0101_0101;
-const FILE_H: u64 = FILE_A << 7;
-const RANK_1: u64 = 0xFF;
-const RANK_3: u64 = RANK_1 << 16;
-const RANK_6: u64 = RANK_1 << 40;
-const RANK_8: u64 = RANK_1 << 56;
+use crate::board::masks::{FILE_A, FILE_H, RANK_1, RANK_3, RANK_6, RANK_8};
 
 #[inline(always)]
 fn push_targets(list: &mut MoveList<Move>, from: Square, targets: u64, enemies: u64) {
@@ -261,14 +256,14 @@ impl Chess {
             && !self.is_attacked_by(sq(5), them, occupied)
             && !self.is_attacked_by(sq(6), them, occupied)
         {
-            list.push(Move::new(sq(4), sq(6), MoveFlag::KingCastle));
+            list.push(Move::new(sq(4), sq(6), MoveFlag::Castle));
         }
         if self.castling & queen_right != 0
             && occupied & (0b0000_1110u64 << base) == 0
             && !self.is_attacked_by(sq(3), them, occupied)
             && !self.is_attacked_by(sq(2), them, occupied)
         {
-            list.push(Move::new(sq(4), sq(2), MoveFlag::QueenCastle));
+            list.push(Move::new(sq(4), sq(2), MoveFlag::Castle));
         }
     }
 }

@@ -1,16 +1,16 @@
 //! The chess move: 16 bits of from, to and a flag.
 
 use crate::board::Square;
-use crate::rules::PackedMove;
 
-/// What kind of move this is; values 8..=15 are promotions (bit 2 = capture, low bits = piece).
+/// What kind of move this is, in chess and in Millennium; values 8..=15 are promotions (bit 2 =
+/// capture, low bits = piece).
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 #[repr(u8)]
 pub enum MoveFlag {
     Quiet = 0,
     DoublePush = 1,
-    KingCastle = 2,
-    QueenCastle = 3,
+    /// The king's two-square move; the rook follows from the king's destination.
+    Castle = 2,
     Capture = 4,
     EnPassant = 5,
     PromoteKnight = 8,
@@ -23,77 +23,24 @@ pub enum MoveFlag {
     CapturePromoteQueen = 15,
 }
 
+impl MoveFlag {
+    /// The promotion flag for `kind` (knight to queen), with or without a capture.
+    #[inline(always)]
+    pub const fn promotion(kind: super::PieceKind, capture: bool) -> u8 {
+        8 + (kind as u8 - 1) + if capture { 4 } else { 0 }
+    }
+}
+
 /// A move as `from | to << 6 | flag << 12`. `Move::NULL` (all zero) is written `0000`.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Default)]
 pub struct Move(pub u16);
 
-impl Move {
-    pub const NULL: Move = Move(0);
+packed_move!(Move, u16, 6);
+chess_move_flags!(Move, 8);
 
+impl Move {
     #[inline(always)]
     pub const fn new(from: Square, to: Square, flag: MoveFlag) -> Move {
-        Move(from.0 as u16 | (to.0 as u16) << 6 | (flag as u16) << 12)
-    }
-    #[inline(always)]
-    pub const fn from(self) -> Square {
-        Square((self.0 & 63) as u8)
-    }
-    #[inline(always)]
-    pub const fn to(self) -> Square {
-        Square(((self.0 >> 6) & 63) as u8)
-    }
-    #[inline(always)]
-    pub const fn flag_bits(self) -> u16 {
-        self.0 >> 12
-    }
-    #[inline(always)]
-    pub const fn is_capture(self) -> bool {
-        self.flag_bits() & 4 != 0
-    }
-    #[inline(always)]
-    pub const fn is_promotion(self) -> bool {
-        self.flag_bits() & 8 != 0
-    }
-    #[inline(always)]
-    pub const fn is_en_passant(self) -> bool {
-        self.flag_bits() == MoveFlag::EnPassant as u16
-    }
-    #[inline(always)]
-    pub const fn is_castle(self) -> bool {
-        matches!(self.flag_bits(), 2 | 3)
-    }
-    /// The promotion piece, 1 = knight .. 4 = queen (as [`PieceKind`](super::PieceKind) indices).
-    #[inline(always)]
-    pub const fn promotion_index(self) -> usize {
-        (self.flag_bits() & 3) as usize + 1
-    }
-
-    /// Long algebraic form: `e2e4`, `e7e8q`, castling as the king's move `e1g1`.
-    pub fn text(self) -> String {
-        if self == Move::NULL {
-            return "0000".to_string();
-        }
-        let mut text = format!("{}{}", self.from().name(8), self.to().name(8));
-        if self.is_promotion() {
-            text.push(['n', 'b', 'r', 'q'][self.promotion_index() - 1]);
-        }
-        text
-    }
-}
-
-impl std::fmt::Debug for Move {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(&self.text())
-    }
-}
-
-impl PackedMove for Move {
-    #[inline(always)]
-    fn pack(self) -> u32 {
-        self.0 as u32
-    }
-    #[inline(always)]
-    fn unpack(bits: u32) -> Move {
-        Move(bits as u16)
+        Move::with_flag_bits(from, to, flag as u16)
     }
 }

@@ -4,16 +4,17 @@ use super::moves::{Move, MoveFlag};
 use super::zobrist::KEYS;
 use crate::board::magic::magics;
 use crate::board::{Bitboard, Board8x8, Geometry, Square};
+use crate::rules::pieces::{KindIndex, PieceBoard};
 use crate::rules::Color;
 
 #[derive(Clone, Copy, PartialEq, Eq, Debug, Hash)]
 pub enum PieceKind {
-    Pawn = 0,
-    Knight = 1,
-    Bishop = 2,
-    Rook = 3,
-    Queen = 4,
-    King = 5,
+    Pawn,
+    Knight,
+    Bishop,
+    Rook,
+    Queen,
+    King,
 }
 
 impl PieceKind {
@@ -34,53 +35,19 @@ impl PieceKind {
     }
 }
 
+impl KindIndex for PieceKind {
+    const ALL: [PieceKind; 6] = PieceKind::ALL;
+    #[inline(always)]
+    fn kind_index(self) -> usize {
+        self as usize
+    }
+    fn kind_letter(self) -> char {
+        self.letter()
+    }
+}
+
 /// A coloured piece.
-#[derive(Clone, Copy, PartialEq, Eq, Debug, Hash)]
-pub struct Piece {
-    pub kind: PieceKind,
-    pub color: Color,
-}
-
-impl Piece {
-    /// Index 0..12 used by the mailbox and Zobrist tables.
-    #[inline(always)]
-    pub const fn code(self) -> u8 {
-        self.kind as u8 + 6 * self.color as u8
-    }
-    #[inline(always)]
-    fn from_code(code: u8) -> Piece {
-        Piece {
-            kind: PieceKind::ALL[(code % 6) as usize],
-            color: if code < 6 { Color::White } else { Color::Black },
-        }
-    }
-    /// Reads a FEN piece letter: upper case White, lower case Black.
-    pub fn from_letter(c: char) -> Option<Piece> {
-        let kind = match c.to_ascii_lowercase() {
-            'p' => PieceKind::Pawn,
-            'n' => PieceKind::Knight,
-            'b' => PieceKind::Bishop,
-            'r' => PieceKind::Rook,
-            'q' => PieceKind::Queen,
-            'k' => PieceKind::King,
-            _ => return None,
-        };
-        let color = if c.is_ascii_uppercase() {
-            Color::White
-        } else {
-            Color::Black
-        };
-        Some(Piece { kind, color })
-    }
-
-    pub fn letter(self) -> char {
-        let c = self.kind.letter();
-        match self.color {
-            Color::White => c.to_ascii_uppercase(),
-            Color::Black => c,
-        }
-    }
-}
+pub type Piece = crate::rules::pieces::Piece<PieceKind>;
 
 pub const CASTLE_WHITE_KING: u8 = 1;
 pub const CASTLE_WHITE_QUEEN: u8 = 2;
@@ -100,15 +67,12 @@ const fn castling_masks() -> [u8; 64] {
 }
 const CASTLING_MASKS: [u8; 64] = castling_masks();
 
-pub(super) const NO_PIECE: u8 = 12;
 pub(super) const NO_SQUARE: u8 = 64;
 
 /// A standard chess position.
-#[derive(Clone, PartialEq, Eq)]
+#[derive(Clone, Copy, PartialEq, Eq)]
 pub struct Chess {
-    pub(super) by_kind: [u64; 6],
-    pub(super) by_color: [u64; 2],
-    pub(super) mailbox: [u8; 64],
+    pub(super) board: PieceBoard<u64, PieceKind, 64>,
     pub(super) side: Color,
     pub(super) castling: u8,
     /// The en passant target square as the FEN says, or `NO_SQUARE`.
@@ -120,12 +84,12 @@ pub struct Chess {
     pub(super) checkers: u64,
 }
 
+reads_as_piece_board!(Chess, u64, PieceKind, 64);
+
 impl Chess {
     pub(super) fn empty() -> Chess {
         Chess {
-            by_kind: [0; 6],
-            by_color: [0; 2],
-            mailbox: [NO_PIECE; 64],
+            board: PieceBoard::default(),
             side: Color::White,
             castling: 0,
             en_passant: NO_SQUARE,
@@ -139,27 +103,6 @@ impl Chess {
     #[inline(always)]
     pub fn side(&self) -> Color {
         self.side
-    }
-    #[inline(always)]
-    pub fn occupied(&self) -> u64 {
-        self.by_color[0] | self.by_color[1]
-    }
-    #[inline(always)]
-    pub fn color_bb(&self, color: Color) -> u64 {
-        self.by_color[color.index()]
-    }
-    #[inline(always)]
-    pub fn kind_bb(&self, kind: PieceKind) -> u64 {
-        self.by_kind[kind.index()]
-    }
-    #[inline(always)]
-    pub fn pieces(&self, color: Color, kind: PieceKind) -> u64 {
-        self.by_color[color.index()] & self.by_kind[kind.index()]
-    }
-    #[inline(always)]
-    pub fn piece_at(&self, sq: Square) -> Option<Piece> {
-        let code = self.mailbox[sq.index()];
-        (code != NO_PIECE).then(|| Piece::from_code(code))
     }
     #[inline(always)]
     pub fn king_square(&self, color: Color) -> Square {
@@ -184,52 +127,36 @@ impl Chess {
     pub fn attackers_to(&self, sq: Square, occupied: u64) -> u64 {
         let t = Board8x8::tables();
         let m = magics();
-        let rooks = self.by_kind[PieceKind::Rook.index()] | self.by_kind[PieceKind::Queen.index()];
-        let bishops =
-            self.by_kind[PieceKind::Bishop.index()] | self.by_kind[PieceKind::Queen.index()];
+        let queens = self.kind_bb(PieceKind::Queen);
+        let rooks = self.kind_bb(PieceKind::Rook) | queens;
+        let bishops = self.kind_bb(PieceKind::Bishop) | queens;
         (t.pawn_attacks[1][sq.index()] & self.pieces(Color::White, PieceKind::Pawn))
             | (t.pawn_attacks[0][sq.index()] & self.pieces(Color::Black, PieceKind::Pawn))
-            | (t.knight[sq.index()] & self.by_kind[PieceKind::Knight.index()])
-            | (t.king[sq.index()] & self.by_kind[PieceKind::King.index()])
+            | (t.knight[sq.index()] & self.kind_bb(PieceKind::Knight))
+            | (t.king[sq.index()] & self.kind_bb(PieceKind::King))
             | (m.rook(sq, occupied) & rooks)
             | (m.bishop(sq, occupied) & bishops)
     }
 
     #[inline(always)]
     pub fn is_attacked_by(&self, sq: Square, attacker: Color, occupied: u64) -> bool {
-        (self.attackers_to(sq, occupied) & self.by_color[attacker.index()]).any()
+        (self.attackers_to(sq, occupied) & self.color_bb(attacker)).any()
     }
 
     #[inline(always)]
     pub(super) fn put(&mut self, sq: Square, piece: Piece) {
-        let bit = 1u64 << sq.0;
-        self.by_kind[piece.kind.index()] |= bit;
-        self.by_color[piece.color.index()] |= bit;
-        self.mailbox[sq.index()] = piece.code();
-        self.key ^= KEYS.pieces[piece.code() as usize][sq.index()];
+        self.board
+            .put(sq, piece.code(), &KEYS.pieces, &mut self.key);
     }
 
     #[inline(always)]
     fn remove(&mut self, sq: Square) -> u8 {
-        let code = self.mailbox[sq.index()];
-        let bit = 1u64 << sq.0;
-        self.by_kind[(code % 6) as usize] ^= bit;
-        self.by_color[(code / 6) as usize] ^= bit;
-        self.mailbox[sq.index()] = NO_PIECE;
-        self.key ^= KEYS.pieces[code as usize][sq.index()];
-        code
+        self.board.remove(sq, &KEYS.pieces, &mut self.key)
     }
 
     #[inline(always)]
     fn shift_piece(&mut self, from: Square, to: Square) {
-        let code = self.mailbox[from.index()];
-        let bits = (1u64 << from.0) | (1u64 << to.0);
-        self.by_kind[(code % 6) as usize] ^= bits;
-        self.by_color[(code / 6) as usize] ^= bits;
-        self.mailbox[from.index()] = NO_PIECE;
-        self.mailbox[to.index()] = code;
-        let keys = &KEYS.pieces[code as usize];
-        self.key ^= keys[from.index()] ^ keys[to.index()];
+        self.board.shift(from, to, &KEYS.pieces, &mut self.key);
     }
 
     /// True when the side to move has a pawn that attacks the en passant square, the only case
@@ -253,13 +180,7 @@ impl Chess {
 
     /// The key computed from scratch; the incremental key must always equal it.
     pub fn key_from_scratch(&self) -> u64 {
-        let mut key = 0;
-        for sq in 0..64 {
-            let code = self.mailbox[sq];
-            if code != NO_PIECE {
-                key ^= KEYS.pieces[code as usize][sq];
-            }
-        }
+        let mut key = self.board.pieces_key(&KEYS.pieces);
         if self.side == Color::Black {
             key ^= KEYS.black_to_move;
         }
@@ -275,8 +196,7 @@ impl Chess {
     #[inline(always)]
     fn update_checkers(&mut self) {
         let king = self.king_square(self.side);
-        self.checkers =
-            self.attackers_to(king, self.occupied()) & self.by_color[self.side.flip().index()];
+        self.checkers = self.attackers_to(king, self.occupied()) & self.color_bb(self.side.flip());
     }
 
     /// Applies a legal move in place.
@@ -284,7 +204,7 @@ impl Chess {
         let us = self.side;
         let from = mv.from();
         let to = mv.to();
-        let moving_kind = self.mailbox[from.index()] % 6;
+        let moving_kind = self.code_at(from) % 6;
         self.key ^= self.en_passant_key() ^ KEYS.castling[self.castling as usize];
         self.en_passant = NO_SQUARE;
         self.halfmove += 1;
@@ -315,7 +235,7 @@ impl Chess {
             );
         } else if mv.is_castle() {
             let rank = from.0 & !7;
-            let (rook_from, rook_to) = if mv.flag_bits() == MoveFlag::KingCastle as u16 {
+            let (rook_from, rook_to) = if to.0 > from.0 {
                 (rank + 7, rank + 5)
             } else {
                 (rank, rank + 3)
@@ -347,14 +267,14 @@ impl Chess {
 
     /// No side can ever mate: K v K, K+minor v K, or bishops only, all on one square colour.
     pub fn insufficient_material(&self) -> bool {
-        let heavy = self.by_kind[PieceKind::Pawn.index()]
-            | self.by_kind[PieceKind::Rook.index()]
-            | self.by_kind[PieceKind::Queen.index()];
+        let heavy = self.kind_bb(PieceKind::Pawn)
+            | self.kind_bb(PieceKind::Rook)
+            | self.kind_bb(PieceKind::Queen);
         if heavy.any() {
             return false;
         }
-        let knights = self.by_kind[PieceKind::Knight.index()];
-        let bishops = self.by_kind[PieceKind::Bishop.index()];
+        let knights = self.kind_bb(PieceKind::Knight);
+        let bishops = self.kind_bb(PieceKind::Bishop);
         let minors = knights | bishops;
         if minors.count() <= 1 {
             return true;

@@ -1,5 +1,5 @@
 use super::*;
-use crate::rules::{Color, EndReason, Game, GameRecord, MoveList, Outcome};
+use crate::rules::{checks, Color, EndReason, Game, GameRecord, MoveList, Outcome};
 
 /// The standard perft suite (chessprogramming.org "Perft Results"), at depths that keep the test
 /// run short; deeper counts are in the benchmarks.
@@ -30,15 +30,7 @@ const PERFT_SUITE: &[(&str, &[u64])] = &[
 #[test]
 fn perft_suite() {
     for (fen, counts) in PERFT_SUITE {
-        let pos = Chess::from_fen(fen).unwrap();
-        for (depth, &expected) in counts.iter().enumerate() {
-            assert_eq!(
-                pos.perft(depth as u32 + 1),
-                expected,
-                "{fen} depth {}",
-                depth + 1
-            );
-        }
+        checks::perft_counts(&Chess::from_fen(fen).unwrap(), counts);
     }
 }
 
@@ -90,7 +82,7 @@ fn transposed_positions_share_a_key() {
     let play = |p: &Chess, moves: &[&str]| {
         moves
             .iter()
-            .fold(p.clone(), |p, m| p.play(p.parse_move(m).unwrap()))
+            .fold(*p, |p, m| p.play(p.parse_move(m).unwrap()))
     };
     let x = play(&a, &["g1f3", "g8f6", "b1c3", "b8c6"]);
     let y = play(&a, &["b1c3", "b8c6", "g1f3", "g8f6"]);
@@ -154,10 +146,7 @@ fn malformed_fens_are_rejected_with_a_reason() {
         ("4k3/4Q3/8/8/8/8/8/4K3 w - - 0 1", "not to move"),
         ("P3k3/8/8/8/8/8/8/4K3 w - - 0 1", "pawn"),
     ];
-    for (fen, needle) in cases {
-        let err = Chess::from_fen(fen).expect_err(fen);
-        assert!(err.0.contains(needle), "{fen}: {err}");
-    }
+    checks::fen_errors::<Chess>(&cases);
     // Four fields are enough.
     assert_eq!(
         Chess::from_fen("4k3/8/8/8/8/8/8/4K3 w - -").unwrap().fen(),

@@ -1,6 +1,6 @@
 //! Zobrist keys, generated at compile time from a fixed seed.
 
-use crate::rules::zobrist::splitmix;
+use crate::rules::zobrist::KeyStream;
 
 pub struct Keys {
     /// `pieces[piece code][square]`, piece code = kind + 6 * colour.
@@ -12,55 +12,29 @@ pub struct Keys {
 }
 
 const fn make_keys() -> Keys {
-    let mut keys = Keys {
-        pieces: [[0; 64]; 12],
-        black_to_move: 0,
-        castling: [0; 16],
-        en_passant_file: [0; 8],
-    };
-    let mut state = 0x5EED_0FC4_E55E_ED00u64;
-    let mut piece = 0;
-    while piece < 12 {
-        let mut sq = 0;
-        while sq < 64 {
-            let (s, k) = splitmix(state);
-            state = s;
-            keys.pieces[piece][sq] = k;
-            sq += 1;
-        }
-        piece += 1;
-    }
-    let (s, k) = splitmix(state);
-    state = s;
-    keys.black_to_move = k;
+    let mut stream = KeyStream::new(0x5EED_0FC4_E55E_ED00);
+    let pieces = stream.table();
+    let black_to_move = stream.next();
     // Castling keys are the XOR of one key per right, so a set of rights has one key.
-    let mut rights = [0u64; 4];
-    let mut i = 0;
-    while i < 4 {
-        let (s, k) = splitmix(state);
-        state = s;
-        rights[i] = k;
-        i += 1;
-    }
+    let rights: [u64; 4] = stream.keys();
+    let mut castling = [0u64; 16];
     let mut set = 0;
     while set < 16 {
         let mut bit = 0;
         while bit < 4 {
             if set & (1 << bit) != 0 {
-                keys.castling[set] ^= rights[bit];
+                castling[set] ^= rights[bit];
             }
             bit += 1;
         }
         set += 1;
     }
-    let mut file = 0;
-    while file < 8 {
-        let (s, k) = splitmix(state);
-        state = s;
-        keys.en_passant_file[file] = k;
-        file += 1;
+    Keys {
+        pieces,
+        black_to_move,
+        castling,
+        en_passant_file: stream.keys(),
     }
-    keys
 }
 
 pub static KEYS: Keys = make_keys();

@@ -2,81 +2,15 @@
 //! entries, the spare ones empty) so that lookups need no bounds checks, and branch-free slider
 //! rays: a sentinel bit past the end of every ray stands in for "no blocker".
 
-use crate::board::Square;
-
-const FILES: i32 = 15;
-const RANKS: i32 = 8;
-
-/// The eight directions as (files, ranks): the first four raise the square index, the last four
-/// lower it.
-const DIRECTIONS: [(i32, i32); 8] = [
-    (0, 1),
-    (1, 0),
-    (1, 1),
-    (-1, 1),
-    (0, -1),
-    (-1, 0),
-    (-1, -1),
-    (1, -1),
-];
-
-const fn on_board(file: i32, rank: i32) -> bool {
-    file >= 0 && file < FILES && rank >= 0 && rank < RANKS
-}
+use crate::board::build::{leaper_table, ray_tables};
+use crate::board::{Square, KING_STEPS, KNIGHT_STEPS};
 
 /// `RAYS[direction][square]`: every square from `square` to the edge, exclusive. Square 127
 /// (off the board) has empty rays, and so does `a1` in the four lowering directions: the
 /// sentinels below rely on both.
-const fn build_rays() -> [[u128; 128]; 8] {
-    let mut rays = [[0u128; 128]; 8];
-    let mut d = 0;
-    while d < 8 {
-        let mut sq = 0;
-        while sq < 120 {
-            let (df, dr) = DIRECTIONS[d];
-            let mut file = sq % FILES + df;
-            let mut rank = sq / FILES + dr;
-            while on_board(file, rank) {
-                rays[d][sq as usize] |= 1u128 << (rank * FILES + file);
-                file += df;
-                rank += dr;
-            }
-            sq += 1;
-        }
-        d += 1;
-    }
-    rays
-}
-static RAYS: [[u128; 128]; 8] = build_rays();
-
-const fn build_leaper(steps: &[(i32, i32)]) -> [u128; 128] {
-    let mut table = [0u128; 128];
-    let mut sq = 0;
-    while sq < 120 {
-        let mut i = 0;
-        while i < steps.len() {
-            let file = sq % FILES + steps[i].0;
-            let rank = sq / FILES + steps[i].1;
-            if on_board(file, rank) {
-                table[sq as usize] |= 1u128 << (rank * FILES + file);
-            }
-            i += 1;
-        }
-        sq += 1;
-    }
-    table
-}
-static KNIGHT: [u128; 128] = build_leaper(&[
-    (1, 2),
-    (2, 1),
-    (2, -1),
-    (1, -2),
-    (-1, -2),
-    (-2, -1),
-    (-2, 1),
-    (-1, 2),
-]);
-static KING: [u128; 128] = build_leaper(&DIRECTIONS);
+static RAYS: [[u128; 128]; 8] = ray_tables(15, 8);
+static KNIGHT: [u128; 128] = leaper_table(15, 8, &KNIGHT_STEPS);
+static KING: [u128; 128] = leaper_table(15, 8, &KING_STEPS);
 
 #[inline(always)]
 fn index(sq: Square) -> usize {
@@ -98,20 +32,28 @@ fn ray<const D: usize>(sq: Square, occupied: u128) -> u128 {
     ray ^ RAYS[D][(first & 127) as usize]
 }
 
+/// Squares four sliders' rays `A`..`D` reach from `sq`.
 #[inline(always)]
-pub fn rook_attacks(sq: Square, occupied: u128) -> u128 {
-    ray::<0>(sq, occupied)
-        | ray::<1>(sq, occupied)
-        | ray::<4>(sq, occupied)
-        | ray::<5>(sq, occupied)
+fn rays<const A: usize, const B: usize, const C: usize, const D: usize>(
+    sq: Square,
+    occupied: u128,
+) -> u128 {
+    ray::<A>(sq, occupied)
+        | ray::<B>(sq, occupied)
+        | ray::<C>(sq, occupied)
+        | ray::<D>(sq, occupied)
 }
 
+/// The orthogonal rays ([`crate::board::ORTHOGONAL_RAYS`]).
+#[inline(always)]
+pub fn rook_attacks(sq: Square, occupied: u128) -> u128 {
+    rays::<0, 1, 4, 5>(sq, occupied)
+}
+
+/// The diagonal rays ([`crate::board::DIAGONAL_RAYS`]).
 #[inline(always)]
 pub fn bishop_attacks(sq: Square, occupied: u128) -> u128 {
-    ray::<2>(sq, occupied)
-        | ray::<3>(sq, occupied)
-        | ray::<6>(sq, occupied)
-        | ray::<7>(sq, occupied)
+    rays::<2, 3, 6, 7>(sq, occupied)
 }
 
 #[inline(always)]

@@ -5,51 +5,36 @@ use super::position::{
     castling_bit, Millennium, CASTLING_FILES, FILES, INITIAL_COUNTS, NO_SQUARE, POOL_KINDS, RANK_1,
     RANK_8,
 };
-use crate::board::{Bitboard, Board15x8, Geometry};
+use crate::board::{Bitboard, Board15x8, Geometry, Square};
 use crate::rules::chess::{Piece, PieceKind};
-use crate::rules::fen::{bad_fen as error, write_placement};
+use crate::rules::fen::{
+    bad_fen as error, check_back_ranks, check_kings, read_placement, write_placement, Fields,
+    PlacementTarget, FIELD_NAMES,
+};
 use crate::rules::{Color, RuleError};
 
 fn kind_name(kind: PieceKind) -> &'static str {
     ["pawn", "knight", "bishop", "rook", "queen", "king"][kind.index()]
 }
 
+impl PlacementTarget for Millennium {
+    type Kind = PieceKind;
+    fn put_piece(&mut self, square: Square, piece: Piece) {
+        self.put(square, piece);
+    }
+}
+
 impl Millennium {
     /// Reads a FEN. The halfmove clock and move number may be left out (they default to 0 and
     /// 1); the pool is the seventh field, and empty when left out.
     pub fn parse_fen(fen: &str) -> Result<Millennium, RuleError> {
-        let fields: Vec<&str> = fen.split_whitespace().collect();
-        if fields.len() < 4 || fields.len() > 7 {
-            return Err(error(format!(
-                "expected 4 to 7 fields (placement, side, castling, en passant, halfmove clock, move number, pool), found {}",
-                fields.len()
-            )));
-        }
+        let fields = Fields::split(fen, 4, &FIELD_NAMES)?;
         let mut pos = Millennium::empty();
-        pos.parse_placement(fields[0])?;
-
-        pos.side = match fields[1] {
-            "w" => Color::White,
-            "b" => Color::Black,
-            other => {
-                return Err(error(format!(
-                    "side to move is '{other}', expected 'w' or 'b'"
-                )))
-            }
-        };
-        pos.parse_castling(fields[2])?;
-        pos.parse_en_passant(fields[3])?;
-
-        let number = |index: usize, name: &str, default: u16| -> Result<u16, RuleError> {
-            match fields.get(index) {
-                None => Ok(default),
-                Some(text) => text
-                    .parse::<u16>()
-                    .map_err(|_| error(format!("{name} '{text}' is not a number from 0 to 65535"))),
-            }
-        };
-        pos.halfmove = number(4, "halfmove clock", 0)?;
-        pos.fullmove = number(5, "move number", 1)?.max(1);
+        pos.parse_placement(fields.placement())?;
+        pos.side = fields.side()?;
+        pos.parse_castling(fields.get(2).unwrap_or("-"))?;
+        pos.parse_en_passant(fields.get(3).unwrap_or("-"))?;
+        (pos.halfmove, pos.fullmove) = fields.clocks()?;
         if let Some(pool) = fields.get(6) {
             pos.parse_pool(pool)?;
         }
@@ -70,71 +55,11 @@ impl Millennium {
     }
 
     fn parse_placement(&mut self, placement: &str) -> Result<(), RuleError> {
-        let ranks: Vec<&str> = placement.split('/').collect();
-        if ranks.len() != 8 {
-            return Err(error(format!(
-                "the placement has {} ranks, expected 8",
-                ranks.len()
-            )));
-        }
-        for (row, text) in ranks.iter().enumerate() {
-            let rank = 7 - row as u8;
-            let mut file = 0u32;
-            let mut chars = text.chars().peekable();
-            while let Some(c) = chars.next() {
-                if c.is_ascii_digit() {
-                    // Runs of empty squares may take two digits (`15`).
-                    let mut run = c.to_digit(10).unwrap_or(0);
-                    while let Some(d) = chars.peek().and_then(|d| d.to_digit(10)) {
-                        run = run * 10 + d;
-                        chars.next();
-                        if run > 99 {
-                            break;
-                        }
-                    }
-                    if run == 0 || run > FILES as u32 {
-                        return Err(error(format!(
-                            "rank {} has an empty-run count of {run}, expected 1 to 15",
-                            rank + 1
-                        )));
-                    }
-                    file += run;
-                } else if let Some(piece) = Piece::from_letter(c) {
-                    if file >= FILES as u32 {
-                        return Err(error(format!("rank {} has more than 15 squares", rank + 1)));
-                    }
-                    self.put(Board15x8::square(file as u8, rank), piece);
-                    file += 1;
-                } else {
-                    return Err(error(format!(
-                        "'{c}' on rank {} is not a piece letter",
-                        rank + 1
-                    )));
-                }
-                if file > FILES as u32 {
-                    return Err(error(format!("rank {} has more than 15 squares", rank + 1)));
-                }
-            }
-            if file != FILES as u32 {
-                return Err(error(format!(
-                    "rank {} has {file} squares, expected 15",
-                    rank + 1
-                )));
-            }
-        }
+        read_placement(self, placement, FILES, 8)?;
         for color in [Color::White, Color::Black] {
-            let kings = self.kings(color).count();
-            if !(1..=2).contains(&kings) {
-                return Err(error(format!(
-                    "{} has {kings} kings, expected 1 or 2",
-                    color.name()
-                )));
-            }
+            check_kings(color, self.kings(color).count(), 1..=2)?;
         }
-        if self.kind_bb(PieceKind::Pawn) & (RANK_1 | RANK_8) != 0 {
-            return Err(error("a pawn stands on the first or last rank".to_string()));
-        }
-        Ok(())
+        check_back_ranks((self.kind_bb(PieceKind::Pawn) & (RANK_1 | RANK_8)).any())
     }
 
     fn parse_castling(&mut self, field: &str) -> Result<(), RuleError> {

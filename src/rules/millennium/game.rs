@@ -5,17 +5,18 @@ use super::position::{Millennium, FILES};
 use super::START_FEN;
 use crate::board::{Bitboard, Board15x8, Geometry};
 use crate::rules::chess::PieceKind;
-use crate::rules::{parse_move_squares, Color, EndReason, Game, MoveList, RuleError};
+use crate::rules::{Color, Game, MoveList, RuleError};
 
 impl Game for Millennium {
     type Move = Move;
     const VARIANT: &'static str = "millennium";
     const FILES: u8 = FILES;
     const RANKS: u8 = 8;
-
-    fn startpos() -> Millennium {
-        Millennium::parse_fen(START_FEN).expect("the start FEN is valid")
-    }
+    const START_FEN: &'static str = START_FEN;
+    const MOVE_SUFFIXES: &'static [&'static str] = &["", "n", "b", "r", "q"];
+    const MOVE_FORM: &'static str =
+        "long algebraic notation with files a to o, such as o2o4, e1c1 or h7h8r";
+    const QUIET_PLY_LIMIT: Option<u32> = Some(100);
     fn from_fen(fen: &str) -> Result<Millennium, RuleError> {
         Millennium::parse_fen(fen)
     }
@@ -52,85 +53,27 @@ impl Game for Millennium {
         mv.is_capture() || mv.is_promotion()
     }
     #[inline(always)]
-    fn play(&self, mv: Move) -> Millennium {
-        let mut next = self.clone();
-        next.apply(mv);
-        next
+    fn make(&mut self, mv: Move) {
+        self.apply(mv);
     }
-    fn play_null(&self) -> Option<Millennium> {
-        if self.in_check() {
-            return None;
-        }
-        let mut next = self.clone();
-        next.apply_null();
-        Some(next)
+    fn make_null(&mut self) {
+        self.apply_null();
     }
     #[inline]
     fn has_non_pawn_material(&self) -> bool {
-        let us = self.color_bb(self.side);
-        (us & !(self.kind_bb(PieceKind::Pawn) | self.kind_bb(PieceKind::King))).any()
+        self.has_pieces_beyond_pawns(self.side)
     }
 
-    fn parse_move(&self, text: &str) -> Result<Move, RuleError> {
-        let syntax_ok = parse_move_squares(text, 15, 8)
-            .is_some_and(|(_, _, rest)| matches!(rest, "" | "n" | "b" | "r" | "q"));
-        if !syntax_ok {
-            return Err(RuleError::new(format!(
-                "'{text}' is not a move: expected long algebraic notation with files a to o, such as o2o4, e1c1 or h7h8r"
-            )));
-        }
-        let mut moves = MoveList::new();
-        self.generate_moves(&mut moves);
-        if let Some(&mv) = moves.iter().find(|m| m.text() == text) {
-            return Ok(mv);
-        }
-        // A pawn move onto the last rank that the pool cannot pay for deserves its own reason.
-        if let Some(why) = self.promotion_refusal(text, &moves) {
-            return Err(RuleError::new(format!(
-                "'{text}' is not a legal move in {}: {why}",
-                self.fen()
-            )));
-        }
-        Err(RuleError::new(format!(
-            "'{text}' is not a legal move in {}",
-            self.fen()
-        )))
+    /// A pawn move onto the last rank that the pool cannot pay for deserves its own reason.
+    fn why_illegal(&self, text: &str, legal: &MoveList<Move>) -> Option<String> {
+        self.promotion_refusal(text, legal)
     }
     /// Bulk counting at the last ply, without listing the moves.
-    fn perft(&self, depth: u32) -> u64 {
-        match depth {
-            0 => 1,
-            1 => self.count_moves(),
-            _ => {
-                let mut moves = MoveList::new();
-                self.generate_moves(&mut moves);
-                moves.iter().map(|&mv| self.play(mv).perft(depth - 1)).sum()
-            }
-        }
+    fn count_moves(&self) -> u64 {
+        self.count_legal()
     }
-    fn move_text(&self, mv: Move) -> String {
-        mv.text()
-    }
-    #[inline(always)]
-    fn move_index(&self, mv: Move) -> usize {
-        mv.from().index() * 128 + mv.to().index()
-    }
-    /// Checkmate needs a last king in check; a side with two kings and no move is stalemated.
-    fn no_moves_reason(&self) -> EndReason {
-        if self.in_check() {
-            EndReason::Checkmate
-        } else {
-            EndReason::Stalemate
-        }
-    }
-    fn draw_by_rule(&self) -> Option<EndReason> {
-        if self.halfmove >= 100 {
-            Some(EndReason::FiftyMoves)
-        } else if self.insufficient_material() {
-            Some(EndReason::InsufficientMaterial)
-        } else {
-            None
-        }
+    fn no_mating_material(&self) -> bool {
+        self.insufficient_material()
     }
     fn board_text(&self) -> String {
         self.diagram()

@@ -4,12 +4,13 @@
 //! count at the last ply without playing the moves.
 
 use super::attacks;
-use super::moves::{Move, MoveFlag};
+use super::moves::Move;
 use super::position::{
     bit, Millennium, BOARD, CASTLINGS, FILES, FILE_A, FILE_O, POOL_KINDS, RANK_1, RANK_3, RANK_6,
     RANK_8,
 };
 use crate::board::{Bitboard, Board15x8, Geometry, Square};
+use crate::rules::chess::MoveFlag;
 use crate::rules::chess::PieceKind;
 use crate::rules::{Color, MoveList};
 use arrayvec::ArrayVec;
@@ -72,7 +73,7 @@ impl MoveSink for MoveList<Move> {
             for &kind in kinds {
                 MoveList::push(
                     self,
-                    Move::with_flag_bits(from, to, MoveFlag::promotion(kind, capture)),
+                    Move::with_flag_bits(from, to, MoveFlag::promotion(kind, capture) as u32),
                 );
             }
         }
@@ -157,7 +158,7 @@ impl Millennium {
 
     /// How many legal moves there are, without listing them (perft's last ply).
     #[inline]
-    pub(super) fn count_moves(&self) -> u64 {
+    pub(super) fn count_legal(&self) -> u64 {
         let mut counter = MoveCounter::default();
         self.generate::<false, _>(&mut counter);
         counter.0

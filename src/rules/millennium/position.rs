@@ -3,33 +3,22 @@
 use super::attacks;
 use super::moves::Move;
 use super::zobrist::KEYS;
+use crate::board::masks::{file_mask, rank_mask};
 use crate::board::{Bitboard, Board15x8, Geometry, Square};
 use crate::rules::chess::{Piece, PieceKind};
+use crate::rules::pieces::PieceBoard;
 use crate::rules::Color;
 
-pub(super) const FILES: u8 = 15;
-pub(super) const SQUARES: usize = 120;
+pub const FILES: u8 = 15;
+pub const SQUARES: usize = 120;
 /// Every square of the board (the `u128` has eight spare bits on top).
-pub(super) const BOARD: u128 = (1u128 << SQUARES) - 1;
-
-const fn file_mask(file: u8) -> u128 {
-    let mut mask = 0u128;
-    let mut rank = 0;
-    while rank < 8 {
-        mask |= 1u128 << (rank * FILES + file);
-        rank += 1;
-    }
-    mask
-}
-const fn rank_mask(rank: u8) -> u128 {
-    ((1u128 << FILES) - 1) << (rank as u32 * FILES as u32)
-}
-pub(super) const FILE_A: u128 = file_mask(0);
-pub(super) const FILE_O: u128 = file_mask(14);
-pub(super) const RANK_1: u128 = rank_mask(0);
-pub(super) const RANK_3: u128 = rank_mask(2);
-pub(super) const RANK_6: u128 = rank_mask(5);
-pub(super) const RANK_8: u128 = rank_mask(7);
+pub const BOARD: u128 = (1u128 << SQUARES) - 1;
+pub const FILE_A: u128 = file_mask(FILES, 8, 0);
+pub const FILE_O: u128 = file_mask(FILES, 8, 14);
+pub(super) const RANK_1: u128 = rank_mask(FILES, 0);
+pub(super) const RANK_3: u128 = rank_mask(FILES, 2);
+pub(super) const RANK_6: u128 = rank_mask(FILES, 5);
+pub(super) const RANK_8: u128 = rank_mask(FILES, 7);
 
 /// How many of each kind (pawn .. king) a side starts with. Promotion only reinstates captured
 /// pieces, so a side never has more of a kind, on the board and in its pool together.
@@ -143,16 +132,7 @@ const fn castling_masks() -> [u16; SQUARES] {
 }
 const CASTLING_MASKS: [u16; SQUARES] = castling_masks();
 
-pub(super) const NO_PIECE: u8 = 12;
 pub(super) const NO_SQUARE: u8 = SQUARES as u8;
-
-#[inline(always)]
-pub(super) fn piece_from_code(code: u8) -> Piece {
-    Piece {
-        kind: PieceKind::ALL[(code % 6) as usize],
-        color: if code < 6 { Color::White } else { Color::Black },
-    }
-}
 
 #[inline(always)]
 pub(super) const fn bit(sq: Square) -> u128 {
@@ -160,13 +140,11 @@ pub(super) const fn bit(sq: Square) -> u128 {
 }
 
 /// A Millennium chess position.
-#[derive(Clone, PartialEq, Eq)]
+#[derive(Clone, Copy, PartialEq, Eq)]
 pub struct Millennium {
-    pub(super) by_kind: [u128; 6],
-    pub(super) by_color: [u128; 2],
+    pub(super) board: PieceBoard<u128, PieceKind, SQUARES>,
     /// Enemy pieces attacking the side to move's king when it has only one (else empty).
     pub(super) checkers: u128,
-    pub(super) mailbox: [u8; SQUARES],
     pub(super) side: Color,
     pub(super) castling: u16,
     /// The en passant target square as the FEN says, or `NO_SQUARE`.
@@ -178,13 +156,13 @@ pub struct Millennium {
     pub(super) key: u64,
 }
 
+reads_as_piece_board!(Millennium, u128, PieceKind, SQUARES);
+
 impl Millennium {
     pub(super) fn empty() -> Millennium {
         Millennium {
-            by_kind: [0; 6],
-            by_color: [0; 2],
+            board: PieceBoard::default(),
             checkers: 0,
-            mailbox: [NO_PIECE; SQUARES],
             side: Color::White,
             castling: 0,
             en_passant: NO_SQUARE,
@@ -198,27 +176,6 @@ impl Millennium {
     #[inline(always)]
     pub fn side(&self) -> Color {
         self.side
-    }
-    #[inline(always)]
-    pub fn occupied(&self) -> u128 {
-        self.by_color[0] | self.by_color[1]
-    }
-    #[inline(always)]
-    pub fn color_bb(&self, color: Color) -> u128 {
-        self.by_color[color.index()]
-    }
-    #[inline(always)]
-    pub fn kind_bb(&self, kind: PieceKind) -> u128 {
-        self.by_kind[kind.index()]
-    }
-    #[inline(always)]
-    pub fn pieces(&self, color: Color, kind: PieceKind) -> u128 {
-        self.by_color[color.index()] & self.by_kind[kind.index()]
-    }
-    #[inline(always)]
-    pub fn piece_at(&self, sq: Square) -> Option<Piece> {
-        let code = self.mailbox[sq.index()];
-        (code != NO_PIECE).then(|| piece_from_code(code))
     }
     /// The side's kings (one or two).
     #[inline(always)]
@@ -258,52 +215,36 @@ impl Millennium {
     #[inline(always)]
     pub fn attackers_to(&self, sq: Square, occupied: u128) -> u128 {
         let t = Board15x8::tables();
-        let queens = self.by_kind[PieceKind::Queen.index()];
-        let rooks = self.by_kind[PieceKind::Rook.index()] | queens;
-        let bishops = self.by_kind[PieceKind::Bishop.index()] | queens;
+        let queens = self.kind_bb(PieceKind::Queen);
+        let rooks = self.kind_bb(PieceKind::Rook) | queens;
+        let bishops = self.kind_bb(PieceKind::Bishop) | queens;
         (t.pawn_attacks[1][sq.index()] & self.pieces(Color::White, PieceKind::Pawn))
             | (t.pawn_attacks[0][sq.index()] & self.pieces(Color::Black, PieceKind::Pawn))
-            | (attacks::knight_attacks(sq) & self.by_kind[PieceKind::Knight.index()])
-            | (attacks::king_attacks(sq) & self.by_kind[PieceKind::King.index()])
+            | (attacks::knight_attacks(sq) & self.kind_bb(PieceKind::Knight))
+            | (attacks::king_attacks(sq) & self.kind_bb(PieceKind::King))
             | (attacks::rook_attacks(sq, occupied) & rooks)
             | (attacks::bishop_attacks(sq, occupied) & bishops)
     }
 
     #[inline(always)]
     pub fn is_attacked_by(&self, sq: Square, attacker: Color, occupied: u128) -> bool {
-        (self.attackers_to(sq, occupied) & self.by_color[attacker.index()]).any()
+        (self.attackers_to(sq, occupied) & self.color_bb(attacker)).any()
     }
 
     #[inline(always)]
     pub(super) fn put(&mut self, sq: Square, piece: Piece) {
-        let b = bit(sq);
-        self.by_kind[piece.kind.index()] |= b;
-        self.by_color[piece.color.index()] |= b;
-        self.mailbox[sq.index()] = piece.code();
-        self.key ^= KEYS.pieces[piece.code() as usize][sq.index()];
+        self.board
+            .put(sq, piece.code(), &KEYS.pieces, &mut self.key);
     }
 
     #[inline(always)]
     fn remove(&mut self, sq: Square) -> u8 {
-        let code = self.mailbox[sq.index()];
-        let b = bit(sq);
-        self.by_kind[(code % 6) as usize] ^= b;
-        self.by_color[(code / 6) as usize] ^= b;
-        self.mailbox[sq.index()] = NO_PIECE;
-        self.key ^= KEYS.pieces[code as usize][sq.index()];
-        code
+        self.board.remove(sq, &KEYS.pieces, &mut self.key)
     }
 
     #[inline(always)]
     fn shift_piece(&mut self, from: Square, to: Square) {
-        let code = self.mailbox[from.index()];
-        let bits = bit(from) | bit(to);
-        self.by_kind[(code % 6) as usize] ^= bits;
-        self.by_color[(code / 6) as usize] ^= bits;
-        self.mailbox[from.index()] = NO_PIECE;
-        self.mailbox[to.index()] = code;
-        let keys = &KEYS.pieces[code as usize];
-        self.key ^= keys[from.index()] ^ keys[to.index()];
+        self.board.shift(from, to, &KEYS.pieces, &mut self.key);
     }
 
     /// Adds `delta` to a pool count, keeping the key in step.
@@ -338,12 +279,7 @@ impl Millennium {
 
     /// The key computed from scratch; the incremental key must always equal it.
     pub fn key_from_scratch(&self) -> u64 {
-        let mut key = 0;
-        for (sq, &code) in self.mailbox.iter().enumerate() {
-            if code != NO_PIECE {
-                key ^= KEYS.pieces[code as usize][sq];
-            }
-        }
+        let mut key = self.board.pieces_key(&KEYS.pieces);
         if self.side == Color::Black {
             key ^= KEYS.black_to_move;
         }
@@ -367,8 +303,7 @@ impl Millennium {
         self.checkers = if kings.more_than_one() || kings.is_empty() {
             0
         } else {
-            self.attackers_to(kings.lsb(), self.occupied())
-                & self.by_color[self.side.flip().index()]
+            self.attackers_to(kings.lsb(), self.occupied()) & self.color_bb(self.side.flip())
         };
     }
 
@@ -378,7 +313,7 @@ impl Millennium {
         let them = us.flip();
         let from = mv.from();
         let to = mv.to();
-        let moving_kind = self.mailbox[from.index()] % 6;
+        let moving_kind = self.code_at(from) % 6;
         self.key ^= self.en_passant_key() ^ KEYS.castling_set(self.castling);
         self.en_passant = NO_SQUARE;
         self.halfmove += 1;

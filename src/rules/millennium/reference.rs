@@ -28,6 +28,29 @@ fn name(sq: i32) -> String {
     format!("{}{}", (b'a' + (sq % W) as u8) as char, sq / W + 1)
 }
 
+/// A knight's jumps, as (files, ranks).
+const KNIGHT: [(i32, i32); 8] = [
+    (1, 2),
+    (2, 1),
+    (2, -1),
+    (1, -2),
+    (-1, -2),
+    (-2, -1),
+    (-2, 1),
+    (-1, 2),
+];
+/// The eight lines a rook (the first four) or a bishop (the last four) slides along.
+const LINES: [(i32, i32); 8] = [
+    (0, 1),
+    (1, 0),
+    (0, -1),
+    (-1, 0),
+    (1, 1),
+    (1, -1),
+    (-1, 1),
+    (-1, -1),
+];
+
 /// King file, rook file, king destination file, rook destination file.
 const CASTLINGS: [(i32, i32, i32, i32); 4] =
     [(4, 0, 2, 3), (4, 7, 6, 5), (10, 7, 8, 9), (10, 14, 12, 11)];
@@ -127,17 +150,7 @@ impl Reference {
     pub fn attacked(&self, sq: i32, by: bool) -> bool {
         let (f, r) = (sq % W, sq / W);
         let is = |df: i32, dr: i32, letters: &str| matches!(self.at(f + df, r + dr), Some(Some((w, l))) if w == by && letters.contains(l));
-        let knight = [
-            (1, 2),
-            (2, 1),
-            (2, -1),
-            (1, -2),
-            (-1, -2),
-            (-2, -1),
-            (-2, 1),
-            (-1, 2),
-        ];
-        if knight.iter().any(|&(df, dr)| is(df, dr, "n")) {
+        if KNIGHT.iter().any(|&(df, dr)| is(df, dr, "n")) {
             return true;
         }
         for df in -1..=1 {
@@ -152,16 +165,7 @@ impl Reference {
         if is(-1, pawn_rank, "p") || is(1, pawn_rank, "p") {
             return true;
         }
-        for (df, dr) in [
-            (0, 1),
-            (1, 0),
-            (0, -1),
-            (-1, 0),
-            (1, 1),
-            (1, -1),
-            (-1, 1),
-            (-1, -1),
-        ] {
+        for (df, dr) in LINES {
             let sliders = if df == 0 || dr == 0 { "rq" } else { "bq" };
             let (mut x, mut y) = (f + df, r + dr);
             while let Some(cell) = self.at(x, y) {
@@ -217,16 +221,7 @@ impl Reference {
             };
             match letter {
                 'n' => {
-                    for (df, dr) in [
-                        (1, 2),
-                        (2, 1),
-                        (2, -1),
-                        (1, -2),
-                        (-1, -2),
-                        (-2, -1),
-                        (-2, 1),
-                        (-1, 2),
-                    ] {
+                    for (df, dr) in KNIGHT {
                         add(f + df, r + dr, false, false);
                     }
                 }
@@ -240,16 +235,7 @@ impl Reference {
                     }
                 }
                 'b' | 'r' | 'q' => {
-                    for (df, dr) in [
-                        (0, 1),
-                        (1, 0),
-                        (0, -1),
-                        (-1, 0),
-                        (1, 1),
-                        (1, -1),
-                        (-1, 1),
-                        (-1, -1),
-                    ] {
+                    for (df, dr) in LINES {
                         let diagonal = df != 0 && dr != 0;
                         if (letter == 'b' && !diagonal) || (letter == 'r' && diagonal) {
                             continue;

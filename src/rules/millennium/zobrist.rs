@@ -2,7 +2,7 @@
 //! castling right, the en passant file and each pool count.
 
 use super::position::{CASTLING_RIGHTS, MAX_POOL, SQUARES};
-use crate::rules::zobrist::splitmix;
+use crate::rules::zobrist::KeyStream;
 
 pub struct Keys {
     /// `pieces[piece code][square]`, piece code = kind + 6 * colour.
@@ -29,58 +29,33 @@ impl Keys {
 }
 
 const fn make_keys() -> Keys {
-    let mut keys = Keys {
-        pieces: [[0; SQUARES]; 12],
-        black_to_move: 0,
-        castling: [0; CASTLING_RIGHTS],
-        en_passant_file: [0; 15],
-        pool: [[[0; MAX_POOL + 1]; 4]; 2],
-    };
-    let mut state = 0x0031_11E2_21A5_EED5_u64;
-    let mut piece = 0;
-    while piece < 12 {
-        let mut sq = 0;
-        while sq < SQUARES {
-            let (s, k) = splitmix(state);
-            state = s;
-            keys.pieces[piece][sq] = k;
-            sq += 1;
-        }
-        piece += 1;
-    }
-    let (s, k) = splitmix(state);
-    state = s;
-    keys.black_to_move = k;
-    let mut i = 0;
-    while i < CASTLING_RIGHTS {
-        let (s, k) = splitmix(state);
-        state = s;
-        keys.castling[i] = k;
-        i += 1;
-    }
-    let mut file = 0;
-    while file < 15 {
-        let (s, k) = splitmix(state);
-        state = s;
-        keys.en_passant_file[file] = k;
-        file += 1;
-    }
+    let mut stream = KeyStream::new(0x0031_11E2_21A5_EED5);
+    let pieces = stream.table();
+    let black_to_move = stream.next();
+    let castling = stream.keys();
+    let en_passant_file = stream.keys();
+    let mut pool = [[[0; MAX_POOL + 1]; 4]; 2];
     let mut color = 0;
     while color < 2 {
         let mut kind = 0;
         while kind < 4 {
+            let counts: [u64; MAX_POOL] = stream.keys();
             let mut count = 1;
             while count <= MAX_POOL {
-                let (s, k) = splitmix(state);
-                state = s;
-                keys.pool[color][kind][count] = k;
+                pool[color][kind][count] = counts[count - 1];
                 count += 1;
             }
             kind += 1;
         }
         color += 1;
     }
-    keys
+    Keys {
+        pieces,
+        black_to_move,
+        castling,
+        en_passant_file,
+        pool,
+    }
 }
 
 pub static KEYS: Keys = make_keys();

@@ -2,27 +2,13 @@
 //! parentheses after its letter, `N(40)`. The move-number field carries the ply count.
 
 use super::position::{Nichess, Piece, PieceKind, HP_UNIT, MOVE_LIMIT};
+use crate::board::masks::BACK_RANKS;
 use crate::board::{Bitboard, Square};
-use crate::rules::fen::{bad_fen as error, write_placement};
+use crate::rules::fen::{
+    bad_fen as error, check_back_ranks, check_kings, read_placement, write_placement, Fields,
+    PlacementTarget, FIELD_NAMES,
+};
 use crate::rules::{Color, RuleError};
-
-fn piece_from_letter(c: char) -> Option<Piece> {
-    let kind = match c.to_ascii_lowercase() {
-        'p' => PieceKind::Pawn,
-        'n' => PieceKind::Knight,
-        'm' => PieceKind::Maenad,
-        'r' => PieceKind::Pirate,
-        'q' => PieceKind::Queen,
-        'k' => PieceKind::King,
-        _ => return None,
-    };
-    let color = if c.is_ascii_uppercase() {
-        Color::White
-    } else {
-        Color::Black
-    };
-    Some(Piece { kind, color })
-}
 
 /// Reads the `(HP)` after a piece and checks that such a piece can have it.
 fn parse_hp(text: &str, piece: Piece, square: Square) -> Result<u8, RuleError> {
@@ -58,133 +44,74 @@ fn parse_hp(text: &str, piece: Piece, square: Square) -> Result<u8, RuleError> {
     Ok((hp / HP_UNIT as u32) as u8)
 }
 
+impl PlacementTarget for Nichess {
+    type Kind = PieceKind;
+    /// A piece whose health differs from its kind's start carries it: `N(40)`.
+    fn put_piece(&mut self, square: Square, piece: Piece) {
+        self.put(square.0, piece, piece.kind.start_hp());
+    }
+    fn place(&mut self, square: Square, piece: Piece, after: &str) -> Result<usize, RuleError> {
+        let mut hp = piece.kind.start_hp();
+        let mut used = 0;
+        if let Some(rest) = after.strip_prefix('(') {
+            let close = rest.find(')').ok_or_else(|| {
+                error(format!(
+                    "the health after '{}' on {} has no closing ')'",
+                    piece.letter(),
+                    square.name(8)
+                ))
+            })?;
+            hp = parse_hp(&rest[..close], piece, square)?;
+            used = close + 2;
+        }
+        self.put(square.0, piece, hp);
+        Ok(used)
+    }
+    fn not_a_piece(c: char, rank: u8) -> RuleError {
+        if c == '(' {
+            error(format!(
+                "health '(' on rank {rank} does not follow a piece letter"
+            ))
+        } else {
+            error(format!(
+                "'{c}' on rank {rank} is not a piece letter (Nichess uses K Q P M R N)"
+            ))
+        }
+    }
+}
+
 impl Nichess {
     /// Reads a FEN: placement with optional `(HP)`, side to move, and optionally castling
     /// (`-`; castling goes by squares alone, so `KQkq` letters are accepted and ignored), en
     /// passant (`-` only), the plies since the last attack, throw or pawn move, and the move
     /// number, from which the plies played follow.
     pub fn parse_fen(fen: &str) -> Result<Nichess, RuleError> {
-        let fields: Vec<&str> = fen.split_whitespace().collect();
-        if fields.len() < 2 || fields.len() > 6 {
-            return Err(error(format!(
-                "expected 2 to 6 fields (placement, side, castling '-', en passant '-', halfmove clock, move number), found {}",
-                fields.len()
-            )));
-        }
+        let names = ["placement", "side", "castling '-'", "en passant '-'"];
+        let fields = Fields::split(fen, 2, &[&names[..], &FIELD_NAMES[4..6]].concat())?;
         let mut pos = Nichess::empty();
-        let ranks: Vec<&str> = fields[0].split('/').collect();
-        if ranks.len() != 8 {
-            return Err(error(format!(
-                "the placement has {} ranks, expected 8",
-                ranks.len()
-            )));
-        }
-        for (row, text) in ranks.iter().enumerate() {
-            let rank = 7 - row as u8;
-            let mut file = 0u8;
-            let mut chars = text.char_indices().peekable();
-            while let Some((index, c)) = chars.next() {
-                if let Some(d) = c.to_digit(10) {
-                    if d == 0 || d > 8 {
-                        return Err(error(format!(
-                            "rank {} has an empty-run count of {d}",
-                            rank + 1
-                        )));
-                    }
-                    file += d as u8;
-                } else if let Some(piece) = piece_from_letter(c) {
-                    if file >= 8 {
-                        return Err(error(format!("rank {} has more than 8 squares", rank + 1)));
-                    }
-                    let square = Square(rank * 8 + file);
-                    let mut hp = piece.kind.start_hp();
-                    if chars.peek().map(|&(_, c)| c) == Some('(') {
-                        let rest = &text[index + 2..];
-                        let close = rest.find(')').ok_or_else(|| {
-                            error(format!(
-                                "the health after '{c}' on {} has no closing ')'",
-                                square.name(8)
-                            ))
-                        })?;
-                        hp = parse_hp(&rest[..close], piece, square)?;
-                        // Skip '(', the digits and ')'.
-                        for _ in 0..close + 2 {
-                            chars.next();
-                        }
-                    }
-                    pos.put(square.0, piece, hp);
-                    file += 1;
-                } else if c == '(' {
-                    return Err(error(format!(
-                        "health '(' on rank {} does not follow a piece letter",
-                        rank + 1
-                    )));
-                } else {
-                    return Err(error(format!(
-                        "'{c}' on rank {} is not a piece letter (Nichess uses K Q P M R N)",
-                        rank + 1
-                    )));
-                }
-                if file > 8 {
-                    return Err(error(format!("rank {} has more than 8 squares", rank + 1)));
-                }
-            }
-            if file != 8 {
-                return Err(error(format!(
-                    "rank {} has {file} squares, expected 8",
-                    rank + 1
-                )));
-            }
-        }
-
-        pos.side = match fields[1] {
-            "w" => Color::White,
-            "b" => Color::Black,
-            other => {
-                return Err(error(format!(
-                    "side to move is '{other}', expected 'w' or 'b'"
-                )))
-            }
-        };
+        read_placement(&mut pos, fields.placement(), 8, 8)?;
+        pos.side = fields.side()?;
         for color in [Color::White, Color::Black] {
-            let kings = pos.pieces(color, PieceKind::King).count();
             // The side to move may have lost its king: the game is then over.
             let allowed = if color == pos.side { 0..=1 } else { 1..=1 };
-            if !allowed.contains(&kings) {
-                return Err(error(format!(
-                    "{} has {kings} kings, expected 1",
-                    color.name()
-                )));
-            }
+            check_kings(color, pos.pieces(color, PieceKind::King).count(), allowed)?;
         }
-        const BACK_RANKS: u64 = 0xFF00_0000_0000_00FF;
-        if pos.kind_bb(PieceKind::Pawn) & BACK_RANKS != 0 {
-            return Err(error("a pawn stands on the first or last rank".to_string()));
-        }
-        if let Some(&castling) = fields.get(2) {
+        check_back_ranks(pos.kind_bb(PieceKind::Pawn) & BACK_RANKS != 0)?;
+        if let Some(castling) = fields.get(2) {
             if castling != "-" && !castling.chars().all(|c| "KQkq".contains(c)) {
                 return Err(error(format!(
                     "castling field '{castling}' should be '-' (castling depends only on the squares)"
                 )));
             }
         }
-        if let Some(&en_passant) = fields.get(3) {
+        if let Some(en_passant) = fields.get(3) {
             if en_passant != "-" {
                 return Err(error(format!(
                     "en passant field '{en_passant}' should be '-' (Nichess has no en passant)"
                 )));
             }
         }
-        let number = |index: usize, name: &str, default: u32| -> Result<u32, RuleError> {
-            match fields.get(index) {
-                None => Ok(default),
-                Some(text) => text
-                    .parse::<u32>()
-                    .map_err(|_| error(format!("{name} '{text}' is not a number"))),
-            }
-        };
-        let halfmove = number(4, "halfmove clock", 0)?;
-        let fullmove = number(5, "move number", 1)?.max(1);
+        let (halfmove, fullmove): (u32, u32) = fields.clocks()?;
         let ply = 2 * (fullmove as u64 - 1) + pos.side as u64;
         if ply > MOVE_LIMIT as u64 {
             return Err(error(format!(

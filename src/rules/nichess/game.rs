@@ -7,19 +7,19 @@
 //! treatment (extension, every action in quiescence, no null move), which the 10-HP king needs.
 
 use super::moves::Move;
-use super::position::{Nichess, PieceKind, MOVE_LIMIT};
+use super::position::{Nichess, MOVE_LIMIT};
 use super::START_FEN;
-use crate::rules::{parse_move_squares, Color, EndReason, Game, MoveList, RuleError};
+use crate::rules::{Color, EndReason, Game, MoveList, RuleError};
 
 impl Game for Nichess {
     type Move = Move;
     const VARIANT: &'static str = "nichess";
     const FILES: u8 = 8;
     const RANKS: u8 = 8;
-
-    fn startpos() -> Nichess {
-        Nichess::parse_fen(START_FEN).expect("the start FEN is valid")
-    }
+    const START_FEN: &'static str = START_FEN;
+    const MOVE_FORM: &'static str = "the from and to squares such as e2e4 (attacks and throws name the target's square; no promotion suffix)";
+    /// No quiet-move rule: the game's length is bounded by its 333-ply limit instead.
+    const QUIET_PLY_LIMIT: Option<u32> = None;
     fn from_fen(fen: &str) -> Result<Nichess, RuleError> {
         Nichess::parse_fen(fen)
     }
@@ -57,49 +57,17 @@ impl Game for Nichess {
         mv.is_hit() || mv.is_promotion()
     }
     #[inline(always)]
-    fn play(&self, mv: Move) -> Nichess {
-        let mut next = self.clone();
-        next.apply(mv);
-        next
+    fn make(&mut self, mv: Move) {
+        self.apply(mv);
     }
-    fn play_null(&self) -> Option<Nichess> {
-        if self.in_check() {
-            return None;
-        }
-        let mut next = self.clone();
-        next.apply_null();
-        Some(next)
+    fn make_null(&mut self) {
+        self.apply_null();
     }
     #[inline]
     fn has_non_pawn_material(&self) -> bool {
-        let us = self.color_bb(self.side);
-        us & !(self.kind_bb(PieceKind::Pawn) | self.kind_bb(PieceKind::King)) != 0
+        self.has_pieces_beyond_pawns(self.side)
     }
 
-    fn parse_move(&self, text: &str) -> Result<Move, RuleError> {
-        let syntax_ok = parse_move_squares(text, 8, 8).is_some_and(|(_, _, rest)| rest.is_empty());
-        if !syntax_ok {
-            return Err(RuleError::new(format!(
-                "'{text}' is not a move: expected the from and to squares such as e2e4 (attacks and throws name the target's square; no promotion suffix)"
-            )));
-        }
-        let mut moves = MoveList::new();
-        self.generate_moves(&mut moves);
-        moves
-            .iter()
-            .copied()
-            .find(|m| m.text() == text)
-            .ok_or_else(|| {
-                RuleError::new(format!("'{text}' is not a legal move in {}", self.fen()))
-            })
-    }
-    fn move_text(&self, mv: Move) -> String {
-        mv.text()
-    }
-    #[inline(always)]
-    fn move_index(&self, mv: Move) -> usize {
-        mv.from().index() * 128 + mv.to().index()
-    }
     fn no_moves_reason(&self) -> EndReason {
         if self.king_destroyed(self.side) {
             EndReason::KingDestroyed
@@ -115,17 +83,9 @@ impl Game for Nichess {
         self.diagram()
     }
 
-    /// Counts the leaf nodes, counting the last ply's actions without listing them.
-    fn perft(&self, depth: u32) -> u64 {
-        match depth {
-            0 => 1,
-            1 => self.count_actions(),
-            _ => {
-                let mut moves = MoveList::new();
-                self.generate_moves(&mut moves);
-                moves.iter().map(|&mv| self.play(mv).perft(depth - 1)).sum()
-            }
-        }
+    /// Counts the last ply's actions without listing them.
+    fn count_moves(&self) -> u64 {
+        self.count_actions()
     }
 }
 

@@ -1,6 +1,6 @@
 //! Nichess: pieces with health and ability points, damaging attacks, throws with splash
 //! damage, and the king's destruction as the end, on the 8x8 `u64` board. The rules are
-//! `shared/rules/nichess.md`.
+//! `docs/rules/nichess.md`.
 
 mod fen;
 mod game;

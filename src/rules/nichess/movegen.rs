@@ -3,20 +3,12 @@
 
 use super::moves::{Move, MoveKind};
 use super::position::{Nichess, PieceKind};
-use super::tables::{
-    first_blocker, DIAGONAL, KING, KNIGHT, ORTHOGONAL, ORTHOGONAL_STEP, PAWN_ATTACKS,
-};
+use super::tables::{first_blocker, KING, KNIGHT, ORTHOGONAL_STEP, PAWN_ATTACKS};
 use crate::board::magic::magics;
-use crate::board::{Bitboard, Square};
+use crate::board::{Bitboard, Square, DIAGONAL_RAYS, ORTHOGONAL_RAYS};
 use crate::rules::{Color, MoveList};
 
-const FILE_A: u64 = 0x0101_0101_0101_0101;
-const FILE_H: u64 = FILE_A << 7;
-const RANK_1: u64 = 0xFF;
-const RANK_3: u64 = RANK_1 << 16;
-const RANK_6: u64 = RANK_1 << 40;
-const RANK_8: u64 = RANK_1 << 56;
-const BACK_RANKS: u64 = RANK_1 | RANK_8;
+use crate::board::masks::{BACK_RANKS, FILE_A, FILE_H, RANK_1, RANK_3, RANK_6, RANK_8};
 
 #[inline(always)]
 fn push_all(list: &mut MoveList<Move>, from: u8, targets: u64, kind: MoveKind) {
@@ -222,7 +214,7 @@ impl Nichess {
                 if KING[queen.index()] & maenads == 0 {
                     continue;
                 }
-                for dir in DIAGONAL {
+                for dir in DIAGONAL_RAYS {
                     Self::throw_along(queen.0, dir, maenads, occupied, their, &mut f);
                 }
             }
@@ -233,7 +225,7 @@ impl Nichess {
                 if ORTHOGONAL_STEP[pirate.index()] & pirates == 0 {
                     continue;
                 }
-                for dir in ORTHOGONAL {
+                for dir in ORTHOGONAL_RAYS {
                     Self::throw_along(pirate.0, dir, pirates, occupied, their, &mut f);
                 }
             }

@@ -4,6 +4,7 @@ use super::moves::{Move, MoveKind};
 use super::tables::{BETWEEN, KING};
 use super::zobrist::{piece_key, KEYS};
 use crate::board::{Bitboard, Square};
+use crate::rules::pieces::{KindIndex, PieceBoard};
 use crate::rules::Color;
 
 /// Health is kept in tens: every HP and AP of the game is a multiple of 10.
@@ -17,12 +18,12 @@ pub const MOVE_LIMIT: u16 = 333;
 
 #[derive(Clone, Copy, PartialEq, Eq, Debug, Hash)]
 pub enum PieceKind {
-    Pawn = 0,
-    Knight = 1,
-    Maenad = 2,
-    Pirate = 3,
-    Queen = 4,
-    King = 5,
+    Pawn,
+    Knight,
+    Maenad,
+    Pirate,
+    Queen,
+    King,
 }
 
 impl PieceKind {
@@ -56,50 +57,28 @@ impl PieceKind {
     }
 }
 
+impl KindIndex for PieceKind {
+    const ALL: [PieceKind; 6] = PieceKind::ALL;
+    #[inline(always)]
+    fn kind_index(self) -> usize {
+        self as usize
+    }
+    fn kind_letter(self) -> char {
+        self.letter()
+    }
+}
+
 /// Start HP and AP in tens, by kind: pawn, knight, maenad, pirate, queen, king.
 const START_HP: [u8; 6] = [3, 6, 1, 6, 1, 1];
 const ABILITY: [u8; 6] = [6, 6, 3, 3, 3, 6];
 
 /// A coloured piece.
-#[derive(Clone, Copy, PartialEq, Eq, Debug, Hash)]
-pub struct Piece {
-    pub kind: PieceKind,
-    pub color: Color,
-}
-
-impl Piece {
-    /// Index 0..12 used by the mailbox and Zobrist tables.
-    #[inline(always)]
-    pub const fn code(self) -> u8 {
-        self.kind as u8 + 6 * self.color as u8
-    }
-    #[inline(always)]
-    pub fn from_code(code: u8) -> Piece {
-        Piece {
-            kind: PieceKind::ALL[(code % 6) as usize],
-            color: if code < 6 { Color::White } else { Color::Black },
-        }
-    }
-    pub fn letter(self) -> char {
-        let c = self.kind.letter();
-        match self.color {
-            Color::White => c.to_ascii_uppercase(),
-            Color::Black => c,
-        }
-    }
-}
-
-pub(super) const NO_PIECE: u8 = 12;
-
-const RANK_1: u64 = 0xFF;
-const RANK_8: u64 = RANK_1 << 56;
+pub type Piece = crate::rules::pieces::Piece<PieceKind>;
 
 /// A Nichess position: pieces, their health, the side to move and the game's ply count.
-#[derive(Clone, PartialEq, Eq)]
+#[derive(Clone, Copy, PartialEq, Eq)]
 pub struct Nichess {
-    pub(super) by_kind: [u64; 6],
-    pub(super) by_color: [u64; 2],
-    pub(super) mailbox: [u8; 64],
+    pub(super) board: PieceBoard<u64, PieceKind, 64>,
     /// Health in tens of the piece on each square, 0 where the square is empty.
     pub(super) hp: [u8; 64],
     pub(super) side: Color,
@@ -110,12 +89,12 @@ pub struct Nichess {
     pub(super) key: u64,
 }
 
+reads_as_piece_board!(Nichess, u64, PieceKind, 64);
+
 impl Nichess {
     pub(super) fn empty() -> Nichess {
         Nichess {
-            by_kind: [0; 6],
-            by_color: [0; 2],
-            mailbox: [NO_PIECE; 64],
+            board: PieceBoard::default(),
             hp: [0; 64],
             side: Color::White,
             reversible: 0,
@@ -127,27 +106,6 @@ impl Nichess {
     #[inline(always)]
     pub fn side(&self) -> Color {
         self.side
-    }
-    #[inline(always)]
-    pub fn occupied(&self) -> u64 {
-        self.by_color[0] | self.by_color[1]
-    }
-    #[inline(always)]
-    pub fn color_bb(&self, color: Color) -> u64 {
-        self.by_color[color.index()]
-    }
-    #[inline(always)]
-    pub fn kind_bb(&self, kind: PieceKind) -> u64 {
-        self.by_kind[kind.index()]
-    }
-    #[inline(always)]
-    pub fn pieces(&self, color: Color, kind: PieceKind) -> u64 {
-        self.by_color[color.index()] & self.by_kind[kind.index()]
-    }
-    #[inline(always)]
-    pub fn piece_at(&self, sq: Square) -> Option<Piece> {
-        let code = self.mailbox[sq.index()];
-        (code != NO_PIECE).then(|| Piece::from_code(code))
     }
     /// Health of the piece on `sq` in HP (10..=60), 0 for an empty square.
     #[inline(always)]
@@ -176,34 +134,22 @@ impl Nichess {
 
     #[inline(always)]
     pub(super) fn put(&mut self, sq: u8, piece: Piece, hp: u8) {
-        let bit = 1u64 << sq;
-        self.by_kind[piece.kind.index()] |= bit;
-        self.by_color[piece.color.index()] |= bit;
-        self.mailbox[sq as usize] = piece.code();
+        self.board.place(Square(sq), piece.code());
         self.hp[sq as usize] = hp;
         self.key ^= piece_key(piece.code(), hp, sq as usize);
     }
 
     #[inline(always)]
     fn remove(&mut self, sq: u8) {
-        let code = self.mailbox[sq as usize];
-        let bit = 1u64 << sq;
-        self.by_kind[(code % 6) as usize] ^= bit;
-        self.by_color[(code / 6) as usize] ^= bit;
+        let code = self.board.lift(Square(sq));
         self.key ^= piece_key(code, self.hp[sq as usize], sq as usize);
-        self.mailbox[sq as usize] = NO_PIECE;
         self.hp[sq as usize] = 0;
     }
 
     #[inline(always)]
     fn shift_piece(&mut self, from: u8, to: u8) {
-        let code = self.mailbox[from as usize];
+        let code = self.board.slide(Square(from), Square(to));
         let hp = self.hp[from as usize];
-        let bits = (1u64 << from) | (1u64 << to);
-        self.by_kind[(code % 6) as usize] ^= bits;
-        self.by_color[(code / 6) as usize] ^= bits;
-        self.mailbox[from as usize] = NO_PIECE;
-        self.mailbox[to as usize] = code;
         self.hp[from as usize] = 0;
         self.hp[to as usize] = hp;
         self.key ^= piece_key(code, hp, from as usize) ^ piece_key(code, hp, to as usize);
@@ -216,7 +162,7 @@ impl Nichess {
         if hp <= damage {
             self.remove(sq);
         } else {
-            let code = self.mailbox[sq as usize];
+            let code = self.code_at(Square(sq));
             self.key ^=
                 piece_key(code, hp, sq as usize) ^ piece_key(code, hp - damage, sq as usize);
             self.hp[sq as usize] = hp - damage;
@@ -225,13 +171,9 @@ impl Nichess {
 
     /// The key computed from scratch; the incremental key must always equal it.
     pub fn key_from_scratch(&self) -> u64 {
-        let mut key = 0;
-        for sq in 0..64 {
-            let code = self.mailbox[sq];
-            if code != NO_PIECE {
-                key ^= piece_key(code, self.hp[sq], sq);
-            }
-        }
+        let mut key = self.board.codes().fold(0, |key, (sq, code)| {
+            key ^ piece_key(code, self.hp[sq.index()], sq.index())
+        });
         if self.side == Color::Black {
             key ^= KEYS.black_to_move;
         }
@@ -246,7 +188,7 @@ impl Nichess {
         self.reversible += 1;
         match mv.kind() {
             MoveKind::Quiet => {
-                if self.mailbox[from as usize] % 6 == PieceKind::Pawn as u8 {
+                if self.code_at(Square(from)) % 6 == PieceKind::Pawn as u8 {
                     self.reversible = 0;
                 }
                 self.shift_piece(from, to);
@@ -267,7 +209,7 @@ impl Nichess {
             }
             MoveKind::Attack | MoveKind::AttackPromotion => {
                 self.reversible = 0;
-                let ability = PieceKind::ALL[(self.mailbox[from as usize] % 6) as usize].ability();
+                let ability = PieceKind::ALL[(self.code_at(Square(from)) % 6) as usize].ability();
                 if self.hp[to as usize] <= ability {
                     self.remove(to);
                     if mv.is_promotion() {
@@ -292,7 +234,7 @@ impl Nichess {
                     .0;
                 self.remove(to);
                 self.shift_piece(thrown, to);
-                for sq in (KING[to as usize] & self.by_color[us.flip().index()]).squares() {
+                for sq in (KING[to as usize] & self.color_bb(us.flip())).squares() {
                     self.damage(sq.0, SPLASH);
                 }
             }
@@ -304,7 +246,7 @@ impl Nichess {
 
     #[inline(always)]
     fn promote(&mut self, from: u8, to: u8, us: Color) {
-        debug_assert!((1u64 << to) & (RANK_1 | RANK_8) != 0);
+        debug_assert!((1u64 << to) & crate::board::masks::BACK_RANKS != 0);
         self.remove(from);
         let pirate = Piece {
             kind: PieceKind::Pirate,

@@ -1,113 +1,23 @@
-//! Attack tables of the 8x8 board built at compile time, so the hot paths index plain arrays.
+//! Attack tables of the 8x8 board built at compile time (by the board layer's builder), so the
+//! hot paths index plain arrays.
 
-const fn on_board(file: i32, rank: i32) -> bool {
-    file >= 0 && file < 8 && rank >= 0 && rank < 8
-}
+use crate::board::build::{between_table, leaper_table, narrow, narrow_rows, ray_tables};
+use crate::board::{KING_STEPS, KNIGHT_STEPS, ORTHOGONAL_STEPS, PAWN_ATTACK_STEPS};
 
-const fn leaper(steps: &[(i32, i32)]) -> [u64; 64] {
-    let mut table = [0u64; 64];
-    let mut sq = 0;
-    while sq < 64 {
-        let (file, rank) = ((sq % 8) as i32, (sq / 8) as i32);
-        let mut i = 0;
-        while i < steps.len() {
-            let (f, r) = (file + steps[i].0, rank + steps[i].1);
-            if on_board(f, r) {
-                table[sq] |= 1u64 << (r * 8 + f);
-            }
-            i += 1;
-        }
-        sq += 1;
-    }
-    table
-}
-
-/// The ray directions, in the order of [`crate::board::RAY_STEPS`]: north, east, north-east,
-/// north-west (raising the index), then south, west, south-west, south-east (lowering it).
-pub const DIRECTIONS: [(i32, i32); 8] = [
-    (0, 1),
-    (1, 0),
-    (1, 1),
-    (-1, 1),
-    (0, -1),
-    (-1, 0),
-    (-1, -1),
-    (1, -1),
-];
-pub const ORTHOGONAL: [usize; 4] = [0, 1, 4, 5];
-pub const DIAGONAL: [usize; 4] = [2, 3, 6, 7];
-
-const fn build_rays() -> [[u64; 64]; 8] {
-    let mut rays = [[0u64; 64]; 8];
-    let mut d = 0;
-    while d < 8 {
-        let mut sq = 0;
-        while sq < 64 {
-            let (mut f, mut r) = ((sq % 8) as i32, (sq / 8) as i32);
-            loop {
-                f += DIRECTIONS[d].0;
-                r += DIRECTIONS[d].1;
-                if !on_board(f, r) {
-                    break;
-                }
-                rays[d][sq] |= 1u64 << (r * 8 + f);
-            }
-            sq += 1;
-        }
-        d += 1;
-    }
-    rays
-}
-
-const fn build_between() -> [[u64; 64]; 64] {
-    let rays = build_rays();
-    let mut between = [[0u64; 64]; 64];
-    let mut a = 0;
-    while a < 64 {
-        let mut d = 0;
-        while d < 8 {
-            let mut ray = rays[d][a];
-            while ray != 0 {
-                let b = ray.trailing_zeros() as usize;
-                ray &= ray - 1;
-                between[a][b] = rays[d][a] & rays[(d + 4) % 8][b];
-            }
-            d += 1;
-        }
-        a += 1;
-    }
-    between
-}
-
-pub static KNIGHT: [u64; 64] = leaper(&[
-    (1, 2),
-    (2, 1),
-    (2, -1),
-    (1, -2),
-    (-1, -2),
-    (-2, -1),
-    (-2, 1),
-    (-1, 2),
-]);
-pub static KING: [u64; 64] = leaper(&[
-    (0, 1),
-    (1, 0),
-    (1, 1),
-    (-1, 1),
-    (0, -1),
-    (-1, 0),
-    (-1, -1),
-    (1, -1),
-]);
+pub static KNIGHT: [u64; 64] = narrow(leaper_table(8, 8, &KNIGHT_STEPS));
+pub static KING: [u64; 64] = narrow(leaper_table(8, 8, &KING_STEPS));
 /// The maenad's single orthogonal step.
-pub static ORTHOGONAL_STEP: [u64; 64] = leaper(&[(0, 1), (1, 0), (0, -1), (-1, 0)]);
+pub static ORTHOGONAL_STEP: [u64; 64] = narrow(leaper_table(8, 8, &ORTHOGONAL_STEPS));
 /// Squares a pawn of each colour (0 = White, 1 = Black) attacks.
-pub static PAWN_ATTACKS: [[u64; 64]; 2] =
-    [leaper(&[(-1, 1), (1, 1)]), leaper(&[(-1, -1), (1, -1)])];
-/// `RAYS[direction][square]`: the squares from `square` to the edge, exclusive.
-pub static RAYS: [[u64; 64]; 8] = build_rays();
+pub static PAWN_ATTACKS: [[u64; 64]; 2] = [
+    narrow(leaper_table(8, 8, &PAWN_ATTACK_STEPS[0])),
+    narrow(leaper_table(8, 8, &PAWN_ATTACK_STEPS[1])),
+];
+/// `RAYS[direction][square]`: the squares from `square` to the edge, exclusive, in the order
+/// of [`crate::board::RAY_STEPS`].
+pub static RAYS: [[u64; 64]; 8] = narrow_rows(ray_tables(8, 8));
 /// `BETWEEN[a][b]`: the squares strictly between two squares on one line, else empty.
-pub static BETWEEN: [[u64; 64]; 64] = build_between();
+pub static BETWEEN: [[u64; 64]; 64] = narrow_rows(between_table(8, 8));
 
 /// The first occupied square along ray `dir` from `sq`, if any.
 #[inline(always)]

@@ -2,7 +2,7 @@
 //! so two positions that differ only in health have different keys.
 
 use super::position::HP_LEVELS;
-use crate::rules::zobrist::splitmix;
+use crate::rules::zobrist::KeyStream;
 
 pub struct Keys {
     /// `pieces[piece code][hp in tens - 1][square]`, piece code = kind + 6 * colour.
@@ -11,29 +11,17 @@ pub struct Keys {
 }
 
 const fn make_keys() -> Keys {
-    let mut keys = Keys {
-        pieces: [[[0; 64]; HP_LEVELS]; 12],
-        black_to_move: 0,
-    };
-    let mut state = 0x4E1C_4E55_0000_0001u64;
+    let mut stream = KeyStream::new(0x4E1C_4E55_0000_0001);
+    let mut pieces = [[[0; 64]; HP_LEVELS]; 12];
     let mut piece = 0;
     while piece < 12 {
-        let mut level = 0;
-        while level < HP_LEVELS {
-            let mut sq = 0;
-            while sq < 64 {
-                let (s, k) = splitmix(state);
-                state = s;
-                keys.pieces[piece][level][sq] = k;
-                sq += 1;
-            }
-            level += 1;
-        }
+        pieces[piece] = stream.table();
         piece += 1;
     }
-    let (_, k) = splitmix(state);
-    keys.black_to_move = k;
-    keys
+    Keys {
+        pieces,
+        black_to_move: stream.next(),
+    }
 }
 
 pub static KEYS: Keys = make_keys();
