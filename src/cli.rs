@@ -3,7 +3,7 @@
 
 use clap::{Args, Parser, Subcommand};
 use roger::arena::selfplay::SelfplayOptions;
-use roger::rules::registry::game_names;
+use roger::rules::registry::{names_of, Family, DEFAULT_GAME};
 
 #[derive(Parser)]
 #[command(
@@ -29,7 +29,7 @@ pub enum Mode {
         #[arg(long, value_parser = clap::value_parser!(u32).range(1..))]
         depth: u32,
         /// The `UCI_Variant` whose rules apply.
-        #[arg(long, default_value = "chess", value_parser = game_names())]
+        #[arg(long, default_value = DEFAULT_GAME, value_parser = names_of(Family::Turn))]
         variant: String,
     },
     /// Play an in-process match between built-in players (engine, random, greedy), refereed

@@ -7,6 +7,7 @@ use super::process::{EngineConfig, Limits, Protocol, TimeControl};
 use super::referee::{Adjudication, DrawRule, RefereeSettings, ResignRule};
 use super::schedule::Format;
 use super::stats::Sprt;
+use crate::rules::registry::{names_of, Family, DEFAULT_GAME};
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
@@ -409,7 +410,7 @@ pub fn parse_arena_args(args: &[String]) -> Result<ArenaCommand, String> {
     }
     let mut groups: Vec<EngineGroup> = Vec::new();
     let mut each = EngineGroup::default();
-    let mut variant = "chess".to_string();
+    let mut variant = DEFAULT_GAME.to_string();
     let mut format_name = "round-robin".to_string();
     let mut seeds = 1usize;
     let (mut rounds, mut games, mut concurrency) = (1usize, 2usize, 1usize);
@@ -477,10 +478,10 @@ pub fn parse_arena_args(args: &[String]) -> Result<ArenaCommand, String> {
         }
         index = end;
     }
-    if crate::rules::registry::AnyGame::new(&variant).is_none() {
+    if crate::rules::registry::find(&variant).is_none() {
         return Err(format!(
             "--variant: unknown game '{variant}' (games: {})",
-            crate::rules::registry::game_names().join(", ")
+            names_of(Family::Turn).join(", ")
         ));
     }
     if groups.len() < 2 {

@@ -3,6 +3,7 @@
 
 use super::openings::{with_random_plies, BookOrder, Opening};
 use crate::players::Rng;
+use crate::rules::registry::DEFAULT_GAME;
 use serde::{Deserialize, Serialize};
 use std::collections::HashMap;
 
@@ -51,7 +52,7 @@ impl Default for ScheduleSettings<'_> {
     /// One round of a two-game match from the start position.
     fn default() -> Self {
         ScheduleSettings {
-            variant: "chess",
+            variant: DEFAULT_GAME,
             engines: 2,
             format: Format::RoundRobin,
             rounds: 1,

@@ -6,13 +6,13 @@ use super::pool::{play_games, Lineup, Workers};
 use super::process::local::{serve_player, LocalTransport};
 use super::process::uci::UciClient;
 use super::process::{greet, Client, GameSetup, Inbox, Limits, TimeControl};
-use super::referee::{Adjudication, RefereeSettings, TurnReferee};
+use super::referee::{referee_for, Adjudication, RefereeSettings};
 use super::report::{encounter_stats, FinishedGame};
 use super::schedule::{schedule, ScheduleSettings};
 use super::stats::elo_trinomial;
 use crate::eval::Evaluate;
 use crate::players::{EnginePlayer, GreedyPlayer, Player, RandomPlayer};
-use crate::rules::registry::{bind_game, game_names, AnyGame};
+use crate::rules::registry::{bind_game, names_of, AnyGame, Family, DEFAULT_GAME};
 use crate::rules::Game;
 use std::process::ExitCode;
 use std::sync::atomic::AtomicBool;
@@ -60,7 +60,7 @@ pub struct EngineSettings {
 #[derive(Clone, Debug, clap::Args)]
 pub struct SelfplayOptions {
     /// The `UCI_Variant` to play.
-    #[arg(long, default_value = "chess", value_parser = game_names())]
+    #[arg(long, default_value = DEFAULT_GAME, value_parser = names_of(Family::Turn))]
     pub variant: String,
     #[arg(long, default_value_t = 10)]
     pub games: u32,
@@ -224,7 +224,7 @@ pub fn play(
         seed: options.seed,
         ..ScheduleSettings::default()
     })?;
-    let referee = TurnReferee::new(RefereeSettings {
+    let referee = referee_for(RefereeSettings {
         variant: options.variant.clone(),
         margin: Duration::from_millis(options.timemargin),
         hang_timeout: Duration::from_secs(60),
@@ -252,7 +252,7 @@ pub fn play(
     let stop = AtomicBool::new(false);
     play_games(
         &games,
-        &referee,
+        referee.as_ref(),
         &lineup,
         &Workers::new(1, &stop),
         &mut |game| {

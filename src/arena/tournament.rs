@@ -7,7 +7,7 @@ use super::openings::load_book;
 use super::pgn::game_pgn;
 use super::pool::{play_games, Lineup, Workers};
 use super::process::{start_engine, Inbox, TrafficLog};
-use super::referee::TurnReferee;
+use super::referee::referee_for;
 use super::report::{
     encounter_stats, points_for, ArenaReport, FinishedGame, SettingsRecord, Summary,
 };
@@ -229,7 +229,7 @@ pub fn run(mut settings: ArenaSettings) -> Result<RunOutcome, String> {
     );
     install_interrupt_handler();
 
-    let referee = TurnReferee::new(settings.referee.clone())?;
+    let referee = referee_for(settings.referee.clone())?;
     let timeout = settings.referee.ready_timeout;
     let start = |index: usize, inbox: &mut Inbox| {
         let engine = &settings.engines[index];
@@ -255,7 +255,7 @@ pub fn run(mut settings: ArenaSettings) -> Result<RunOutcome, String> {
         stop: &stop,
         interrupted: &interrupted,
     };
-    play_games(&games, &referee, &lineup, &workers, &mut |game| {
+    play_games(&games, referee.as_ref(), &lineup, &workers, &mut |game| {
         if let Some(file) = &mut pgn {
             let _ = file.write_all(game_pgn(&record, &game).as_bytes());
             let _ = file.flush();

@@ -17,7 +17,7 @@ pub use worker::{BestMove, Report};
 
 use crate::rules::registry::{self, dispatch, AnyGame};
 use crate::rules::{Color, Game};
-use crate::search::{Clock, Limits, SearchOptions, TranspositionTable};
+use crate::search::{available_cores, Clock, Limits, SearchOptions, TranspositionTable};
 use options::{option_specs, OptionValues};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, RwLock};
@@ -255,9 +255,8 @@ impl Engine {
         Ok(self.game.perft(depth, self.search_threads()))
     }
 
-    /// The threads a search or perft runs on: `Threads`, but no more than the machine's cores.
-    /// Lazy SMP threads past the core count add no depth, and they starve the thread that reads
-    /// `stop` and the clock checks of the main thread, so that answers come late.
+    /// The threads a search or perft runs on: `Threads`, but no more than the machine's cores
+    /// (see [`available_cores`]).
     fn search_threads(&self) -> usize {
         self.options.threads.clamp(1, available_cores())
     }
@@ -303,12 +302,6 @@ fn set_limits(limits: &mut Limits, params: &GoParams, side: Color) {
     limits.movetime = params.movetime;
     limits.infinite = params.infinite;
     limits.searchmoves = params.searchmoves.clone();
-}
-
-/// The cores this process may run on (its CPU affinity and quota), read once.
-fn available_cores() -> usize {
-    static CORES: std::sync::OnceLock<usize> = std::sync::OnceLock::new();
-    *CORES.get_or_init(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
 }
 
 #[cfg(test)]

@@ -8,7 +8,7 @@ use super::reference::{choose_in, Fault, PlaySettings, NOT_THE_ENGINE};
 use crate::engine::OptionSpec;
 use crate::protocol::dialect::{Dialect, Language};
 use crate::protocol::Output;
-use crate::rules::registry::{game_names, AnyGame, Family};
+use crate::rules::registry::{names_of, AnyGame, Family, DEFAULT_GAME};
 use std::io;
 
 /// xboard calls standard chess `normal`.
@@ -42,7 +42,7 @@ impl XboardDialect {
     pub fn new(settings: PlaySettings) -> XboardDialect {
         XboardDialect {
             settings,
-            variant: "chess".to_string(),
+            variant: DEFAULT_GAME.to_string(),
             start: None,
             moves: Vec::new(),
             force: false,
@@ -62,7 +62,10 @@ impl XboardDialect {
         match tokens {
             [] => {}
             ["protover", ..] => {
-                let names: Vec<&str> = game_names().into_iter().map(xboard_name).collect();
+                let names: Vec<&str> = names_of(Family::Turn)
+                    .into_iter()
+                    .map(xboard_name)
+                    .collect();
                 replies.push(format!(
                     "feature myname=\"Roger {}\" ping=1 setboard=1 usermove=1 memory=1 colors=0 \
                      sigint=0 sigterm=0 variants=\"{}\" done=1",

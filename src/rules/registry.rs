@@ -76,6 +76,9 @@ pub const GAMES: &[GameEntry] = &[
     },
 ];
 
+/// The game a session, a command or a tournament plays when none is named: the first row.
+pub const DEFAULT_GAME: &str = GAMES[0].name;
+
 /// The registry's entry for a protocol name.
 pub fn find(name: &str) -> Option<&'static GameEntry> {
     GAMES.iter().find(|entry| entry.name == name)

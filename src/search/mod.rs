@@ -100,6 +100,14 @@ pub struct SearchOutcome<M> {
     pub nodes: u64,
 }
 
+/// The cores this process may run on (its CPU affinity and quota), read once. A search starts
+/// no more threads than this: Lazy SMP threads past the core count add no depth, and they
+/// starve the thread that reads `stop` and the clock checks, so that answers come late.
+pub fn available_cores() -> usize {
+    static CORES: std::sync::OnceLock<usize> = std::sync::OnceLock::new();
+    *CORES.get_or_init(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
+}
+
 /// Searches the record's current position within `limits`, calling `report` with progress, and
 /// returns the best move found. Returns promptly once `stop` is set, and as soon as it is done
 /// otherwise: holding `bestmove` back in `go infinite` and while pondering is the engine's job.
@@ -146,7 +154,7 @@ pub fn search<G: Game + Evaluate>(
         start,
         clock_origin_ms: AtomicU64::new(0),
     };
-    let threads = options.threads.max(1);
+    let threads = options.threads.clamp(1, available_cores());
     let outcome = std::thread::scope(|scope| {
         for id in 1..threads {
             let shared = &shared;

@@ -10,6 +10,7 @@ pub mod turn;
 
 use super::process::{Client, EngineFault, Inbox, Limits};
 use super::schedule::ScheduledGame;
+use crate::rules::registry::{self, Family};
 use crate::rules::EndReason;
 use serde::{Deserialize, Serialize};
 use std::sync::atomic::AtomicBool;
@@ -214,6 +215,20 @@ pub trait Referee: Sync {
     }
 }
 
+/// The referee of the game `settings.variant`, chosen by the game's family in the registry.
+pub fn referee_for(settings: RefereeSettings) -> Result<Box<dyn Referee>, String> {
+    let entry = registry::find(&settings.variant)
+        .ok_or_else(|| format!("unknown variant '{}'", settings.variant))?;
+    match entry.family {
+        Family::Turn => Ok(Box::new(TurnReferee::new(settings)?)),
+        family @ (Family::Realtime | Family::World) => Err(format!(
+            "the arena has no referee for {} games yet ('{}')",
+            family.name(),
+            entry.name
+        )),
+    }
+}
+
 /// Points for a win of `winner` among `seats` seats.
 pub fn win_for(winner: usize, seats: usize) -> Vec<f64> {
     (0..seats)
@@ -229,6 +244,24 @@ pub fn draw(seats: usize) -> Vec<f64> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::time::Duration;
+
+    #[test]
+    fn the_referee_is_chosen_by_the_registry() {
+        let settings = |variant: &str| RefereeSettings {
+            variant: variant.into(),
+            margin: Duration::ZERO,
+            hang_timeout: Duration::from_secs(1),
+            ready_timeout: Duration::from_secs(1),
+            adjudication: Adjudication::default(),
+        };
+        for name in registry::names_of(Family::Turn) {
+            let referee = referee_for(settings(name)).expect("every turn game has a referee");
+            assert_eq!(referee.game(), name);
+        }
+        let error = referee_for(settings("shogi")).err().expect("refused");
+        assert_eq!(error, "unknown variant 'shogi'");
+    }
 
     #[test]
     fn results_as_text() {
