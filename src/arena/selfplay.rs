@@ -3,17 +3,17 @@
 //! games are scheduled, refereed and tallied exactly as `roger arena` does it.
 
 use super::pool::{play_games, Lineup, Workers};
-use super::process::local::{serve_player, LocalTransport};
+use super::process::local::{serve_session, LocalTransport};
 use super::process::uci::UciClient;
 use super::process::{greet, Client, GameSetup, Inbox, Limits, TimeControl};
 use super::referee::{referee_for, Adjudication, RefereeSettings};
 use super::report::{encounter_stats, FinishedGame};
 use super::schedule::{schedule, ScheduleSettings};
 use super::stats::elo_trinomial;
-use crate::eval::Evaluate;
-use crate::players::{EnginePlayer, GreedyPlayer, Player, RandomPlayer};
-use crate::rules::registry::{bind_game, names_of, AnyGame, Family, DEFAULT_GAME};
-use crate::rules::Game;
+use crate::players::reference::{PlaySettings, PlayerAgent, ReferencePlayer};
+use crate::protocol::dialect::turn::EngineAgent;
+use crate::protocol::Agent;
+use crate::rules::registry::{names_of, AnyGame, Family, DEFAULT_GAME};
 use std::process::ExitCode;
 use std::sync::atomic::AtomicBool;
 use std::time::Duration;
@@ -45,15 +45,6 @@ impl PlayerKind {
             PlayerKind::Greedy => "greedy",
         }
     }
-}
-
-/// Engine settings for the `engine` players of a self-play match.
-#[derive(Clone, Copy, Debug)]
-pub struct EngineSettings {
-    pub hash_mb: usize,
-    pub threads: usize,
-    /// A fixed depth instead of the clock.
-    pub depth: Option<u32>,
 }
 
 /// `roger selfplay`'s flags.
@@ -95,42 +86,52 @@ pub struct SelfplayOptions {
     pub depth: Option<u32>,
 }
 
-fn make_player<G: Game + Evaluate>(
-    kind: PlayerKind,
-    engine: EngineSettings,
-    seed: u64,
-) -> Box<dyn Player<G>> {
-    match kind {
-        PlayerKind::Engine => {
-            let player = EnginePlayer::new(engine.hash_mb, engine.threads);
-            Box::new(match engine.depth {
-                Some(depth) => player.with_depth(depth),
-                None => player,
-            })
-        }
-        PlayerKind::Random => Box::new(RandomPlayer::new(seed)),
-        PlayerKind::Greedy => Box::new(GreedyPlayer::new(seed)),
-    }
-}
-
-/// Starts a built-in player of `game` behind the in-process transport and the UCI client.
+/// Starts a built-in player of `game` behind the in-process transport and the UCI client: the
+/// engine, or a reference player, each served by Roger's own protocol session.
 fn start_player(
     game: &AnyGame,
     name: &str,
     kind: PlayerKind,
-    engine: EngineSettings,
+    options: &SelfplayOptions,
     seed: u64,
     inbox: &mut Inbox,
 ) -> Result<Box<dyn Client>, String> {
-    let transport = bind_game!(game, G => LocalTransport::spawn(
+    let reference = |player| PlaySettings {
+        player,
+        seed,
+        fault: None,
+        fault_after: 0,
+    };
+    let settings = match kind {
+        PlayerKind::Engine => None,
+        PlayerKind::Random => Some(reference(ReferencePlayer::Random)),
+        PlayerKind::Greedy => Some(reference(ReferencePlayer::Greedy)),
+    };
+    let transport = LocalTransport::spawn(
         name,
         inbox,
         None,
-        serve_player::<G>(move || make_player::<G>(kind, engine, seed)),
-    ));
+        serve_session(move || -> Box<dyn Agent> {
+            match settings {
+                None => Box::new(EngineAgent),
+                Some(settings) => Box::new(PlayerAgent {
+                    settings,
+                    xboard: false,
+                }),
+            }
+        }),
+    );
+    let engine_options = [
+        ("Hash".to_string(), options.hash.to_string()),
+        ("Threads".to_string(), options.threads.to_string()),
+    ];
     let setup = GameSetup {
         game: game.variant(),
-        options: &[],
+        options: if settings.is_none() {
+            &engine_options
+        } else {
+            &[]
+        },
         limits: Limits::default(),
         timeout: Duration::from_secs(30),
     };
@@ -211,11 +212,6 @@ pub fn play(
     ];
     let game = AnyGame::new(&options.variant)
         .ok_or_else(|| format!("unknown variant '{}'", options.variant))?;
-    let engine = EngineSettings {
-        hash_mb: options.hash,
-        threads: options.threads,
-        depth: options.depth,
-    };
     let names = player_names(options)?;
     let games = schedule(&ScheduleSettings {
         variant: &options.variant,
@@ -236,7 +232,7 @@ pub fn play(
     })?;
     let start = |index: usize, inbox: &mut Inbox| {
         let seed = options.seed.wrapping_add(index as u64 + 1);
-        start_player(&game, &names[index], kinds[index], engine, seed, inbox)
+        start_player(&game, &names[index], kinds[index], options, seed, inbox)
     };
     let limits = Limits {
         tc: Some(tc),

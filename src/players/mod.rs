@@ -1,5 +1,5 @@
-//! Players of any game: the engine's search under a clock, and the reference players used for
-//! testing and calibration (a uniformly random one and a one-ply greedy one).
+//! The reference players of any game, used for testing and calibration: a uniformly random one
+//! and a one-ply greedy one. (The engine itself is served as the protocol's `EngineAgent`.)
 //!
 //! `roger play` serves the reference players through the protocol session, as agents in place
 //! of the engine: [`reference`](mod@reference) (settings, faults, the agent), [`uci`] (the
@@ -13,9 +13,7 @@ pub use reference::serve_player;
 
 use crate::eval::Evaluate;
 use crate::rules::{EndReason, Game, GameRecord, MoveList};
-use crate::search::{search, Clock, Limits, SearchOptions, TranspositionTable};
-use std::sync::atomic::AtomicBool;
-use std::time::Duration;
+use crate::search::Clock;
 
 /// Something that picks a move for the side to move.
 pub trait Player<G: Game> {
@@ -122,52 +120,5 @@ impl<G: Game + Evaluate> Player<G> for GreedyPlayer {
             .map(|(&mv, _)| mv)
             .collect();
         Some(candidates[self.rng.below(candidates.len())])
-    }
-}
-
-/// The engine's own search, thinking on the clock it is given (or to a fixed depth).
-pub struct EnginePlayer {
-    tt: TranspositionTable,
-    options: SearchOptions,
-    move_overhead: Duration,
-    depth: Option<u32>,
-}
-
-impl EnginePlayer {
-    pub fn new(hash_mb: usize, threads: usize) -> EnginePlayer {
-        EnginePlayer {
-            tt: TranspositionTable::new(hash_mb),
-            options: SearchOptions {
-                threads: threads.max(1),
-                multipv: 1,
-            },
-            move_overhead: Duration::from_millis(20),
-            depth: None,
-        }
-    }
-
-    /// Searches to a fixed depth instead of by the clock.
-    pub fn with_depth(mut self, depth: u32) -> EnginePlayer {
-        self.depth = Some(depth);
-        self
-    }
-}
-
-impl<G: Game + Evaluate> Player<G> for EnginePlayer {
-    fn name(&self) -> String {
-        "roger".to_string()
-    }
-    fn new_game(&mut self) {
-        self.tt.clear();
-    }
-    fn choose(&mut self, record: &GameRecord<G>, clock: Option<Clock>) -> Option<G::Move> {
-        let limits = Limits {
-            depth: self.depth,
-            clock: if self.depth.is_some() { None } else { clock },
-            move_overhead: self.move_overhead,
-            ..Limits::default()
-        };
-        let stop = AtomicBool::new(false);
-        search(record, &limits, self.options, &self.tt, &stop, &mut |_| {}).best_move
     }
 }

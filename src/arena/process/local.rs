@@ -1,21 +1,21 @@
 //! The in-process transport: a server function on its own thread, reading the lines the arena
 //! sends and posting its answers to the same [`Inbox`] an engine process's reader posts to. The
-//! built-in players ([`Player`]) are served this way in the UCI subset the arena speaks, so
-//! `roger selfplay` plays through the same client, referee and clocks as `roger arena`.
+//! built-in players are served this way by Roger's own protocol session ([`serve_session`]), so
+//! `roger selfplay` plays through the same client, referee and clocks as `roger arena`, and its
+//! players through the same session as `roger` and `roger play`.
 
 use super::inbox::{Inbox, Mailbox, Source};
 use super::transport::{EngineLog, TrafficLog, Transport};
 use super::EngineFault;
-use crate::players::Player;
-use crate::rules::registry::record_from;
-use crate::rules::{Color, Game, GameRecord};
-use crate::search::Clock;
+use crate::protocol::{serve, Agent, Output};
+use std::io::{self, BufRead, Read, Write};
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::mpsc::{self, Receiver, Sender};
 use std::thread::{self, JoinHandle};
 use std::time::{Duration, Instant};
 
 /// Where an in-process server writes its lines: the inbox, and the traffic log.
+#[derive(Clone)]
 pub struct Outbox {
     mailbox: Mailbox,
     log: EngineLog,
@@ -116,111 +116,109 @@ impl Transport for LocalTransport {
     }
 }
 
-/// A server for `roger selfplay`'s players: the UCI subset the arena's client sends (`uci`,
-/// `setoption`, `isready`, `ucinewgame`, `position`, `go` with clocks, `quit`). `make` builds
-/// the player on the server's own thread.
-pub fn serve_player<G: Game>(
-    make: impl FnOnce() -> Box<dyn Player<G>> + Send + 'static,
+/// A server that is Roger's own protocol session with `make`'s agent (the engine, or a
+/// reference player), built on the server's own thread: `roger selfplay`'s players speak to the
+/// arena exactly as `roger` and `roger play` do over a pipe.
+pub fn serve_session(
+    make: impl FnOnce() -> Box<dyn Agent> + Send + 'static,
 ) -> impl FnOnce(Receiver<String>, &Outbox) + Send + 'static {
     move |lines, out| {
-        let mut player = make();
-        let mut record: Option<GameRecord<G>> = None;
-        for line in lines {
-            let tokens: Vec<&str> = line.split_whitespace().collect();
-            let answered = match tokens.first().copied() {
-                Some("uci") => {
-                    out.say(&format!("id name {}", player.name()))
-                        && out.say(&format!(
-                            "option name UCI_Variant type combo default {0} var {0}",
-                            G::VARIANT
-                        ))
-                        && out.say("uciok")
-                }
-                Some("isready") => out.say("readyok"),
-                Some("ucinewgame") => {
-                    player.new_game();
-                    true
-                }
-                Some("position") => match position::<G>(&tokens[1..]) {
-                    Ok(game) => {
-                        record = Some(game);
-                        true
-                    }
-                    Err(error) => {
-                        record = None;
-                        out.say(&format!("info string error: {error}"))
-                    }
-                },
-                Some("go") => {
-                    let choice = record.as_ref().and_then(|record| {
-                        let clock = go_clock(&tokens[1..], record.position().side_to_move());
-                        let mv = player.choose(record, clock)?;
-                        Some(record.position().move_text(mv))
-                    });
-                    out.say(&format!("bestmove {}", choice.as_deref().unwrap_or("0000")))
-                }
-                Some("quit") => break,
-                _ => true,
+        let input = LineReader {
+            lines,
+            pending: Vec::new(),
+            read: 0,
+        };
+        let output = LineWriter {
+            out: out.clone(),
+            partial: Vec::new(),
+        };
+        // The session ends on `quit` or when the arena closes the input; an output nobody
+        // reads any more ends it too, which is how a process would go.
+        let _ = serve(make(), input, Output::new(output));
+    }
+}
+
+/// The arena's lines as a byte stream, for the session's reader.
+struct LineReader {
+    lines: Receiver<String>,
+    pending: Vec<u8>,
+    read: usize,
+}
+
+impl Read for LineReader {
+    fn read(&mut self, buffer: &mut [u8]) -> io::Result<usize> {
+        let available = self.fill_buf()?;
+        let count = available.len().min(buffer.len());
+        buffer[..count].copy_from_slice(&available[..count]);
+        self.consume(count);
+        Ok(count)
+    }
+}
+
+impl BufRead for LineReader {
+    fn fill_buf(&mut self) -> io::Result<&[u8]> {
+        if self.read == self.pending.len() {
+            // A closed channel is the end of the input.
+            self.pending = match self.lines.recv() {
+                Ok(line) => format!("{line}\n").into_bytes(),
+                Err(_) => Vec::new(),
             };
-            if !answered {
-                break;
+            self.read = 0;
+        }
+        Ok(&self.pending[self.read..])
+    }
+
+    fn consume(&mut self, count: usize) {
+        self.read = (self.read + count).min(self.pending.len());
+    }
+}
+
+/// The session's output cut into lines for the inbox.
+struct LineWriter {
+    out: Outbox,
+    partial: Vec<u8>,
+}
+
+impl Write for LineWriter {
+    fn write(&mut self, bytes: &[u8]) -> io::Result<usize> {
+        self.partial.extend_from_slice(bytes);
+        while let Some(end) = self.partial.iter().position(|&b| b == b'\n') {
+            let line: Vec<u8> = self.partial.drain(..=end).collect();
+            let text = String::from_utf8_lossy(&line[..end]);
+            if !self.out.say(text.trim_end_matches('\r')) {
+                return Err(io::ErrorKind::BrokenPipe.into());
             }
         }
+        Ok(bytes.len())
     }
-}
 
-/// The record of `position startpos|fen <FEN> [moves ...]`.
-fn position<G: Game>(tokens: &[&str]) -> Result<GameRecord<G>, String> {
-    let split = tokens.iter().position(|&t| t == "moves");
-    let (setup, moves) = tokens.split_at(split.unwrap_or(tokens.len()));
-    let moves: Vec<String> = moves.iter().skip(1).map(|m| m.to_string()).collect();
-    match setup {
-        ["startpos"] => record_from::<G>(None, &moves),
-        ["fen", fen @ ..] => record_from::<G>(Some(&fen.join(" ")), &moves),
-        _ => Err(format!(
-            "position: expected startpos or fen in '{}'",
-            tokens.join(" ")
-        )),
-    }
-}
-
-/// The mover's clock of a `go` command: its own `wtime`/`winc` or `btime`/`binc`, or a
-/// `movetime` to spend whole.
-fn go_clock(tokens: &[&str], side: Color) -> Option<Clock> {
-    let value = |name: &str| {
-        let at = tokens.iter().position(|&t| t == name)?;
-        let millis: u64 = tokens.get(at + 1)?.parse().ok()?;
-        Some(Duration::from_millis(millis))
-    };
-    let (time, increment) = match side {
-        Color::White => ("wtime", "winc"),
-        Color::Black => ("btime", "binc"),
-    };
-    match (value(time), value("movetime")) {
-        (Some(time), _) => Some(Clock {
-            time,
-            increment: value(increment).unwrap_or_default(),
-            moves_to_go: None,
-        }),
-        (None, Some(movetime)) => Some(Clock {
-            time: movetime,
-            increment: Duration::ZERO,
-            moves_to_go: Some(1),
-        }),
-        (None, None) => None,
+    fn flush(&mut self) -> io::Result<()> {
+        Ok(())
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::players::RandomPlayer;
+    use crate::players::reference::{PlaySettings, PlayerAgent, ReferencePlayer};
     use crate::rules::chess::Chess;
+    use crate::rules::registry::record_from;
 
     #[test]
-    fn a_player_answers_the_uci_subset_through_the_inbox() {
+    fn a_player_answers_through_the_session_and_the_inbox() {
         let mut inbox = Inbox::new();
-        let serve = serve_player::<Chess>(|| Box::new(RandomPlayer::new(1)));
+        let settings = PlaySettings {
+            player: ReferencePlayer::Random,
+            seed: 1,
+            fault: None,
+            fault_after: 0,
+        };
+        let serve = serve_session(move || {
+            Box::new(PlayerAgent {
+                settings,
+                xboard: false,
+            })
+        });
         let mut transport = LocalTransport::spawn("random", &mut inbox, None, serve);
         let source = transport.source();
         let soon = || Instant::now() + Duration::from_secs(5);
@@ -255,14 +253,5 @@ mod tests {
         assert!(inbox.next_from(source, soon, None).is_err());
         assert_eq!(transport.exit_text(), "the player panicked");
         assert!(transport.send("go").is_err());
-    }
-
-    #[test]
-    fn clocks_of_go() {
-        let tokens = ["wtime", "900", "btime", "800", "winc", "10", "binc", "20"];
-        let clock = go_clock(&tokens, Color::Black).unwrap();
-        assert_eq!(clock.time, Duration::from_millis(800));
-        assert_eq!(clock.increment, Duration::from_millis(20));
-        assert!(go_clock(&["depth", "3"], Color::White).is_none());
     }
 }
