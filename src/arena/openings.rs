@@ -2,7 +2,7 @@
 //! against the game's rules before any game starts.
 
 use crate::players::Rng;
-use crate::rules::registry::{bind_game, record_from, AnyGame};
+use crate::rules::registry::{bind_game, record_from, AnyGame, TurnGame};
 use crate::rules::{Game, MoveList, Outcome};
 use serde::{Deserialize, Serialize};
 use std::path::PathBuf;
@@ -106,8 +106,8 @@ pub fn with_random_plies(
     plies: usize,
     seed: u64,
 ) -> Result<Opening, String> {
-    let game = AnyGame::new(variant).ok_or_else(|| format!("unknown variant '{variant}'"))?;
-    bind_game!(&game, G => extend::<G>(opening, plies, seed))
+    let kind = TurnGame::named(variant).ok_or_else(|| format!("unknown variant '{variant}'"))?;
+    bind_game!(kind, G => extend::<G>(opening, plies, seed))
 }
 
 fn extend<G: Game>(opening: &Opening, plies: usize, seed: u64) -> Result<Opening, String> {

@@ -13,7 +13,7 @@ use super::stats::elo_trinomial;
 use crate::players::reference::{PlaySettings, PlayerAgent, ReferencePlayer};
 use crate::protocol::dialect::turn::EngineAgent;
 use crate::protocol::Agent;
-use crate::rules::registry::{names_of, AnyGame, Family, DEFAULT_GAME};
+use crate::rules::registry::{names_of, Family, DEFAULT_GAME};
 use std::process::ExitCode;
 use std::sync::atomic::AtomicBool;
 use std::time::Duration;
@@ -89,7 +89,6 @@ pub struct SelfplayOptions {
 /// Starts a built-in player of `game` behind the in-process transport and the UCI client: the
 /// engine, or a reference player, each served by Roger's own protocol session.
 fn start_player(
-    game: &AnyGame,
     name: &str,
     kind: PlayerKind,
     options: &SelfplayOptions,
@@ -126,7 +125,7 @@ fn start_player(
         ("Threads".to_string(), options.threads.to_string()),
     ];
     let setup = GameSetup {
-        game: game.variant(),
+        game: &options.variant,
         options: if settings.is_none() {
             &engine_options
         } else {
@@ -210,8 +209,6 @@ pub fn play(
         PlayerKind::parse(&options.white)?,
         PlayerKind::parse(&options.black)?,
     ];
-    let game = AnyGame::new(&options.variant)
-        .ok_or_else(|| format!("unknown variant '{}'", options.variant))?;
     let names = player_names(options)?;
     let games = schedule(&ScheduleSettings {
         variant: &options.variant,
@@ -232,7 +229,7 @@ pub fn play(
     })?;
     let start = |index: usize, inbox: &mut Inbox| {
         let seed = options.seed.wrapping_add(index as u64 + 1);
-        start_player(&game, &names[index], kinds[index], options, seed, inbox)
+        start_player(&names[index], kinds[index], options, seed, inbox)
     };
     let limits = Limits {
         tc: Some(tc),

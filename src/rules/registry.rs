@@ -2,8 +2,9 @@
 //! parameters. The engine, the protocol, the arena, the bench and the players all look games up
 //! here.
 //!
-//! Adding a turn game: a variant in [`AnyGame`], an arm in [`dispatch!`] and [`bind_game!`], and
-//! a row in [`GAMES`]. Games of the other families get a row in [`GAMES`] and their own types.
+//! Adding a turn game: a variant in [`TurnGame`] and [`AnyGame`], an arm in [`dispatch!`] and
+//! [`bind_game!`], and a row in [`GAMES`]. Games of the other families get a row in [`GAMES`]
+//! and their own types.
 
 use super::chess::Chess;
 use super::millennium::Millennium;
@@ -50,8 +51,32 @@ pub struct GameEntry {
     pub name: &'static str,
     pub family: Family,
     pub parameters: &'static [Parameter],
-    /// A new game from the start position; `Some` for the turn games, which [`AnyGame`] holds.
-    pub start: Option<fn() -> AnyGame>,
+    /// Which turn game it is; `None` for the games of the other families.
+    pub turn: Option<TurnGame>,
+}
+
+/// The turn games by name, without a position: what [`bind_game!`] binds a game's type from.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum TurnGame {
+    Chess,
+    Nichess,
+    Millennium,
+}
+
+impl TurnGame {
+    /// The turn game with this protocol name.
+    pub fn named(name: &str) -> Option<TurnGame> {
+        find(name).and_then(|entry| entry.turn)
+    }
+
+    /// A new game from the start position.
+    pub fn start(self) -> AnyGame {
+        match self {
+            TurnGame::Chess => AnyGame::Chess(GameRecord::new(Chess::startpos())),
+            TurnGame::Nichess => AnyGame::Nichess(GameRecord::new(Nichess::startpos())),
+            TurnGame::Millennium => AnyGame::Millennium(GameRecord::new(Millennium::startpos())),
+        }
+    }
 }
 
 /// The games in the order the `UCI_Variant` option lists them (the first is the default).
@@ -60,19 +85,19 @@ pub const GAMES: &[GameEntry] = &[
         name: Chess::VARIANT,
         family: Family::Turn,
         parameters: &[],
-        start: Some(|| AnyGame::Chess(GameRecord::new(Chess::startpos()))),
+        turn: Some(TurnGame::Chess),
     },
     GameEntry {
         name: Nichess::VARIANT,
         family: Family::Turn,
         parameters: &[],
-        start: Some(|| AnyGame::Nichess(GameRecord::new(Nichess::startpos()))),
+        turn: Some(TurnGame::Nichess),
     },
     GameEntry {
         name: Millennium::VARIANT,
         family: Family::Turn,
         parameters: &[],
-        start: Some(|| AnyGame::Millennium(GameRecord::new(Millennium::startpos()))),
+        turn: Some(TurnGame::Millennium),
     },
 ];
 
@@ -118,20 +143,20 @@ macro_rules! dispatch {
 }
 pub(crate) use dispatch;
 
-/// Runs `$body` with the type `$game_type` bound to the game of an [`AnyGame`], for code that
-/// needs the type and not the record.
+/// Runs `$body` with the type `$game_type` bound to a [`TurnGame`]'s type, for code that needs
+/// the type and not a position.
 macro_rules! bind_game {
-    ($game:expr, $game_type:ident => $body:expr) => {
-        match $game {
-            $crate::rules::registry::AnyGame::Chess(_) => {
+    ($turn_game:expr, $game_type:ident => $body:expr) => {
+        match $turn_game {
+            $crate::rules::registry::TurnGame::Chess => {
                 type $game_type = $crate::rules::chess::Chess;
                 $body
             }
-            $crate::rules::registry::AnyGame::Nichess(_) => {
+            $crate::rules::registry::TurnGame::Nichess => {
                 type $game_type = $crate::rules::nichess::Nichess;
                 $body
             }
-            $crate::rules::registry::AnyGame::Millennium(_) => {
+            $crate::rules::registry::TurnGame::Millennium => {
                 type $game_type = $crate::rules::millennium::Millennium;
                 $body
             }
@@ -143,20 +168,27 @@ pub(crate) use bind_game;
 impl AnyGame {
     /// The start position of the turn game with this name.
     pub fn new(name: &str) -> Option<AnyGame> {
-        find(name)
-            .and_then(|entry| entry.start)
-            .map(|start| start())
+        TurnGame::named(name).map(TurnGame::start)
+    }
+
+    /// Which turn game this is.
+    pub fn kind(&self) -> TurnGame {
+        match self {
+            AnyGame::Chess(_) => TurnGame::Chess,
+            AnyGame::Nichess(_) => TurnGame::Nichess,
+            AnyGame::Millennium(_) => TurnGame::Millennium,
+        }
     }
 
     /// The game's protocol name.
     pub fn variant(&self) -> &'static str {
-        bind_game!(self, G => G::VARIANT)
+        bind_game!(self.kind(), G => G::VARIANT)
     }
 
     /// What a GUI needs to set up the board of this game:
     /// `variant <name> files <n> ranks <n> startpos <FEN>`.
     pub fn board_info(&self) -> String {
-        bind_game!(self, G => format!(
+        bind_game!(self.kind(), G => format!(
             "variant {} files {} ranks {} startpos {}",
             G::VARIANT,
             G::FILES,

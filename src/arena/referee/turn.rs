@@ -7,7 +7,7 @@ use super::adjudication::{Adjudicator, GameResult};
 use super::{Referee, Session, SessionRecord, SessionResult, Termination};
 use crate::arena::process::{EngineReply, EngineScore, GameSetup, MoveRequest};
 use crate::arena::schedule::ScheduledGame;
-use crate::rules::registry::{bind_game, record_from, AnyGame};
+use crate::rules::registry::{bind_game, record_from, TurnGame};
 use crate::rules::{Color, Game, Outcome};
 use serde::{Deserialize, Serialize};
 use std::time::Duration;
@@ -73,12 +73,12 @@ pub struct RefereeSettings {
 /// The referee of one turn game, by name.
 pub struct TurnReferee {
     settings: RefereeSettings,
-    kind: AnyGame,
+    kind: TurnGame,
 }
 
 impl TurnReferee {
     pub fn new(settings: RefereeSettings) -> Result<TurnReferee, String> {
-        let kind = AnyGame::new(&settings.variant)
+        let kind = TurnGame::named(&settings.variant)
             .ok_or_else(|| format!("unknown variant '{}'", settings.variant))?;
         Ok(TurnReferee { settings, kind })
     }
@@ -90,14 +90,14 @@ impl Referee for TurnReferee {
     }
 
     fn play(&self, session: &mut Session) -> Option<SessionResult> {
-        bind_game!(&self.kind, G => play_game::<G>(session, &self.settings))
+        bind_game!(self.kind, G => play_game::<G>(session, &self.settings))
     }
 
     fn forfeit(&self, game: &ScheduledGame, seat: usize, detail: String) -> SessionResult {
         let lost = GameResult::win_for(seat_color(seat).flip());
         let detail = format!("{} {detail}", self.seat_name(seat));
         let fen = game.opening.fen.as_deref();
-        bind_game!(&self.kind, G => Board::<G>::new(fen, &[]).finish(lost, Termination::StartFailure, detail))
+        bind_game!(self.kind, G => Board::<G>::new(fen, &[]).finish(lost, Termination::StartFailure, detail))
     }
 
     fn seat_name(&self, seat: usize) -> String {
