@@ -51,21 +51,20 @@ impl PlacementTarget for Nichess {
         self.put(square.0, piece, piece.kind.start_hp());
     }
     fn place(&mut self, square: Square, piece: Piece, after: &str) -> Result<usize, RuleError> {
-        let mut hp = piece.kind.start_hp();
-        let mut used = 0;
-        if let Some(rest) = after.strip_prefix('(') {
-            let close = rest.find(')').ok_or_else(|| {
-                error(format!(
-                    "the health after '{}' on {} has no closing ')'",
-                    piece.letter(),
-                    square.name(8)
-                ))
-            })?;
-            hp = parse_hp(&rest[..close], piece, square)?;
-            used = close + 2;
-        }
+        let Some(rest) = after.strip_prefix('(') else {
+            self.put_piece(square, piece);
+            return Ok(0);
+        };
+        let close = rest.find(')').ok_or_else(|| {
+            error(format!(
+                "the health after '{}' on {} has no closing ')'",
+                piece.letter(),
+                square.name(8)
+            ))
+        })?;
+        let hp = parse_hp(&rest[..close], piece, square)?;
         self.put(square.0, piece, hp);
-        Ok(used)
+        Ok(close + 2)
     }
     fn not_a_piece(c: char, rank: u8) -> RuleError {
         if c == '(' {
