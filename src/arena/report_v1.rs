@@ -114,7 +114,10 @@ mod tests {
         assert_eq!(first.scheduled.seats, vec![0, 1]);
         assert_eq!(first.names, vec!["greedy", "random"]);
         assert_eq!(first.played.points, vec![1.0, 0.0]);
-        assert_eq!(first.played.termination, Termination::Checkmate);
+        assert_eq!(
+            first.played.termination,
+            Termination::Rules(crate::rules::EndReason::Checkmate)
+        );
         let SessionRecord::Turn(record) = &first.played.record else {
             panic!("a turn record");
         };

@@ -82,7 +82,9 @@ pub const MAX_MOVES: usize = 512;
 pub type MoveList<M> = arrayvec::ArrayVec<M, MAX_MOVES>;
 
 /// Why a game ended, or what makes it drawn.
-#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+/// (Serialised in snake case, as the arena's JSON files name endings.)
+#[derive(Clone, Copy, PartialEq, Eq, Debug, Hash, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "snake_case")]
 pub enum EndReason {
     Checkmate,
     Stalemate,

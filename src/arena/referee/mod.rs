@@ -23,14 +23,7 @@ pub use turn::{
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Termination {
-    // By the rules.
-    Checkmate,
-    Stalemate,
-    Repetition,
-    FiftyMoves,
-    InsufficientMaterial,
-    KingDestroyed,
-    MoveLimit,
+    // By the rules: a turn game's ending is `Rules` (last, as serde wants its untagged variant).
     /// Another family's own ending by its rules (the detail says which).
     GameRule,
     // By the referee's adjudication.
@@ -48,31 +41,16 @@ pub enum Termination {
     ProtocolError,
     /// The engine could not be (re)started for this game.
     StartFailure,
+    /// A turn game's ending by its rules, written as the rules name it (`checkmate`).
+    #[serde(untagged)]
+    Rules(EndReason),
 }
 
 impl Termination {
-    pub fn from_rules(reason: EndReason) -> Termination {
-        match reason {
-            EndReason::Checkmate => Termination::Checkmate,
-            EndReason::Stalemate => Termination::Stalemate,
-            EndReason::Repetition => Termination::Repetition,
-            EndReason::FiftyMoves => Termination::FiftyMoves,
-            EndReason::InsufficientMaterial => Termination::InsufficientMaterial,
-            EndReason::KingDestroyed => Termination::KingDestroyed,
-            EndReason::MoveLimit => Termination::MoveLimit,
-        }
-    }
-
     /// A short text, as in standings and progress lines.
     pub fn text(self) -> &'static str {
         match self {
-            Termination::Checkmate => "checkmate",
-            Termination::Stalemate => "stalemate",
-            Termination::Repetition => "threefold repetition",
-            Termination::FiftyMoves => "50-move rule",
-            Termination::InsufficientMaterial => "insufficient material",
-            Termination::KingDestroyed => "king destroyed",
-            Termination::MoveLimit => "move limit",
+            Termination::Rules(reason) => reason.text(),
             Termination::GameRule => "the game's rule",
             Termination::AdjudicatedDraw => "adjudicated draw",
             Termination::AdjudicatedResign => "adjudicated resignation",
@@ -245,6 +223,28 @@ pub fn draw(seats: usize) -> Vec<f64> {
 mod tests {
     use super::*;
     use std::time::Duration;
+
+    #[test]
+    fn terminations_are_written_by_one_name_each() {
+        for (termination, name) in [
+            (Termination::Rules(EndReason::Checkmate), "checkmate"),
+            (Termination::Rules(EndReason::FiftyMoves), "fifty_moves"),
+            (
+                Termination::Rules(EndReason::KingDestroyed),
+                "king_destroyed",
+            ),
+            (Termination::IllegalMove, "illegal_move"),
+            (Termination::GameRule, "game_rule"),
+        ] {
+            let json = serde_json::to_string(&termination).unwrap();
+            assert_eq!(json, format!("\"{name}\""));
+            assert_eq!(
+                serde_json::from_str::<Termination>(&json).unwrap(),
+                termination
+            );
+        }
+        assert!(serde_json::from_str::<Termination>("\"no_such_ending\"").is_err());
+    }
 
     #[test]
     fn the_referee_is_chosen_by_the_registry() {

@@ -159,12 +159,12 @@ impl<G: Game> Board<G> {
         match self.record.outcome() {
             Outcome::Ongoing => {}
             Outcome::Win(color, reason) => {
-                let termination = Termination::from_rules(reason);
+                let termination = Termination::Rules(reason);
                 let detail = format!("{} wins by {}", color.name(), termination.text());
                 return Some((GameResult::win_for(color), termination, detail));
             }
             Outcome::Draw(reason) => {
-                let termination = Termination::from_rules(reason);
+                let termination = Termination::Rules(reason);
                 let detail = format!("draw by {}", termination.text());
                 return Some((GameResult::Draw, termination, detail));
             }
