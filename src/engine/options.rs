@@ -1,5 +1,6 @@
 //! The engine's options: what they are (for the `option` lines) and their current values.
 
+use crate::protocol::parse::{quote, SEPARATORS};
 use std::time::Duration;
 
 /// What kind of value an option takes, with its default and bounds.
@@ -115,20 +116,21 @@ pub fn check_option(
     let Some(spec) = specs.iter().find(|s| s.name.eq_ignore_ascii_case(name)) else {
         let known: Vec<&str> = specs.iter().map(|s| s.name).collect();
         return Err(format!(
-            "unknown option '{name}' (options: {})",
+            "unknown option {} (options: {})",
+            quote(name),
             known.join(", ")
         ));
     };
     let option = spec.name;
-    let value = match value.map(str::trim) {
+    let value = match value.map(|text| text.trim_matches(SEPARATORS)) {
         Some(text) if !text.is_empty() => text,
         _ => return Err(format!("option '{option}' needs a value")),
     };
     let checked = match &spec.kind {
         OptionKind::Spin { min, max, .. } => {
-            let number: i64 = value
-                .parse()
-                .map_err(|_| format!("option '{option}' needs an integer, found '{value}'"))?;
+            let number: i64 = value.parse().map_err(|_| {
+                format!("option '{option}' needs an integer, found {}", quote(value))
+            })?;
             if number < *min || number > *max {
                 return Err(format!(
                     "option '{option}' value {number} is out of range {min}..={max}"
@@ -141,7 +143,8 @@ pub fn check_option(
             "false" => OptionValue::Check(false),
             _ => {
                 return Err(format!(
-                    "option '{option}' needs 'true' or 'false', found '{value}'"
+                    "option '{option}' needs 'true' or 'false', found {}",
+                    quote(value)
                 ))
             }
         },
@@ -150,7 +153,8 @@ pub fn check_option(
                 Some(known) => OptionValue::Combo(known.clone()),
                 None => {
                     return Err(format!(
-                        "option '{option}' has no value '{value}' (values: {})",
+                        "option '{option}' has no value {} (values: {})",
+                        quote(value),
                         values.join(", ")
                     ))
                 }

@@ -7,6 +7,7 @@
 use super::reference::{choose_in, Fault, PlaySettings, NOT_THE_ENGINE};
 use crate::engine::OptionSpec;
 use crate::protocol::dialect::{Dialect, Language};
+use crate::protocol::parse::tokens;
 use crate::protocol::Output;
 use crate::rules::registry::{names_of, AnyGame, Family, DEFAULT_GAME};
 use std::io;
@@ -169,7 +170,7 @@ impl Dialect for XboardDialect {
     }
 
     fn handle_line(&mut self, line: &str, out: &Output) -> io::Result<()> {
-        let tokens: Vec<&str> = line.split_whitespace().collect();
+        let tokens: Vec<&str> = tokens(line).collect();
         let (mut replies, play_now) = self.answer(&tokens);
         if play_now {
             replies.extend(self.play());

@@ -57,16 +57,63 @@ fn error(text: impl Into<String>) -> ProtocolError {
     ProtocolError(text.into())
 }
 
+/// What separates tokens: ASCII space and tab, nothing else. Other whitespace (a non-breaking
+/// space, U+2000..U+200A, U+3000, a vertical tab, a form feed, a carriage return inside the
+/// line) is part of the token it stands in.
+pub const SEPARATORS: [char; 2] = [' ', '\t'];
+
+/// The line without its line end: a trailing `\n`, then one `\r` before it (`\r\n`).
+pub fn strip_line_end(line: &str) -> &str {
+    let line = line.strip_suffix('\n').unwrap_or(line);
+    line.strip_suffix('\r').unwrap_or(line)
+}
+
+/// The tokens of a line: the runs between [`SEPARATORS`], after [`strip_line_end`].
+pub fn tokens(line: &str) -> impl Iterator<Item = &str> {
+    strip_line_end(line)
+        .split(SEPARATORS)
+        .filter(|token| !token.is_empty())
+}
+
+/// How many characters of bad input an error quotes at most.
+pub const QUOTE_LIMIT: usize = 32;
+
+/// Bad input as an error quotes it: in single quotes, at most [`QUOTE_LIMIT`] characters of it
+/// followed by `...` and its length in bytes, and with control characters and whitespace other
+/// than a space escaped (`\r`, `\u{a0}`), so a GUI sees why a token did not split.
+pub fn quote(text: &str) -> String {
+    let mut quoted = String::from("'");
+    for (count, c) in text.chars().enumerate() {
+        if count == QUOTE_LIMIT {
+            quoted.push_str(&format!("...' ({} bytes)", text.len()));
+            return quoted;
+        }
+        match c {
+            '\t' | '\r' | '\n' => quoted.extend(c.escape_default()),
+            c if c.is_control()
+                || (c.is_whitespace() && c != ' ')
+                || matches!(c, '\u{200b}'..='\u{200f}' | '\u{2060}' | '\u{feff}') =>
+            {
+                quoted.push_str(&format!("\\u{{{:x}}}", u32::from(c)))
+            }
+            c => quoted.push(c),
+        }
+    }
+    quoted.push('\'');
+    quoted
+}
+
 /// Reads one line. `Ok(None)` for a blank line, which the protocol ignores.
 pub fn parse_command(line: &str) -> Result<Option<Command>, ProtocolError> {
-    let tokens: Vec<&str> = line.split_whitespace().collect();
+    let tokens: Vec<&str> = tokens(line).collect();
     let Some(&keyword) = tokens.first() else {
         return Ok(None);
     };
     let arguments = &tokens[1..];
     let no_arguments = |command: Command| match arguments.first() {
         Some(extra) => Err(error(format!(
-            "{keyword}: unexpected token '{extra}' at token 2, '{keyword}' takes no arguments"
+            "{keyword}: unexpected token {} at token 2, '{keyword}' takes no arguments",
+            quote(extra)
         ))),
         None => Ok(command),
     };
@@ -83,7 +130,7 @@ pub fn parse_command(line: &str) -> Result<Option<Command>, ProtocolError> {
         "position" => parse_position(arguments)?,
         "go" => parse_go(arguments)?,
         "bench" => parse_bench(arguments)?,
-        other => return Err(error(format!("unknown command '{other}'"))),
+        other => return Err(error(format!("unknown command {}", quote(other)))),
     };
     Ok(Some(command))
 }
@@ -93,7 +140,8 @@ fn parse_debug(arguments: &[&str]) -> Result<Command, ProtocolError> {
         [] | ["on"] => Ok(Command::Debug(true)),
         ["off"] => Ok(Command::Debug(false)),
         [other, ..] => Err(error(format!(
-            "debug: expected 'on' or 'off', found '{other}' at token 2"
+            "debug: expected 'on' or 'off', found {} at token 2",
+            quote(other)
         ))),
     }
 }
@@ -104,7 +152,8 @@ fn parse_setoption(arguments: &[&str]) -> Result<Command, ProtocolError> {
         Some(&"name") => {}
         Some(other) => {
             return Err(error(format!(
-                "setoption: expected 'name', found '{other}' at token 2"
+                "setoption: expected 'name', found {} at token 2",
+                quote(other)
             )))
         }
         None => return Err(error("setoption: expected 'name' at token 2")),
@@ -136,14 +185,16 @@ fn parse_position(arguments: &[&str]) -> Result<Command, ProtocolError> {
         ["startpos"] => PositionStart::StartPos,
         ["startpos", extra, ..] => {
             return Err(error(format!(
-                "position: unexpected token '{extra}' at token 3, expected 'moves'"
+                "position: unexpected token {} at token 3, expected 'moves'",
+                quote(extra)
             )))
         }
         ["fen"] => return Err(error("position: missing FEN after 'fen' at token 3")),
         ["fen", fields @ ..] => PositionStart::Fen(fields.join(" ")),
         [other, ..] => {
             return Err(error(format!(
-                "position: expected 'startpos' or 'fen', found '{other}' at token 2"
+                "position: expected 'startpos' or 'fen', found {} at token 2",
+                quote(other)
             )))
         }
     };
@@ -214,7 +265,8 @@ fn parse_go(arguments: &[&str]) -> Result<Command, ProtocolError> {
             }
             other => {
                 return Err(error(format!(
-                    "go: unknown parameter '{other}' at token {}",
+                    "go: unknown parameter {} at token {}",
+                    quote(other),
                     line_position(index)
                 )))
             }
@@ -534,5 +586,58 @@ mod tests {
             ("bench depth 0", "positive integer"),
             ("bench 9", "expected 'depth'"),
         ]);
+    }
+
+    #[test]
+    fn only_spaces_and_tabs_separate_tokens() {
+        assert_eq!(parse(" \tisready\t \r\n"), Command::IsReady);
+        let cases = [
+            ("isready\u{a0}", "unknown command 'isready\\u{a0}'"),
+            ("go\u{2003}depth 1", "unknown command 'go\\u{2003}depth'"),
+            ("isready\u{3000}", "unknown command 'isready\\u{3000}'"),
+            ("isready\u{b}", "unknown command 'isready\\u{b}'"),
+            ("isready\u{c}", "unknown command 'isready\\u{c}'"),
+            ("isready\rquit", "unknown command 'isready\\rquit'"),
+            ("isready\r\r\n", "unknown command 'isready\\r'"),
+            (
+                "d \u{a0}",
+                "d: unexpected token '\\u{a0}' at token 2, 'd' takes no arguments",
+            ),
+        ];
+        for (line, expected) in cases {
+            assert_eq!(parse_error(line), expected, "{line:?}");
+        }
+        let fen = "position fen 8/8/8/8/8/8/8/K6k\u{a0}w - - 0 1";
+        let Command::Position { start, .. } = parse(fen) else {
+            panic!("{fen:?} is a position");
+        };
+        assert_eq!(
+            start,
+            PositionStart::Fen("8/8/8/8/8/8/8/K6k\u{a0}w - - 0 1".into())
+        );
+    }
+
+    #[test]
+    fn errors_quote_a_short_prefix() {
+        let long = "x".repeat(100_000);
+        assert_eq!(
+            parse_error(&long),
+            format!(
+                "unknown command '{}...' (100000 bytes)",
+                "x".repeat(QUOTE_LIMIT)
+            )
+        );
+        let error = parse_error(&format!("go depth 1 {long}"));
+        assert_eq!(
+            error,
+            format!(
+                "go: unknown parameter '{}...' (100000 bytes) at token 4",
+                "x".repeat(32)
+            )
+        );
+        assert_eq!(
+            quote(&"é".repeat(QUOTE_LIMIT)),
+            format!("'{}'", "é".repeat(32))
+        );
     }
 }

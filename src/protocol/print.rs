@@ -86,9 +86,26 @@ pub fn info_string(text: &str) -> String {
     line
 }
 
-/// Every error reaches the GUI this way; GUIs log `info string` lines and carry on.
+/// The longest error text sent whole, in characters.
+pub const MAX_ERROR_CHARS: usize = 400;
+/// How much of a longer one is kept from its start and from its end.
+const ERROR_HEAD_CHARS: usize = 240;
+const ERROR_TAIL_CHARS: usize = 120;
+
+/// Every error reaches the GUI this way; GUIs log `info string` lines and carry on. Errors quote
+/// bad input shortened already; as a last bound, a text of more than [`MAX_ERROR_CHARS`]
+/// characters keeps its start and its end, with how much was left out between them.
 pub fn error_line(error: &str) -> String {
-    info_string(&format!("error: {error}"))
+    let length = error.chars().count();
+    if length <= MAX_ERROR_CHARS {
+        return info_string(&format!("error: {error}"));
+    }
+    let head: String = error.chars().take(ERROR_HEAD_CHARS).collect();
+    let tail: String = error.chars().skip(length - ERROR_TAIL_CHARS).collect();
+    let left_out = length - ERROR_HEAD_CHARS - ERROR_TAIL_CHARS;
+    info_string(&format!(
+        "error: {head} [... {left_out} characters left out ...] {tail}"
+    ))
 }
 
 /// Stockfish's perft format: `move: count` per root move, a blank line, `Nodes searched: N`.
@@ -191,6 +208,20 @@ mod tests {
             error_line("nul \u{0} and tab\t"),
             "info string error: nul \\u{0} and tab\\t"
         );
+    }
+
+    #[test]
+    fn long_errors_keep_their_start_and_end() {
+        let error = format!("start {} end", "x".repeat(10_000));
+        let line = error_line(&error);
+        let expected = format!(
+            "info string error: start {} [... 9650 characters left out ...] {} end",
+            "x".repeat(234),
+            "x".repeat(116)
+        );
+        assert_eq!(line, expected);
+        let short = "y".repeat(MAX_ERROR_CHARS);
+        assert_eq!(error_line(&short), format!("info string error: {short}"));
     }
 
     #[test]

@@ -7,7 +7,9 @@
 use super::dialect::turn::EngineAgent;
 use super::dialect::{Dialect, Language};
 use super::output::Output;
-use super::parse::{parse_command, Command};
+use super::parse::{
+    parse_command, quote, strip_line_end, tokens, Command, QUOTE_LIMIT, SEPARATORS,
+};
 use super::{print, shell};
 use crate::engine::{variant_option, OptionSpec, UCI_VARIANT};
 use crate::rules::registry::{Family, GAMES};
@@ -48,6 +50,60 @@ pub fn run<R: BufRead, W: Write + Send + 'static>(input: R, output: W) -> io::Re
     serve(Box::new(EngineAgent), input, Output::new(output))
 }
 
+/// The most bytes one line may hold, line end included. A longer line is refused with one error
+/// and skipped up to its end, without being held: the session keeps serving the next line.
+pub const MAX_LINE_BYTES: usize = 1 << 20;
+
+/// A line buffer grown past this is given back after its line.
+const KEPT_BUFFER_BYTES: usize = 64 << 10;
+
+/// What [`read_line`] found.
+#[derive(Debug, PartialEq, Eq)]
+enum Read {
+    /// The end of the input.
+    End,
+    /// A line, in the buffer (with its `\n` unless the input ended first).
+    Line,
+    /// A line of this many bytes (line end included), more than `limit`: the buffer holds its
+    /// first `limit` bytes, the rest was read and dropped.
+    TooLong(usize),
+}
+
+/// Reads one line into `bytes` (cleared first), holding at most `limit` bytes of it.
+fn read_line<R: BufRead>(input: &mut R, bytes: &mut Vec<u8>, limit: usize) -> io::Result<Read> {
+    bytes.clear();
+    let mut total = 0;
+    loop {
+        let available = match input.fill_buf() {
+            Ok(available) => available,
+            Err(error) if error.kind() == io::ErrorKind::Interrupted => continue,
+            Err(error) => return Err(error),
+        };
+        if available.is_empty() {
+            return Ok(match total {
+                0 => Read::End,
+                _ if total > limit => Read::TooLong(total),
+                _ => Read::Line,
+            });
+        }
+        let (taken, ended) = match available.iter().position(|&byte| byte == b'\n') {
+            Some(at) => (at + 1, true),
+            None => (available.len(), false),
+        };
+        let room = limit.saturating_sub(bytes.len());
+        bytes.extend_from_slice(&available[..taken.min(room)]);
+        total += taken;
+        input.consume(taken);
+        if ended {
+            return Ok(if total > limit {
+                Read::TooLong(total)
+            } else {
+                Read::Line
+            });
+        }
+    }
+}
+
 /// Serves `agent` until `quit` or the end of the input. At the end of the input work that ends
 /// by itself is let finish, endless work (`go infinite`, pondering) is stopped; either way its
 /// answer is printed before this returns.
@@ -55,23 +111,42 @@ pub fn serve<R: BufRead>(agent: Box<dyn Agent>, mut input: R, output: Output) ->
     let mut session = Session::new(agent, output)?;
     let mut bytes = Vec::new();
     loop {
+        let read = read_line(&mut input, &mut bytes, MAX_LINE_BYTES)?;
+        match read {
+            Read::End => {
+                session.dialect().finish();
+                return Ok(());
+            }
+            Read::TooLong(length) => {
+                let start = String::from_utf8_lossy(&bytes[..bytes.len().min(4 * QUOTE_LIMIT)]);
+                session.output.error(&format!(
+                    "line too long: {length} bytes, more than the {MAX_LINE_BYTES} a line may \
+                     hold; the line starting {} is ignored",
+                    quote(&start)
+                ))?;
+            }
+            Read::Line => {
+                // A stray invalid byte should not end the session: it becomes U+FFFD and an
+                // error.
+                let line = String::from_utf8_lossy(&bytes);
+                let line = strip_line_end(&line);
+                // Whatever goes wrong with one line, the session keeps serving the next.
+                let handled = panic::catch_unwind(AssertUnwindSafe(|| session.handle_line(line)));
+                match handled {
+                    Ok(Ok(Flow::Continue)) => {}
+                    Ok(Ok(Flow::Quit)) => return Ok(()),
+                    Ok(Err(io_error)) => return Err(io_error),
+                    Err(_) => session.output.error(&format!(
+                        "internal error while handling {}",
+                        quote(line.trim_matches(SEPARATORS))
+                    ))?,
+                }
+            }
+        }
+        // Only a long line grows the buffer this far: give the memory back before waiting for
+        // the next.
         bytes.clear();
-        if input.read_until(b'\n', &mut bytes)? == 0 {
-            session.dialect().finish();
-            return Ok(());
-        }
-        // A stray invalid byte should not end the session: it becomes U+FFFD and an error.
-        let line = String::from_utf8_lossy(&bytes);
-        // Whatever goes wrong with one line, the session keeps serving the next.
-        let handled = panic::catch_unwind(AssertUnwindSafe(|| session.handle_line(&line)));
-        match handled {
-            Ok(Ok(Flow::Continue)) => {}
-            Ok(Ok(Flow::Quit)) => return Ok(()),
-            Ok(Err(io_error)) => return Err(io_error),
-            Err(_) => session
-                .output
-                .error(&format!("internal error while handling '{}'", line.trim()))?,
-        }
+        bytes.shrink_to(KEPT_BUFFER_BYTES);
     }
 }
 
@@ -99,7 +174,7 @@ impl Session {
     }
 
     fn handle_line(&mut self, line: &str) -> io::Result<Flow> {
-        let Some(keyword) = line.split_whitespace().next() else {
+        let Some(keyword) = tokens(line).next() else {
             return Ok(Flow::Continue);
         };
         let shared = match self.dialect().language() {
@@ -173,7 +248,7 @@ impl Session {
     /// `setoption`; a `UCI_Variant` of another family first switches the dialect.
     fn set_option(&mut self, name: &str, value: Option<&str>) -> io::Result<()> {
         if name.eq_ignore_ascii_case(UCI_VARIANT) {
-            let wanted = value.unwrap_or_default().trim();
+            let wanted = value.unwrap_or_default().trim_matches(SEPARATORS);
             let entry = GAMES
                 .iter()
                 .find(|entry| entry.name.eq_ignore_ascii_case(wanted));
@@ -344,6 +419,30 @@ mod tests {
         let refused = session.switch_to(Family::World).unwrap_err();
         assert_eq!(refused, "recorder does not play world games");
         assert_eq!(session.dialect().family(), Family::Turn);
+    }
+
+    #[test]
+    fn read_line_holds_at_most_the_limit_and_skips_the_rest_of_a_long_line() {
+        let input = format!("short\r\n{}\nnext\nlast", "y".repeat(100));
+        // A small buffer: lines arrive in pieces.
+        let mut input = io::BufReader::with_capacity(7, input.as_bytes());
+        let mut bytes = Vec::new();
+        let mut read = |input: &mut io::BufReader<&[u8]>| {
+            let read = read_line(input, &mut bytes, 10).unwrap();
+            (read, String::from_utf8(bytes.clone()).unwrap())
+        };
+        assert_eq!(read(&mut input), (Read::Line, "short\r\n".into()));
+        assert_eq!(read(&mut input), (Read::TooLong(101), "y".repeat(10)));
+        assert_eq!(read(&mut input), (Read::Line, "next\n".into()));
+        assert_eq!(read(&mut input), (Read::Line, "last".into()));
+        assert_eq!(read(&mut input), (Read::End, String::new()));
+        let mut exact = "0123456789".as_bytes();
+        assert_eq!(read_line(&mut exact, &mut bytes, 10).unwrap(), Read::Line);
+        let mut over = "0123456789\n".as_bytes();
+        assert_eq!(
+            read_line(&mut over, &mut bytes, 10).unwrap(),
+            Read::TooLong(11)
+        );
     }
 
     #[test]

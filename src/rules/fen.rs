@@ -24,10 +24,14 @@ pub const FIELD_NAMES: [&str; 7] = [
 pub struct Fields<'a>(Vec<&'a str>);
 
 impl<'a> Fields<'a> {
-    /// Splits `fen` at white space; `names` are its fields in order, the first `required` of
+    /// Splits `fen` at spaces and tabs; `names` are its fields in order, the first `required` of
     /// them needed.
     pub fn split(fen: &'a str, required: usize, names: &[&str]) -> Result<Fields<'a>, RuleError> {
-        let fields: Vec<&str> = fen.split_whitespace().collect();
+        // Spaces and tabs only, as the protocol splits its tokens.
+        let fields: Vec<&str> = fen
+            .split([' ', '\t'])
+            .filter(|field| !field.is_empty())
+            .collect();
         if fields.len() < required || fields.len() > names.len() {
             return Err(bad_fen(format!(
                 "expected {required} to {} fields ({}), found {}",

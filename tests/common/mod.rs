@@ -60,6 +60,18 @@ impl Roger {
         stdin.flush().expect("flush to roger");
     }
 
+    /// The engine's process id (to read its `/proc` entry).
+    pub fn pid(&self) -> u32 {
+        self.child.id()
+    }
+
+    /// Sends raw bytes, as they are (no line end added).
+    pub fn send_bytes(&mut self, bytes: &[u8]) {
+        let stdin = self.stdin.as_mut().expect("stdin still open");
+        stdin.write_all(bytes).expect("write to roger");
+        stdin.flush().expect("flush to roger");
+    }
+
     /// Closes the engine's standard input (end of file).
     pub fn close_input(&mut self) {
         self.stdin = None;
