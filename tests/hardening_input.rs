@@ -4,6 +4,20 @@
 mod common;
 use common::{Roger, PROMPT};
 
+/// A memory figure of a process from `/proc/<pid>/status` (`VmRSS`, `VmHWM`), in KiB.
+fn status_kib(pid: u32, field: &str) -> u64 {
+    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).expect("proc status");
+    status
+        .lines()
+        .find_map(|line| line.strip_prefix(field)?.strip_prefix(':'))
+        .and_then(|value| value.trim().trim_end_matches("kB").trim().parse().ok())
+        .unwrap_or_else(|| panic!("no {field} line"))
+}
+
+fn status_mib(pid: u32, field: &str) -> u64 {
+    status_kib(pid, field) / 1024
+}
+
 const START_FEN: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
 
 /// Only ASCII space and tab split tokens: any other whitespace is part of a token, so these lines
@@ -54,23 +68,13 @@ fn only_spaces_and_tabs_separate_tokens() {
     roger.send("quit");
 }
 
-/// The resident memory of a process, in KiB.
-fn resident_kib(pid: u32) -> u64 {
-    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).expect("proc status");
-    status
-        .lines()
-        .find_map(|line| line.strip_prefix("VmRSS:"))
-        .and_then(|value| value.trim().trim_end_matches("kB").trim().parse().ok())
-        .expect("a VmRSS line")
-}
-
 /// A line longer than a line may hold (1 MiB) gets one short error quoting a short prefix, is
 /// not held in memory, and the engine serves the next lines.
 #[test]
 fn a_huge_line_gets_one_short_error_and_is_not_kept() {
     let mut roger = Roger::start();
     assert!(roger.sync().is_empty());
-    let before = resident_kib(roger.pid());
+    let before = status_kib(roger.pid(), "VmRSS");
     // 64 MiB in one line of one token, sent in pieces as a GUI's pipe would carry it.
     let piece = vec![b'x'; 1 << 20];
     roger.send_bytes(b"position fen ");
@@ -95,7 +99,7 @@ fn a_huge_line_gets_one_short_error_and_is_not_kept() {
             "x".repeat(19)
         )
     );
-    let after = resident_kib(roger.pid());
+    let after = status_kib(roger.pid(), "VmRSS");
     assert!(
         after < before + 4 * 1024,
         "resident memory grew from {before} KiB to {after} KiB"
@@ -148,4 +152,24 @@ fn a_long_line_within_the_bound_is_served_and_errors_quote_a_prefix() {
             roger.expect_error(&line, &["characters left out", "the position is unchanged"]);
         assert!(error.len() < 500, "a {}-byte error", error.len());
     }
+}
+
+/// Growing the hash table frees the old one first: the peak is about the new table, not the
+/// old and the new together (small sizes, as a test can afford: 64 MiB, then 96 MiB).
+#[test]
+fn resizing_the_hash_never_holds_both_tables() {
+    let mut roger = Roger::start();
+    roger.send("setoption name Hash value 64");
+    assert!(roger.sync().is_empty());
+    let base = status_mib(roger.pid(), "VmRSS") - 64;
+    roger.send("setoption name Hash value 96");
+    assert!(roger.sync().is_empty());
+    let peak = status_mib(roger.pid(), "VmHWM");
+    // Both at once would peak at base + 160 MiB.
+    assert!(
+        peak < base + 96 + 24,
+        "peak {peak} MiB over a base of {base} MiB"
+    );
+    roger.send("go depth 2");
+    roger.await_bestmove(PROMPT);
 }

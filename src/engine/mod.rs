@@ -95,8 +95,13 @@ impl Engine {
             (options::HASH, OptionValue::Spin(megabytes)) => {
                 let megabytes = megabytes as usize;
                 if megabytes != self.options.hash_mb {
-                    self.tt_write().try_resize(megabytes)?;
-                    self.options.hash_mb = megabytes;
+                    let (resized, held) = {
+                        let mut tt = self.tt_write();
+                        (tt.try_resize(megabytes), tt.megabytes())
+                    };
+                    // A failed allocation may leave another size (see `try_resize`).
+                    self.options.hash_mb = held;
+                    resized?;
                 }
             }
             (options::THREADS, OptionValue::Spin(threads)) => {

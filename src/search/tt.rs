@@ -55,6 +55,8 @@ struct Slot {
 pub struct TranspositionTable {
     slots: Vec<Slot>,
     generation: AtomicU64,
+    /// The size asked for, in MiB.
+    megabytes: usize,
 }
 
 const SLOT_BYTES: usize = 16;
@@ -64,6 +66,7 @@ impl TranspositionTable {
         let mut table = TranspositionTable {
             slots: Vec::new(),
             generation: AtomicU64::new(0),
+            megabytes: 0,
         };
         table.resize(megabytes);
         table
@@ -75,27 +78,50 @@ impl TranspositionTable {
         }
     }
 
-    /// Resizes to `megabytes` MiB, or leaves the table as it is and says why not: a size the
-    /// machine's free memory cannot hold is refused before anything is allocated.
+    /// The table's size in MiB.
+    pub fn megabytes(&self) -> usize {
+        self.megabytes
+    }
+
+    /// Resizes to `megabytes` MiB (a resized table starts empty), or says why not. The old table
+    /// is freed before the new one is allocated, so the two are never held at once. A size more
+    /// than the machine's free memory plus the old table is refused before anything changes. If
+    /// the allocation fails all the same, the table is allocated again at its old size (or at
+    /// 1 MiB if even that fails): it keeps its size but not its entries.
     pub fn try_resize(&mut self, megabytes: usize) -> Result<(), String> {
-        if let Some(available) = available_memory_mib() {
-            if megabytes > available {
+        self.resize_within(megabytes, available_memory_mib())
+    }
+
+    /// [`TranspositionTable::try_resize`] with `available` MiB of free memory, if known.
+    fn resize_within(&mut self, megabytes: usize, available: Option<usize>) -> Result<(), String> {
+        if let Some(available) = available {
+            let room = available.saturating_add(self.megabytes);
+            if megabytes > room {
                 return Err(format!(
-                    "Hash {megabytes} MiB is more than the {available} MiB of memory available"
+                    "Hash {megabytes} MiB is more than the {room} MiB of memory available"
                 ));
             }
         }
-        let count = (megabytes.max(1) * 1024 * 1024 / SLOT_BYTES).max(1024);
-        let mut slots = Vec::new();
-        slots
-            .try_reserve_exact(count)
-            .map_err(|_| format!("cannot allocate a {megabytes} MiB hash table"))?;
-        slots.extend((0..count).map(|_| Slot {
-            check: AtomicU64::new(0),
-            data: AtomicU64::new(0),
-        }));
-        self.slots = slots;
-        Ok(())
+        let old = self.megabytes;
+        self.slots = Vec::new();
+        self.generation.store(0, Ordering::Relaxed);
+        match allocate(megabytes) {
+            Ok(slots) => {
+                self.slots = slots;
+                self.megabytes = megabytes;
+                Ok(())
+            }
+            Err(error) => {
+                (self.slots, self.megabytes) = match allocate(old) {
+                    Ok(slots) => (slots, old),
+                    Err(_) => (allocate(1).map_err(|again| again.to_string())?, 1),
+                };
+                Err(format!(
+                    "{error}; the table keeps {} MiB, emptied",
+                    self.megabytes
+                ))
+            }
+        }
     }
 
     pub fn clear(&mut self) {
@@ -179,6 +205,20 @@ impl TranspositionTable {
     }
 }
 
+/// A zeroed table of `megabytes` MiB (at least 1024 slots), or why not.
+fn allocate(megabytes: usize) -> Result<Vec<Slot>, String> {
+    let count = (megabytes.max(1).saturating_mul(1024 * 1024) / SLOT_BYTES).max(1024);
+    let mut slots = Vec::new();
+    slots
+        .try_reserve_exact(count)
+        .map_err(|_| format!("cannot allocate a {megabytes} MiB hash table"))?;
+    slots.extend((0..count).map(|_| Slot {
+        check: AtomicU64::new(0),
+        data: AtomicU64::new(0),
+    }));
+    Ok(slots)
+}
+
 /// Memory the system can still give, from `/proc/meminfo` (where there is one).
 fn available_memory_mib() -> Option<usize> {
     let info = std::fs::read_to_string("/proc/meminfo").ok()?;
@@ -204,6 +244,39 @@ mod tests {
         );
         assert!(tt.probe(key ^ 1).is_none());
         assert!(tt.hashfull() <= 1000);
+    }
+
+    #[test]
+    fn the_old_table_counts_as_free_memory_and_a_refusal_keeps_it() {
+        let mut tt = TranspositionTable::new(8);
+        tt.store(42, 1, 2, 3, Bound::Exact);
+        // 4 MiB free plus the 8 MiB table cannot hold 13 MiB: refused, nothing changes.
+        assert_eq!(
+            tt.resize_within(13, Some(4)),
+            Err("Hash 13 MiB is more than the 12 MiB of memory available".into())
+        );
+        assert_eq!((tt.megabytes(), tt.slots.len()), (8, 8 << 16));
+        assert_eq!(tt.probe(42).unwrap().packed_move, 1);
+        // 12 MiB fits once the old table is freed.
+        assert_eq!(tt.resize_within(12, Some(4)), Ok(()));
+        assert_eq!((tt.megabytes(), tt.slots.len()), (12, 12 << 16));
+        assert!(tt.probe(42).is_none());
+    }
+
+    #[test]
+    fn a_failed_allocation_keeps_the_size_but_not_the_entries() {
+        let mut tt = TranspositionTable::new(2);
+        tt.store(42, 1, 2, 3, Bound::Exact);
+        let impossible = usize::MAX / (1 << 21);
+        let error = tt.resize_within(impossible, None).unwrap_err();
+        assert_eq!(
+            error,
+            format!(
+                "cannot allocate a {impossible} MiB hash table; the table keeps 2 MiB, emptied"
+            )
+        );
+        assert_eq!((tt.megabytes(), tt.slots.len()), (2, 2 << 16));
+        assert!(tt.probe(42).is_none());
     }
 
     #[test]
