@@ -241,3 +241,18 @@ fn counters_count_past_16_bits_in_a_long_game() {
     assert_eq!(fen, START_FEN.replace(" 0 1", " 131072 65537"));
     assert_eq!(Chess::from_fen(&fen).unwrap().fen(), fen);
 }
+
+#[test]
+fn a_move_after_the_end_says_the_game_is_over() {
+    // Fool's mate: White is mated and has no move left.
+    let mut record = GameRecord::new(Chess::startpos());
+    for text in ["f2f3", "e7e5", "g2g4", "d8h4"] {
+        record.play_text(text).unwrap();
+    }
+    let error = record.play_text("e1f2").unwrap_err();
+    assert!(
+        error.text().ends_with(": the game is over (checkmate)"),
+        "{error}"
+    );
+    assert_eq!(record.moves().len(), 4);
+}
