@@ -64,36 +64,39 @@ impl<'a> Fields<'a> {
     }
 
     /// The halfmove clock (fifth field, 0 when left out) and the move number (sixth field, 1
-    /// when left out, and at least 1).
-    pub fn clocks<N: FenNumber>(&self) -> Result<(N, N), RuleError> {
-        let number = |index: usize, name: &str, default: N| match self.get(index) {
+    /// when left out; 0 is read as 1, as some tools write it). Each is plain decimal digits
+    /// without a sign or a leading zero, at most [`u32::MAX`].
+    pub fn clocks(&self) -> Result<(u32, u32), RuleError> {
+        let number = |index: usize, name: &str, default: u32| match self.get(index) {
             None => Ok(default),
-            Some(text) => text
-                .parse::<N>()
-                .map_err(|_| bad_fen(format!("{name} '{text}' is not a number{}", N::RANGE))),
+            Some(text) => read_counter(text, name),
         };
-        let halfmove = number(4, "halfmove clock", N::ZERO)?;
-        let fullmove = number(5, "move number", N::ONE)?.max(N::ONE);
+        let halfmove = number(4, "halfmove clock", 0)?;
+        let fullmove = number(5, "move number", 1)?.max(1);
         Ok((halfmove, fullmove))
     }
 }
 
-/// A FEN counter's integer type.
-pub trait FenNumber: std::str::FromStr + Ord + Copy {
-    const ZERO: Self;
-    const ONE: Self;
-    /// The range, for the error on a field that is not one: ` from 0 to 65535`, or nothing.
-    const RANGE: &'static str;
-}
-impl FenNumber for u16 {
-    const ZERO: u16 = 0;
-    const ONE: u16 = 1;
-    const RANGE: &'static str = " from 0 to 65535";
-}
-impl FenNumber for u32 {
-    const ZERO: u32 = 0;
-    const ONE: u32 = 1;
-    const RANGE: &'static str = "";
+/// A FEN counter: decimal digits, no sign, no leading zero (`0` itself is fine), in `u32`.
+pub fn read_counter(text: &str, name: &str) -> Result<u32, RuleError> {
+    if text.is_empty() || !text.bytes().all(|b| b.is_ascii_digit()) {
+        return Err(bad_fen(format!(
+            "{name} '{text}' is not a number: expected decimal digits"
+        )));
+    }
+    if text.len() > 1 && text.starts_with('0') {
+        let trimmed = text.trim_start_matches('0');
+        let plain = if trimmed.is_empty() { "0" } else { trimmed };
+        return Err(bad_fen(format!(
+            "{name} '{text}' has a leading zero: write it as '{plain}'"
+        )));
+    }
+    text.parse::<u32>().map_err(|_| {
+        bad_fen(format!(
+            "{name} '{text}' is out of range: at most {}",
+            u32::MAX
+        ))
+    })
 }
 
 /// The error unless `count` kings of `color` is within `allowed`.
@@ -292,6 +295,26 @@ mod tests {
             ("8/99999999999999999999", "empty-run count"),
         ] {
             assert!(error(field).text().contains(needle), "{field}");
+        }
+    }
+
+    #[test]
+    fn counters_are_plain_decimal_in_32_bits() {
+        assert_eq!(read_counter("0", "n"), Ok(0));
+        assert_eq!(read_counter("4294967295", "n"), Ok(u32::MAX));
+        for (text, needle) in [
+            ("", "is not a number"),
+            ("+1", "is not a number"),
+            ("-1", "is not a number"),
+            ("1.0", "is not a number"),
+            ("٣", "is not a number"),
+            ("00", "leading zero: write it as '0'"),
+            ("0042", "leading zero: write it as '42'"),
+            ("4294967296", "out of range: at most 4294967295"),
+            ("99999999999999999999999", "out of range"),
+        ] {
+            let error = read_counter(text, "n").unwrap_err();
+            assert!(error.text().contains(needle), "{text}: {error}");
         }
     }
 

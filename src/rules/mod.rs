@@ -231,6 +231,11 @@ pub trait Game: Clone + Send + Sync + Debug + 'static {
             Some(&mv) => Ok(mv),
             None => Err(RuleError::Illegal(match self.why_illegal(text, &moves) {
                 Some(why) => format!("'{text}' is not a legal move in {}: {why}", self.fen()),
+                None if moves.is_empty() => format!(
+                    "'{text}' is not a legal move in {}: the game is over ({})",
+                    self.fen(),
+                    self.no_moves_reason().text()
+                ),
                 None => format!("'{text}' is not a legal move in {}", self.fen()),
             })),
         }

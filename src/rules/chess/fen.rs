@@ -31,6 +31,18 @@ impl Chess {
             check_kings(color, pos.pieces(color, PieceKind::King).count(), 1..=1)?;
         }
         check_back_ranks((pos.kind_bb(PieceKind::Pawn) & BACK_RANKS).any())?;
+        for color in [Color::White, Color::Black] {
+            // A side starts with 16 pieces, 8 of them pawns, and never gains one.
+            let pieces = pos.color_bb(color).count();
+            let pawns = pos.pieces(color, PieceKind::Pawn).count();
+            if pieces > 16 || pawns > 8 {
+                return Err(error(format!(
+                    "{} has {pieces} pieces, {pawns} of them pawns; a side has at most 16, \
+                     at most 8 of them pawns",
+                    color.name()
+                )));
+            }
+        }
         pos.side = split.side()?;
 
         if fields[2] != "-" {

@@ -27,7 +27,7 @@ impl Game for Chess {
     }
     #[inline(always)]
     fn halfmove_clock(&self) -> u32 {
-        self.halfmove as u32
+        self.halfmove
     }
     #[inline(always)]
     fn key(&self) -> u64 {

@@ -77,8 +77,8 @@ pub struct Chess {
     pub(super) castling: u8,
     /// The en passant target square as the FEN says, or `NO_SQUARE`.
     pub(super) en_passant: u8,
-    pub(super) halfmove: u16,
-    pub(super) fullmove: u16,
+    pub(super) halfmove: u32,
+    pub(super) fullmove: u32,
     pub(super) key: u64,
     /// Enemy pieces giving check to the side to move.
     pub(super) checkers: u64,
@@ -118,7 +118,7 @@ impl Chess {
     pub fn en_passant_square(&self) -> Option<Square> {
         (self.en_passant != NO_SQUARE).then_some(Square(self.en_passant))
     }
-    pub fn fullmove_number(&self) -> u16 {
+    pub fn fullmove_number(&self) -> u32 {
         self.fullmove
     }
 
@@ -207,7 +207,7 @@ impl Chess {
         let moving_kind = self.code_at(from) % 6;
         self.key ^= self.en_passant_key() ^ KEYS.castling[self.castling as usize];
         self.en_passant = NO_SQUARE;
-        self.halfmove += 1;
+        self.halfmove = self.halfmove.saturating_add(1);
 
         if mv.is_en_passant() {
             let victim = if us == Color::White {
@@ -247,7 +247,7 @@ impl Chess {
 
         self.castling &= CASTLING_MASKS[from.index()] & CASTLING_MASKS[to.index()];
         if us == Color::Black {
-            self.fullmove += 1;
+            self.fullmove = self.fullmove.saturating_add(1);
         }
         self.side = us.flip();
         self.key ^= KEYS.black_to_move ^ KEYS.castling[self.castling as usize];
@@ -259,7 +259,7 @@ impl Chess {
     pub(super) fn apply_null(&mut self) {
         self.key ^= self.en_passant_key();
         self.en_passant = NO_SQUARE;
-        self.halfmove += 1;
+        self.halfmove = self.halfmove.saturating_add(1);
         self.side = self.side.flip();
         self.key ^= KEYS.black_to_move;
         self.update_checkers();

@@ -145,6 +145,18 @@ fn malformed_fens_are_rejected_with_a_reason() {
         ("4k3/8/8/8/8/8/8/4K2R w K - 0 1 extra", "fields"),
         ("4k3/4Q3/8/8/8/8/8/4K3 w - - 0 1", "not to move"),
         ("P3k3/8/8/8/8/8/8/4K3 w - - 0 1", "pawn"),
+        (
+            "rnbqkbnr/pppppppp/8/8/4N3/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+            "white has 17 pieces",
+        ),
+        (
+            "4k3/8/8/8/P7/8/PPPPPPPP/4K3 w - - 0 1",
+            "white has 10 pieces, 9 of them pawns",
+        ),
+        (
+            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 01",
+            "leading zero",
+        ),
     ];
     checks::fen_errors::<Chess>(&cases);
     // Four fields are enough.
@@ -212,4 +224,35 @@ fn endings_are_recognised() {
             "{fen}"
         );
     }
+}
+
+#[test]
+fn counters_count_past_16_bits_in_a_long_game() {
+    // 131,072 quiet plies of knights out and back: 16-bit counters wrapped to `0 1` here.
+    let mut record = GameRecord::new(Chess::startpos());
+    for text in ["g1f3", "g8f6", "f3g1", "f6g8"] {
+        record.play_text(text).unwrap();
+    }
+    let cycle = record.moves().to_vec();
+    for ply in 4..131_072 {
+        record.play(cycle[ply % 4]);
+    }
+    let fen = record.position().fen();
+    assert_eq!(fen, START_FEN.replace(" 0 1", " 131072 65537"));
+    assert_eq!(Chess::from_fen(&fen).unwrap().fen(), fen);
+}
+
+#[test]
+fn a_move_after_the_end_says_the_game_is_over() {
+    // Fool's mate: White is mated and has no move left.
+    let mut record = GameRecord::new(Chess::startpos());
+    for text in ["f2f3", "e7e5", "g2g4", "d8h4"] {
+        record.play_text(text).unwrap();
+    }
+    let error = record.play_text("e1f2").unwrap_err();
+    assert!(
+        error.text().ends_with(": the game is over (checkmate)"),
+        "{error}"
+    );
+    assert_eq!(record.moves().len(), 4);
 }

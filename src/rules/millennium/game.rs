@@ -29,7 +29,7 @@ impl Game for Millennium {
     }
     #[inline(always)]
     fn halfmove_clock(&self) -> u32 {
-        self.halfmove as u32
+        self.halfmove
     }
     #[inline(always)]
     fn key(&self) -> u64 {

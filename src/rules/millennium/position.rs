@@ -149,8 +149,8 @@ pub struct Millennium {
     pub(super) castling: u16,
     /// The en passant target square as the FEN says, or `NO_SQUARE`.
     pub(super) en_passant: u8,
-    pub(super) halfmove: u16,
-    pub(super) fullmove: u16,
+    pub(super) halfmove: u32,
+    pub(super) fullmove: u32,
     /// `pool[colour][kind - 1]`: captured knights, bishops, rooks and queens not yet reinstated.
     pub(super) pool: [[u8; 4]; 2],
     pub(super) key: u64,
@@ -197,7 +197,7 @@ impl Millennium {
     pub fn en_passant_square(&self) -> Option<Square> {
         (self.en_passant != NO_SQUARE).then_some(Square(self.en_passant))
     }
-    pub fn fullmove_number(&self) -> u16 {
+    pub fn fullmove_number(&self) -> u32 {
         self.fullmove
     }
     /// How many pieces of `kind` (knight to queen) the side can reinstate.
@@ -316,7 +316,7 @@ impl Millennium {
         let moving_kind = self.code_at(from) % 6;
         self.key ^= self.en_passant_key() ^ KEYS.castling_set(self.castling);
         self.en_passant = NO_SQUARE;
-        self.halfmove += 1;
+        self.halfmove = self.halfmove.saturating_add(1);
 
         if mv.is_capture() {
             self.halfmove = 0;
@@ -354,7 +354,7 @@ impl Millennium {
 
         self.castling &= CASTLING_MASKS[from.index()] & CASTLING_MASKS[to.index()];
         if us == Color::Black {
-            self.fullmove += 1;
+            self.fullmove = self.fullmove.saturating_add(1);
         }
         self.side = them;
         self.key ^= KEYS.black_to_move ^ KEYS.castling_set(self.castling);
@@ -366,7 +366,7 @@ impl Millennium {
     pub(super) fn apply_null(&mut self) {
         self.key ^= self.en_passant_key();
         self.en_passant = NO_SQUARE;
-        self.halfmove += 1;
+        self.halfmove = self.halfmove.saturating_add(1);
         self.side = self.side.flip();
         self.key ^= KEYS.black_to_move;
         self.update_checkers();

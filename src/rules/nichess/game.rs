@@ -42,6 +42,10 @@ impl Game for Nichess {
     }
     #[inline]
     fn in_check(&self) -> bool {
+        if self.ply >= MOVE_LIMIT {
+            // The game is over: only a king already destroyed still counts.
+            return self.king_destroyed(self.side);
+        }
         self.king_in_danger(self.side)
     }
     #[inline]
@@ -71,9 +75,27 @@ impl Game for Nichess {
     fn no_moves_reason(&self) -> EndReason {
         if self.king_destroyed(self.side) {
             EndReason::KingDestroyed
+        } else if self.ply >= MOVE_LIMIT {
+            EndReason::MoveLimit
         } else {
             EndReason::Stalemate
         }
+    }
+    /// A finished game refuses every action, and says why.
+    fn why_illegal(&self, _text: &str, legal: &MoveList<Move>) -> Option<String> {
+        if !legal.is_empty() {
+            return None;
+        }
+        Some(if self.king_destroyed(self.side) {
+            format!(
+                "the game is over: the {} king was destroyed",
+                self.side.name()
+            )
+        } else if self.ply >= MOVE_LIMIT {
+            format!("the game is over: all {MOVE_LIMIT} plies of the move limit have been played (a draw)")
+        } else {
+            format!("{} has no action (stalemate)", self.side.name())
+        })
     }
     fn draw_by_rule(&self) -> Option<EndReason> {
         // A king destroyed on the last ply still decides the game.

@@ -39,7 +39,7 @@ impl Nichess {
     /// Generates the legal actions; with `TACTICAL` only attacks, throws and promotions.
     pub(super) fn generate<const TACTICAL: bool>(&self, list: &mut MoveList<Move>) {
         let us = self.side;
-        if self.king_destroyed(us) {
+        if self.game_over() {
             return;
         }
         let m = magics();
@@ -84,7 +84,7 @@ impl Nichess {
     /// The number of legal actions, counted without listing them (perft's last ply).
     pub fn count_actions(&self) -> u64 {
         let us = self.side;
-        if self.king_destroyed(us) {
+        if self.game_over() {
             return 0;
         }
         let m = magics();

@@ -122,6 +122,12 @@ impl Nichess {
     pub fn plies(&self) -> u32 {
         self.ply as u32
     }
+    /// True when the game has ended: the side to move's king was destroyed, or the 333-ply
+    /// move limit is reached. A finished game has no actions.
+    #[inline(always)]
+    pub fn game_over(&self) -> bool {
+        self.ply >= MOVE_LIMIT || self.king_destroyed(self.side)
+    }
     /// The full-move number as FEN writes it.
     pub fn fullmove_number(&self) -> u32 {
         self.ply as u32 / 2 + 1

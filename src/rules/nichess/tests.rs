@@ -445,6 +445,39 @@ fn the_game_is_drawn_after_333_plies() {
 }
 
 #[test]
+fn a_game_at_its_move_limit_has_no_actions_and_refuses_moves_with_the_reason() {
+    // Black to move at ply 333, its king attacked: the game is over all the same.
+    let pos = position("4k3/8/8/8/8/8/8/R3K2R b - - 11 167");
+    assert_eq!(pos.plies(), 333);
+    assert!(legal(&pos).is_empty());
+    assert_eq!(pos.count_moves(), 0);
+    assert_eq!(pos.perft(2), 0);
+    let mut tactical = MoveList::new();
+    pos.generate_tactical(&mut tactical);
+    assert!(tactical.is_empty());
+    // Nothing can attack the king any more, so the search does not see it as mated.
+    assert!(!pos.in_check());
+    assert_eq!(pos.no_moves_reason(), EndReason::MoveLimit);
+    let error = pos.parse_move("e8d8").unwrap_err();
+    assert!(
+        matches!(&error, RuleError::Illegal(text) if text.contains("the game is over: all 333 plies")),
+        "{error}"
+    );
+    let record = GameRecord::new(pos);
+    assert_eq!(record.outcome(), Outcome::Draw(EndReason::MoveLimit));
+    // Every position of a game reads back, the last one too.
+    assert_eq!(Nichess::from_fen(&pos.fen()).unwrap(), pos);
+    // A destroyed king is the reason when it is one.
+    let mut record = GameRecord::new(position("4k2R/8/8/8/8/8/8/4K3 w - - 10 100"));
+    record.play_text("h8e8").unwrap();
+    let error = record.play_text("e8e7").unwrap_err();
+    assert!(
+        error.text().contains("the black king was destroyed"),
+        "{error}"
+    );
+}
+
+#[test]
 fn fen_with_health_round_trips() {
     for fen in [
         "rnmqkmnr/pppppppp/8/8/8/8/PPPPPPPP/RNMQKMNR w - - 0 1",
