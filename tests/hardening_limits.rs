@@ -3,9 +3,10 @@
 //! depth 1.
 
 use std::process::Command;
+use std::time::Instant;
 
 mod common;
-use common::{Roger, SEARCH};
+use common::{Roger, PROMPT, SEARCH};
 
 const GAMES: [&str; 3] = ["chess", "millennium", "nichess"];
 
@@ -110,4 +111,38 @@ fn bench_depth_beyond_the_search_is_refused_on_the_command_line() {
     assert_eq!(output.status.code(), Some(2), "{output:?}");
     let stderr = String::from_utf8_lossy(&output.stderr);
     assert!(stderr.contains("not in 1..=124"), "{stderr}");
+}
+
+/// Issue 9, point 2: a long perft runs like a search, answering `isready`, `stop` and `quit`.
+#[test]
+fn a_long_perft_answers_isready_stop_and_quit() {
+    let mut roger = Roger::start();
+    for threads in [1, 2] {
+        roger.send(&format!("setoption name Threads value {threads}"));
+        for game in GAMES {
+            select(&mut roger, game);
+            roger.send("position startpos");
+            // Minutes of counting in every game.
+            roger.send("go perft 8");
+            let started = Instant::now();
+            assert!(roger.sync().is_empty());
+            roger.expect_error("go depth 1", &["a search is already running"]);
+            roger.expect_error("go perft 1", &["a search is running"]);
+            roger.expect_error("bench", &["a search is running"]);
+            roger.send("stop");
+            assert_eq!(roger.sync(), ["info string perft 8 stopped"]);
+            assert!(
+                started.elapsed() < PROMPT,
+                "{game}: {:?}",
+                started.elapsed()
+            );
+        }
+    }
+    select(&mut roger, "chess");
+    assert_eq!(roger.perft("startpos", 3), "Nodes searched: 8902");
+    roger.send("go perft 9");
+    let started = Instant::now();
+    roger.send("quit");
+    roger.assert_exits(PROMPT);
+    assert!(started.elapsed() < PROMPT);
 }

@@ -265,6 +265,41 @@ impl Engine {
         Ok(self.game.perft(depth, self.search_threads()))
     }
 
+    /// `go perft`: counts on its own thread, as a search runs, so that `stop`, `isready` and
+    /// `quit` are answered meanwhile; `on_done` gets the counts, or `None` when stopped.
+    pub fn go_perft<D>(&mut self, depth: u32, on_done: D) -> Result<(), String>
+    where
+        D: FnOnce(Option<Vec<(String, u64)>>) + Send + 'static,
+    {
+        if !(1..=MAX_PERFT_DEPTH).contains(&depth) {
+            return Err(format!(
+                "depth {depth} is out of range 1..={MAX_PERFT_DEPTH}"
+            ));
+        }
+        if self.is_searching() {
+            return Err("a search is running; send 'stop' first".into());
+        }
+        self.reap();
+        let stop = Arc::new(AtomicBool::new(false));
+        let answered = Arc::new(AtomicBool::new(false));
+        let (thread_stop, thread_answered) = (stop.clone(), answered.clone());
+        let game = self.game.clone();
+        let threads = self.search_threads();
+        let thread = std::thread::spawn(move || {
+            let counts = game.perft_until(depth, threads, &thread_stop);
+            thread_answered.store(true, Ordering::Release);
+            on_done(counts);
+        });
+        self.search = Some(RunningSearch {
+            stop,
+            pondering: Arc::new(AtomicBool::new(false)),
+            infinite: false,
+            answered,
+            thread,
+        });
+        Ok(())
+    }
+
     /// The threads a search or perft runs on: `Threads`, but no more than the machine's cores
     /// (see [`available_cores`]).
     fn search_threads(&self) -> usize {

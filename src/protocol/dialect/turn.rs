@@ -27,6 +27,12 @@ pub trait TurnAgent {
     fn wait(&mut self);
     fn display(&self) -> String;
     fn perft(&self, depth: u32) -> Result<Vec<(String, u64)>, String>;
+    /// `go perft`: its lines go to `out`, now or later from another thread. The default counts
+    /// here, before it returns.
+    fn go_perft(&mut self, depth: u32, out: &Output) -> Result<(), String> {
+        out.lines(print::perft_lines(&self.perft(depth)?))
+            .map_err(|error| error.to_string())
+    }
     /// Why `bench` may not run now, if it may not.
     fn bench_refusal(&self) -> Option<String>;
 }
@@ -89,10 +95,11 @@ impl<A: TurnAgent> Dialect for TurnDialect<A> {
                     out.error(&format!("go: {error}"))?;
                 }
             }
-            Command::Perft(depth) => match self.agent.perft(depth) {
-                Ok(counts) => out.lines(print::perft_lines(&counts))?,
-                Err(error) => out.error(&format!("go perft: {error}"))?,
-            },
+            Command::Perft(depth) => {
+                if let Err(error) = self.agent.go_perft(depth, out) {
+                    out.error(&format!("go perft: {error}"))?;
+                }
+            }
             Command::Stop => self.agent.stop(),
             Command::PonderHit => self.agent.ponderhit(),
             // The session answers the shared commands before any line reaches a dialect.
@@ -189,6 +196,18 @@ impl TurnAgent for Engine {
 
     fn perft(&self, depth: u32) -> Result<Vec<(String, u64)>, String> {
         Engine::perft(self, depth)
+    }
+
+    fn go_perft(&mut self, depth: u32, out: &Output) -> Result<(), String> {
+        let out = out.clone();
+        // As for a search, a failed write means the GUI is gone.
+        let on_done = move |counts: Option<Vec<(String, u64)>>| {
+            let _ = match counts {
+                Some(counts) => out.lines(print::perft_lines(&counts)),
+                None => out.line(&print::info_string(&format!("perft {depth} stopped"))),
+            };
+        };
+        Engine::go_perft(self, depth, on_done)
     }
 
     fn bench_refusal(&self) -> Option<String> {
