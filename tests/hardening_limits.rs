@@ -146,3 +146,49 @@ fn a_long_perft_answers_isready_stop_and_quit() {
     roger.assert_exits(PROMPT);
     assert!(started.elapsed() < PROMPT);
 }
+
+/// Issue 9, point 2: `bench` too runs like a search.
+#[test]
+fn a_bench_answers_isready_stop_and_quit() {
+    let mut roger = Roger::start();
+    roger.send("bench depth 40");
+    let started = Instant::now();
+    // Progress lines may come before `readyok`, and nothing else.
+    let lines = roger.sync();
+    assert!(
+        lines.iter().all(|line| line.starts_with("position ")),
+        "{lines:#?}"
+    );
+    roger.send("go depth 1");
+    roger.send("go perft 1");
+    roger.send("bench");
+    roger.send("stop");
+    let lines = roger.sync();
+    let errors: Vec<&String> = lines.iter().filter(|line| line.contains("error")).collect();
+    assert_eq!(
+        errors,
+        [
+            "info string error: go: a search is already running; send 'stop' first",
+            "info string error: go perft: a search is running; send 'stop' first",
+            "info string error: bench: a search is running; send 'stop' first",
+        ],
+        "{lines:#?}"
+    );
+    assert_eq!(
+        lines.last().map(String::as_str),
+        Some("info string bench stopped")
+    );
+    assert!(started.elapsed() < PROMPT);
+    // A short one still runs to its summary.
+    roger.send("bench depth 1");
+    let lines = roger.read_until(SEARCH, |line| line.ends_with(" nps"));
+    assert!(
+        lines.iter().any(|line| line.starts_with("millennium: ")),
+        "{lines:#?}"
+    );
+    roger.send("bench depth 40");
+    let started = Instant::now();
+    roger.send("quit");
+    roger.assert_exits(PROMPT);
+    assert!(started.elapsed() < PROMPT);
+}

@@ -276,6 +276,17 @@ impl Engine {
                 "depth {depth} is out of range 1..={MAX_PERFT_DEPTH}"
             ));
         }
+        let game = self.game.clone();
+        let threads = self.search_threads();
+        self.run_in_background(move |stop| on_done(game.perft_until(depth, threads, stop)))
+    }
+
+    /// Runs `job` on its own thread as a search runs (see [`Engine::go_perft`]); `job` should
+    /// end soon after the flag it is given is set.
+    pub fn run_in_background<J>(&mut self, job: J) -> Result<(), String>
+    where
+        J: FnOnce(&AtomicBool) + Send + 'static,
+    {
         if self.is_searching() {
             return Err("a search is running; send 'stop' first".into());
         }
@@ -283,12 +294,9 @@ impl Engine {
         let stop = Arc::new(AtomicBool::new(false));
         let answered = Arc::new(AtomicBool::new(false));
         let (thread_stop, thread_answered) = (stop.clone(), answered.clone());
-        let game = self.game.clone();
-        let threads = self.search_threads();
         let thread = std::thread::spawn(move || {
-            let counts = game.perft_until(depth, threads, &thread_stop);
+            job(&thread_stop);
             thread_answered.store(true, Ordering::Release);
-            on_done(counts);
         });
         self.search = Some(RunningSearch {
             stop,

@@ -6,10 +6,11 @@ use super::{Dialect, Language};
 use crate::engine::{Engine, GoParams, OptionSpec, Report};
 use crate::protocol::output::Output;
 use crate::protocol::parse::{parse_command, Command, PositionStart};
-use crate::protocol::print;
 use crate::protocol::session::Agent;
+use crate::protocol::{print, shell};
 use crate::rules::registry::Family;
 use std::io;
+use std::sync::atomic::AtomicBool;
 
 /// What answers the turn dialect's commands. [`Engine`]'s own methods are the model.
 pub trait TurnAgent {
@@ -35,6 +36,11 @@ pub trait TurnAgent {
     }
     /// Why `bench` may not run now, if it may not.
     fn bench_refusal(&self) -> Option<String>;
+    /// `bench` (not refused): its lines go to `out`, now or later from another thread. The
+    /// default runs it here, before it returns.
+    fn go_bench(&mut self, depth: Option<u32>, out: &Output) -> io::Result<()> {
+        shell::bench(depth, &mut |line| out.line(line))
+    }
 }
 
 /// The turn dialect over an agent.
@@ -71,6 +77,13 @@ impl<A: TurnAgent> Dialect for TurnDialect<A> {
 
     fn bench_refusal(&self) -> Option<String> {
         self.agent.bench_refusal()
+    }
+
+    fn bench(&mut self, depth: Option<u32>, out: &Output) -> io::Result<()> {
+        match self.agent.bench_refusal() {
+            Some(reason) => out.error(&format!("bench: {reason}")),
+            None => self.agent.go_bench(depth, out),
+        }
     }
 
     fn handle_line(&mut self, line: &str, out: &Output) -> io::Result<()> {
@@ -208,6 +221,18 @@ impl TurnAgent for Engine {
             };
         };
         Engine::go_perft(self, depth, on_done)
+    }
+
+    fn go_bench(&mut self, depth: Option<u32>, out: &Output) -> io::Result<()> {
+        let lines = out.clone();
+        // As for a search, a failed write means the GUI is gone.
+        let job = move |stop: &AtomicBool| {
+            let _ = shell::bench_until(depth, stop, &mut |line| lines.line(line));
+        };
+        match Engine::run_in_background(self, job) {
+            Ok(()) => Ok(()),
+            Err(error) => out.error(&format!("bench: {error}")),
+        }
     }
 
     fn bench_refusal(&self) -> Option<String> {
