@@ -11,7 +11,7 @@ use crate::rules::millennium::Millennium;
 use crate::rules::nichess::Nichess;
 use crate::rules::{Game, GameRecord};
 use crate::search::{search, Limits, SearchOptions, TranspositionTable};
-use std::sync::atomic::AtomicBool;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
 
 pub const DEFAULT_DEPTH: u32 = 11;
@@ -66,25 +66,42 @@ const MILLENNIUM_POSITIONS: &[&str] = &[
 /// to `out`: every game's positions, then that game's node count. Returns the total nodes
 /// searched and the nodes per second.
 pub fn run(depth: Option<u32>, out: &mut dyn FnMut(&str)) -> (u64, u64) {
+    run_until(depth, &AtomicBool::new(false), out).expect("nothing stops it")
+}
+
+/// [`run`] that gives up (`None`) soon after `stop` is set, in the middle of a search.
+pub fn run_until(
+    depth: Option<u32>,
+    stop: &AtomicBool,
+    out: &mut dyn FnMut(&str),
+) -> Option<(u64, u64)> {
     let start = Instant::now();
-    let chess = section::<Chess>(POSITIONS, depth.unwrap_or(DEFAULT_DEPTH), "position", out);
+    let chess = section::<Chess>(
+        POSITIONS,
+        depth.unwrap_or(DEFAULT_DEPTH),
+        "position",
+        stop,
+        out,
+    )?;
     let nichess = section::<Nichess>(
         NICHESS_POSITIONS,
         depth.unwrap_or(NICHESS_DEFAULT_DEPTH),
         "nichess position",
+        stop,
         out,
-    );
+    )?;
     let millennium = section::<Millennium>(
         MILLENNIUM_POSITIONS,
         depth.unwrap_or(MILLENNIUM_DEFAULT_DEPTH),
         "millennium position",
+        stop,
         out,
-    );
+    )?;
     let total = chess + nichess + millennium;
     let elapsed = start.elapsed();
     let nps = (total as u128 * 1000 / elapsed.as_millis().max(1)) as u64;
     out(&format!("total time {} ms", elapsed.as_millis()));
-    (total, nps)
+    Some((total, nps))
 }
 
 /// Searches one game's positions to `depth` with a fresh table; prints a line per position
@@ -93,10 +110,10 @@ fn section<G: Game + Evaluate>(
     positions: &[&str],
     depth: u32,
     label: &str,
+    stop: &AtomicBool,
     out: &mut dyn FnMut(&str),
-) -> u64 {
+) -> Option<u64> {
     let tt = TranspositionTable::new(16);
-    let stop = AtomicBool::new(false);
     let limits = Limits {
         depth: Some(depth.max(1)),
         ..Limits::default()
@@ -108,7 +125,10 @@ fn section<G: Game + Evaluate>(
     let mut total = 0;
     for (index, fen) in positions.iter().enumerate() {
         let record = GameRecord::new(G::from_fen(fen).expect("bench FENs are valid"));
-        let outcome = search(&record, &limits, options, &tt, &stop, &mut |_| {});
+        let outcome = search(&record, &limits, options, &tt, stop, &mut |_| {});
+        if stop.load(Ordering::Acquire) {
+            return None;
+        }
         let best = outcome.best_move.map(|mv| record.position().move_text(mv));
         total += outcome.nodes;
         out(&format!(
@@ -120,5 +140,5 @@ fn section<G: Game + Evaluate>(
         ));
     }
     out(&format!("{}: {total} nodes", G::VARIANT));
-    total
+    Some(total)
 }

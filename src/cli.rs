@@ -3,6 +3,7 @@
 
 use clap::{Args, Parser, Subcommand};
 use roger::arena::selfplay::SelfplayOptions;
+use roger::engine::{MAX_DEPTH, MAX_PERFT_DEPTH};
 use roger::rules::registry::{names_of, Family, DEFAULT_GAME};
 
 #[derive(Parser)]
@@ -25,8 +26,8 @@ pub enum Mode {
         /// The position; the variant's start position when left out.
         #[arg(long)]
         fen: Option<String>,
-        /// How many plies deep to count (at least 1).
-        #[arg(long, value_parser = clap::value_parser!(u32).range(1..))]
+        /// How many plies deep to count (1 to 64).
+        #[arg(long, value_parser = clap::value_parser!(u32).range(1..=MAX_PERFT_DEPTH as i64))]
         depth: u32,
         /// The `UCI_Variant` whose rules apply.
         #[arg(long, default_value = DEFAULT_GAME, value_parser = names_of(Family::Turn))]
@@ -37,8 +38,8 @@ pub enum Mode {
     Selfplay(SelfplayOptions),
     /// Run the fixed search benchmark and print its node count and speed.
     Bench {
-        /// Search every benchmark position to this depth instead of the default.
-        #[arg(long, value_parser = clap::value_parser!(u32).range(1..))]
+        /// Search every benchmark position to this depth (1 to 124) instead of the default.
+        #[arg(long, value_parser = clap::value_parser!(u32).range(1..=MAX_DEPTH as i64))]
         depth: Option<u32>,
     },
     /// Run an engine-vs-engine tournament refereed with Roger's rules (see `roger help arena`

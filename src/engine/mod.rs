@@ -17,13 +17,21 @@ pub use worker::{BestMove, Report};
 
 use crate::rules::registry::{self, dispatch, AnyGame};
 use crate::rules::{Color, Game};
-use crate::search::{available_cores, Clock, Limits, SearchOptions, TranspositionTable};
+use crate::search::{available_cores, Clock, Limits, SearchOptions, TranspositionTable, MAX_PLY};
 use options::{option_specs, OptionValues};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, RwLock};
 use std::thread::JoinHandle;
 use std::time::Duration;
 use worker::SearchJob;
+
+/// The deepest a search goes (its last iteration): `go depth` and `bench depth` take no more.
+pub const MAX_DEPTH: u32 = MAX_PLY as u32 - 4;
+/// The largest `go mate`: a mate in n moves is searched as 2n - 1 plies, at most [`MAX_DEPTH`].
+pub const MAX_MATE: u32 = MAX_DEPTH.div_ceil(2);
+/// The deepest perft: far beyond what finishes, and shallow enough for any thread's stack
+/// (perft recurses once a ply).
+pub const MAX_PERFT_DEPTH: u32 = 64;
 
 /// A search running on its own thread.
 struct RunningSearch {
@@ -251,13 +259,58 @@ impl Engine {
 
     /// Leaf counts at `depth` under each legal root move, in generation order.
     pub fn perft(&self, depth: u32) -> Result<Vec<(String, u64)>, String> {
-        if depth == 0 {
-            return Err("perft depth must be at least 1".into());
+        if !(1..=MAX_PERFT_DEPTH).contains(&depth) {
+            return Err(format!(
+                "depth {depth} is out of range 1..={MAX_PERFT_DEPTH}"
+            ));
         }
         if self.is_searching() {
             return Err("a search is running; send 'stop' first".into());
         }
         Ok(self.game.perft(depth, self.search_threads()))
+    }
+
+    /// `go perft`: counts on its own thread, as a search runs, so that `stop`, `isready` and
+    /// `quit` are answered meanwhile; `on_done` gets the counts, or `None` when stopped.
+    pub fn go_perft<D>(&mut self, depth: u32, on_done: D) -> Result<(), String>
+    where
+        D: FnOnce(Option<Vec<(String, u64)>>) + Send + 'static,
+    {
+        if !(1..=MAX_PERFT_DEPTH).contains(&depth) {
+            return Err(format!(
+                "depth {depth} is out of range 1..={MAX_PERFT_DEPTH}"
+            ));
+        }
+        let game = self.game.clone();
+        let threads = self.search_threads();
+        self.run_in_background(move |stop| on_done(game.perft_until(depth, threads, stop)))
+    }
+
+    /// Runs `job` on its own thread as a search runs (see [`Engine::go_perft`]); `job` should
+    /// end soon after the flag it is given is set.
+    pub fn run_in_background<J>(&mut self, job: J) -> Result<(), String>
+    where
+        J: FnOnce(&AtomicBool) + Send + 'static,
+    {
+        if self.is_searching() {
+            return Err("a search is running; send 'stop' first".into());
+        }
+        self.reap();
+        let stop = Arc::new(AtomicBool::new(false));
+        let answered = Arc::new(AtomicBool::new(false));
+        let (thread_stop, thread_answered) = (stop.clone(), answered.clone());
+        let thread = std::thread::spawn(move || {
+            job(&thread_stop);
+            thread_answered.store(true, Ordering::Release);
+        });
+        self.search = Some(RunningSearch {
+            stop,
+            pondering: Arc::new(AtomicBool::new(false)),
+            infinite: false,
+            answered,
+            thread,
+        });
+        Ok(())
     }
 
     /// The threads a search or perft runs on: `Threads`, but no more than the machine's cores
@@ -296,11 +349,12 @@ fn set_limits(limits: &mut Limits, params: &GoParams, side: Color) {
         increment: increment.unwrap_or_default(),
         moves_to_go: params.moves_to_go.filter(|&moves| moves > 0),
     });
-    // Depth 0 would search nothing; treat it as the shallowest search.
-    limits.depth = params.depth.map(|depth| depth.max(1));
+    // Depth 0 would search nothing; treat it as the shallowest search. The parser refuses
+    // depths beyond the deepest; a library caller's are searched to it.
+    limits.depth = params.depth.map(|depth| depth.clamp(1, MAX_DEPTH));
     // The search has no mate limit yet: a mate in n moves is found within 2n - 1 plies.
     if let Some(mate) = params.mate {
-        let plies = mate.max(1).saturating_mul(2) - 1;
+        let plies = mate.clamp(1, MAX_MATE) * 2 - 1;
         limits.depth = Some(limits.depth.map_or(plies, |depth| depth.min(plies)));
     }
     limits.nodes = params.nodes;
@@ -442,5 +496,36 @@ mod tests {
         let clock = limits.clock.expect("black's clock");
         assert_eq!(clock.time, Duration::from_secs(5));
         assert_eq!(clock.moves_to_go, None);
+    }
+
+    #[test]
+    fn depths_beyond_the_search_are_searched_to_its_deepest() {
+        // The parser refuses them; a library caller gets the deepest search, not a wrapped one.
+        for (depth, mate, plies) in [
+            (Some(u32::MAX), None, MAX_DEPTH),
+            (Some(1 << 31), None, MAX_DEPTH),
+            (None, Some(1 << 31), MAX_MATE * 2 - 1),
+            (None, Some(u32::MAX), MAX_MATE * 2 - 1),
+        ] {
+            let mut limits = Limits::default();
+            let params = GoParams {
+                depth,
+                mate,
+                ..GoParams::default()
+            };
+            set_limits(&mut limits, &params, Color::White);
+            assert_eq!(limits.depth, Some(plies), "{depth:?} {mate:?}");
+        }
+    }
+
+    #[test]
+    fn perft_refuses_depths_that_would_overflow_the_stack() {
+        let engine = Engine::new();
+        for depth in [0, MAX_PERFT_DEPTH + 1, 10_000] {
+            assert_eq!(
+                engine.perft(depth),
+                Err(format!("depth {depth} is out of range 1..=64"))
+            );
+        }
     }
 }

@@ -1,7 +1,7 @@
 //! Reads one line of the protocol into a [`Command`]. No engine state is touched here: whether a
 //! FEN, a move or an option value makes sense is the engine's call; this only checks the shape.
 
-use crate::engine::GoParams;
+use crate::engine::{GoParams, MAX_DEPTH, MAX_MATE, MAX_PERFT_DEPTH};
 use crate::rules::Color;
 use std::fmt;
 use std::time::Duration;
@@ -242,10 +242,10 @@ fn parse_go(arguments: &[&str]) -> Result<Command, ProtocolError> {
             "binc" => params.clock_mut(Color::Black).increment = Some(millis(value()?)),
             "movetime" => params.movetime = Some(millis(value()?)),
             "movestogo" => params.moves_to_go = Some(unsigned(value()?, keyword, index)?),
-            "depth" => params.depth = Some(unsigned(value()?, keyword, index)?),
+            "depth" => params.depth = Some(ranged(value()?, 0, MAX_DEPTH, keyword, index)?),
             "nodes" => params.nodes = Some(unsigned(value()?, keyword, index)?),
-            "mate" => params.mate = Some(unsigned(value()?, keyword, index)?),
-            "perft" => perft = Some(unsigned(value()?, keyword, index)?),
+            "mate" => params.mate = Some(ranged(value()?, 0, MAX_MATE, keyword, index)?),
+            "perft" => perft = Some(ranged(value()?, 1, MAX_PERFT_DEPTH, keyword, index)?),
             "infinite" => params.infinite = true,
             "ponder" => params.ponder = true,
             "searchmoves" => {
@@ -319,12 +319,35 @@ fn unsigned<T: TryFrom<i64>>(value: i64, keyword: &str, index: usize) -> Result<
     })
 }
 
+/// A value that only makes sense in `min..=max` (a depth), refused beyond it with the range.
+fn ranged(
+    value: i64,
+    min: u32,
+    max: u32,
+    keyword: &str,
+    index: usize,
+) -> Result<u32, ProtocolError> {
+    match u32::try_from(value) {
+        Ok(value) if (min..=max).contains(&value) => Ok(value),
+        _ => Err(error(format!(
+            "go: '{keyword}' value {value} at token {} is out of range {min}..={max}",
+            line_position(index + 1)
+        ))),
+    }
+}
+
 /// `bench [depth N]`.
 fn parse_bench(arguments: &[&str]) -> Result<Command, ProtocolError> {
     match arguments {
         [] => Ok(Command::Bench { depth: None }),
         ["depth", text] => match text.parse::<u32>() {
-            Ok(depth) if depth > 0 => Ok(Command::Bench { depth: Some(depth) }),
+            Ok(depth) if (1..=MAX_DEPTH).contains(&depth) => {
+                Ok(Command::Bench { depth: Some(depth) })
+            }
+            // Digits all the same: a number, only too large (or 0).
+            _ if !text.is_empty() && text.bytes().all(|byte| byte.is_ascii_digit()) => Err(error(
+                format!("bench: 'depth' value {text} at token 3 is out of range 1..={MAX_DEPTH}"),
+            )),
             _ => Err(error(format!(
                 "bench: 'depth' needs a positive integer at token 3, found '{text}'"
             ))),
@@ -541,7 +564,55 @@ mod tests {
         assert_errors(&[
             ("go perft 3 depth 2", "no other parameters"),
             ("go perft", "'perft' needs a value at token 3"),
+            ("go perft 0", "value 0 at token 3 is out of range 1..=64"),
+            // Deeper would overflow the stack (perft recurses once a ply).
+            (
+                "go perft 10000",
+                "value 10000 at token 3 is out of range 1..=64",
+            ),
         ]);
+        assert_eq!(parse("go perft 64"), Command::Perft(MAX_PERFT_DEPTH));
+    }
+
+    #[test]
+    fn depths_beyond_the_search_are_refused_not_wrapped() {
+        let Command::Go(params) = parse("go depth 124 mate 62") else {
+            panic!("not a go");
+        };
+        assert_eq!(
+            (params.depth, params.mate),
+            (Some(MAX_DEPTH), Some(MAX_MATE))
+        );
+        assert_errors(&[
+            (
+                "go depth 4294967295",
+                "value 4294967295 at token 3 is out of range 0..=124",
+            ),
+            (
+                "go depth 2147483648",
+                "value 2147483648 at token 3 is out of range 0..=124",
+            ),
+            ("go depth 125", "out of range 0..=124"),
+            (
+                "go mate 2147483648",
+                "value 2147483648 at token 3 is out of range 0..=62",
+            ),
+            (
+                "go nodes 1 mate 63",
+                "value 63 at token 5 is out of range 0..=62",
+            ),
+            (
+                "bench depth 2147483648",
+                "value 2147483648 at token 3 is out of range 1..=124",
+            ),
+            ("bench depth 125", "out of range 1..=124"),
+        ]);
+        assert_eq!(
+            parse("bench depth 124"),
+            Command::Bench {
+                depth: Some(MAX_DEPTH)
+            }
+        );
     }
 
     #[test]
@@ -564,7 +635,7 @@ mod tests {
         );
         assert_eq!(
             parse_error("go depth -1"),
-            "go: 'depth' value -1 at token 3 is out of range"
+            "go: 'depth' value -1 at token 3 is out of range 0..=124"
         );
         assert_eq!(
             parse_error("go nodes 99999999999999999999999"),
@@ -583,7 +654,11 @@ mod tests {
         assert_eq!(parse("bench depth 9"), Command::Bench { depth: Some(9) });
         assert_errors(&[
             ("bench depth", "needs a value"),
-            ("bench depth 0", "positive integer"),
+            (
+                "bench depth 0",
+                "value 0 at token 3 is out of range 1..=124",
+            ),
+            ("bench depth -1", "positive integer"),
             ("bench 9", "expected 'depth'"),
         ]);
     }

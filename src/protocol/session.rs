@@ -10,7 +10,7 @@ use super::output::Output;
 use super::parse::{
     parse_command, quote, strip_line_end, tokens, Command, QUOTE_LIMIT, SEPARATORS,
 };
-use super::{print, shell};
+use super::print;
 use crate::engine::{variant_option, OptionSpec, UCI_VARIANT};
 use crate::rules::registry::{Family, GAMES};
 use std::io::{self, BufRead, Write};
@@ -211,10 +211,10 @@ impl Session {
                 let diagram = self.dialect().display();
                 self.output.lines(diagram.lines())?;
             }
-            Command::Bench { depth } => match self.dialect().bench_refusal() {
-                Some(reason) => self.output.error(&format!("bench: {reason}"))?,
-                None => shell::bench(depth, &mut |line| self.output.line(line))?,
-            },
+            Command::Bench { depth } => {
+                let output = self.output.clone();
+                self.dialect().bench(depth, &output)?;
+            }
             Command::Quit => {
                 self.dialect().stop();
                 return Ok(Flow::Quit);

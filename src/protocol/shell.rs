@@ -4,6 +4,7 @@
 use super::print;
 use crate::engine::Engine;
 use std::io::{self, Write};
+use std::sync::atomic::AtomicBool;
 
 /// The `go perft` lines of `variant`'s position `fen` (its start position when `None`).
 pub fn perft(fen: Option<&str>, depth: u32, variant: &str) -> Result<Vec<String>, String> {
@@ -16,16 +17,29 @@ pub fn perft(fen: Option<&str>, depth: u32, variant: &str) -> Result<Vec<String>
 /// Runs the benchmark, giving `emit` each game's lines as they come and the summary at the end.
 /// Stops emitting at the first failed write, and returns its error.
 pub fn bench(depth: Option<u32>, emit: &mut dyn FnMut(&str) -> io::Result<()>) -> io::Result<()> {
+    bench_until(depth, &AtomicBool::new(false), emit)
+}
+
+/// [`bench`] that ends soon after `stop` is set, with `info string bench stopped` in place of
+/// the summary.
+pub fn bench_until(
+    depth: Option<u32>,
+    stop: &AtomicBool,
+    emit: &mut dyn FnMut(&str) -> io::Result<()>,
+) -> io::Result<()> {
     let mut written = Ok(());
-    let (nodes, nps) = crate::bench::run(depth, &mut |line: &str| {
+    let result = crate::bench::run_until(depth, stop, &mut |line: &str| {
         if written.is_ok() {
             written = emit(line);
         }
     });
     written?;
-    print::bench_summary(nodes, nps)
-        .iter()
-        .try_for_each(|line| emit(line))
+    match result {
+        Some((nodes, nps)) => print::bench_summary(nodes, nps)
+            .iter()
+            .try_for_each(|line| emit(line)),
+        None => emit(&print::info_string("bench stopped")),
+    }
 }
 
 /// Writes one line to standard output, flushed.

@@ -11,6 +11,7 @@ use super::millennium::Millennium;
 use super::nichess::Nichess;
 use super::{Game, GameRecord, MoveList};
 use rayon::prelude::*;
+use std::sync::atomic::{AtomicBool, Ordering};
 
 /// How a game's players take their turns, which decides the referee, the engine and the
 /// protocol dialect that serve it.
@@ -228,6 +229,16 @@ impl AnyGame {
     pub fn perft(&self, depth: u32, threads: usize) -> Vec<(String, u64)> {
         dispatch!(self, record => divided_perft(record.position(), depth, threads))
     }
+
+    /// [`AnyGame::perft`] that gives up (`None`) soon after `stop` is set.
+    pub fn perft_until(
+        &self,
+        depth: u32,
+        threads: usize,
+        stop: &AtomicBool,
+    ) -> Option<Vec<(String, u64)>> {
+        dispatch!(self, record => divided_perft_until(record.position(), depth, threads, stop))
+    }
 }
 
 /// Builds a game record from a FEN (or the start position) and the moves played from there.
@@ -286,6 +297,50 @@ pub fn divided_perft<G: Game>(position: &G, depth: u32, threads: usize) -> Vec<(
     }
 }
 
+/// [`divided_perft`] that looks at `stop` at every node down to the last few plies (counted
+/// at once, in well under a second), and gives up (`None`) when it is set.
+pub fn divided_perft_until<G: Game>(
+    position: &G,
+    depth: u32,
+    threads: usize,
+    stop: &AtomicBool,
+) -> Option<Vec<(String, u64)>> {
+    if depth == 0 {
+        return Some(Vec::new());
+    }
+    let mut moves = MoveList::new();
+    position.generate_moves(&mut moves);
+    let count = |&mv: &G::Move| {
+        perft_until(&position.play(mv), depth - 1, stop).map(|n| (position.move_text(mv), n))
+    };
+    if threads <= 1 {
+        return moves.iter().map(count).collect();
+    }
+    match rayon::ThreadPoolBuilder::new().num_threads(threads).build() {
+        Ok(pool) => pool.install(|| moves.par_iter().map(count).collect()),
+        Err(_) => moves.iter().map(count).collect(),
+    }
+}
+
+/// The plies counted without looking at the stop flag.
+const UNSTOPPED_PLIES: u32 = 3;
+
+fn perft_until<G: Game>(position: &G, depth: u32, stop: &AtomicBool) -> Option<u64> {
+    if stop.load(Ordering::Relaxed) {
+        return None;
+    }
+    if depth <= UNSTOPPED_PLIES {
+        return Some(position.perft(depth));
+    }
+    let mut moves = MoveList::new();
+    position.generate_moves(&mut moves);
+    let mut total = 0;
+    for &mv in moves.iter() {
+        total += perft_until(&position.play(mv), depth - 1, stop)?;
+    }
+    Some(total)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -304,5 +359,22 @@ mod tests {
         }
         assert!(find("no such game").is_none());
         assert_eq!(names_of(Family::Turn), game_names());
+    }
+
+    #[test]
+    fn perft_until_counts_as_perft_and_gives_up_when_stopped() {
+        let go_on = AtomicBool::new(false);
+        for entry in GAMES.iter().filter(|entry| entry.family == Family::Turn) {
+            let game = AnyGame::new(entry.name).expect("a turn game has a start");
+            for threads in [1, 2] {
+                assert_eq!(
+                    game.perft_until(UNSTOPPED_PLIES + 1, threads, &go_on),
+                    Some(game.perft(UNSTOPPED_PLIES + 1, threads)),
+                    "{}",
+                    entry.name
+                );
+                assert_eq!(game.perft_until(8, threads, &AtomicBool::new(true)), None);
+            }
+        }
     }
 }

@@ -46,6 +46,14 @@ pub trait Dialect {
 
     /// Why `bench` may not run now (a search is running, or this player does not run it).
     fn bench_refusal(&self) -> Option<String>;
+    /// `bench`, unless refused: its lines go to `out`, now or later from another thread. The
+    /// default runs it here, before it returns.
+    fn bench(&mut self, depth: Option<u32>, out: &Output) -> io::Result<()> {
+        match self.bench_refusal() {
+            Some(reason) => out.error(&format!("bench: {reason}")),
+            None => crate::protocol::shell::bench(depth, &mut |line| out.line(line)),
+        }
+    }
 
     /// Answers one line that is not a shared command.
     fn handle_line(&mut self, line: &str, out: &Output) -> io::Result<()>;

@@ -6,10 +6,11 @@ use super::{Dialect, Language};
 use crate::engine::{Engine, GoParams, OptionSpec, Report};
 use crate::protocol::output::Output;
 use crate::protocol::parse::{parse_command, Command, PositionStart};
-use crate::protocol::print;
 use crate::protocol::session::Agent;
+use crate::protocol::{print, shell};
 use crate::rules::registry::Family;
 use std::io;
+use std::sync::atomic::AtomicBool;
 
 /// What answers the turn dialect's commands. [`Engine`]'s own methods are the model.
 pub trait TurnAgent {
@@ -27,8 +28,19 @@ pub trait TurnAgent {
     fn wait(&mut self);
     fn display(&self) -> String;
     fn perft(&self, depth: u32) -> Result<Vec<(String, u64)>, String>;
+    /// `go perft`: its lines go to `out`, now or later from another thread. The default counts
+    /// here, before it returns.
+    fn go_perft(&mut self, depth: u32, out: &Output) -> Result<(), String> {
+        out.lines(print::perft_lines(&self.perft(depth)?))
+            .map_err(|error| error.to_string())
+    }
     /// Why `bench` may not run now, if it may not.
     fn bench_refusal(&self) -> Option<String>;
+    /// `bench` (not refused): its lines go to `out`, now or later from another thread. The
+    /// default runs it here, before it returns.
+    fn go_bench(&mut self, depth: Option<u32>, out: &Output) -> io::Result<()> {
+        shell::bench(depth, &mut |line| out.line(line))
+    }
 }
 
 /// The turn dialect over an agent.
@@ -67,6 +79,13 @@ impl<A: TurnAgent> Dialect for TurnDialect<A> {
         self.agent.bench_refusal()
     }
 
+    fn bench(&mut self, depth: Option<u32>, out: &Output) -> io::Result<()> {
+        match self.agent.bench_refusal() {
+            Some(reason) => out.error(&format!("bench: {reason}")),
+            None => self.agent.go_bench(depth, out),
+        }
+    }
+
     fn handle_line(&mut self, line: &str, out: &Output) -> io::Result<()> {
         let command = match parse_command(line) {
             Ok(Some(command)) => command,
@@ -89,10 +108,11 @@ impl<A: TurnAgent> Dialect for TurnDialect<A> {
                     out.error(&format!("go: {error}"))?;
                 }
             }
-            Command::Perft(depth) => match self.agent.perft(depth) {
-                Ok(counts) => out.lines(print::perft_lines(&counts))?,
-                Err(error) => out.error(&format!("go perft: {error}"))?,
-            },
+            Command::Perft(depth) => {
+                if let Err(error) = self.agent.go_perft(depth, out) {
+                    out.error(&format!("go perft: {error}"))?;
+                }
+            }
             Command::Stop => self.agent.stop(),
             Command::PonderHit => self.agent.ponderhit(),
             // The session answers the shared commands before any line reaches a dialect.
@@ -189,6 +209,30 @@ impl TurnAgent for Engine {
 
     fn perft(&self, depth: u32) -> Result<Vec<(String, u64)>, String> {
         Engine::perft(self, depth)
+    }
+
+    fn go_perft(&mut self, depth: u32, out: &Output) -> Result<(), String> {
+        let out = out.clone();
+        // As for a search, a failed write means the GUI is gone.
+        let on_done = move |counts: Option<Vec<(String, u64)>>| {
+            let _ = match counts {
+                Some(counts) => out.lines(print::perft_lines(&counts)),
+                None => out.line(&print::info_string(&format!("perft {depth} stopped"))),
+            };
+        };
+        Engine::go_perft(self, depth, on_done)
+    }
+
+    fn go_bench(&mut self, depth: Option<u32>, out: &Output) -> io::Result<()> {
+        let lines = out.clone();
+        // As for a search, a failed write means the GUI is gone.
+        let job = move |stop: &AtomicBool| {
+            let _ = shell::bench_until(depth, stop, &mut |line| lines.line(line));
+        };
+        match Engine::run_in_background(self, job) {
+            Ok(()) => Ok(()),
+            Err(error) => out.error(&format!("bench: {error}")),
+        }
     }
 
     fn bench_refusal(&self) -> Option<String> {
