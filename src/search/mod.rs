@@ -170,3 +170,60 @@ pub fn search<G: Game + Evaluate>(
     });
     outcome
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::chess::Chess;
+
+    /// Searches `fen` within `limits` on one thread and returns the answer and the reports.
+    fn search_fen(fen: &str, limits: &Limits) -> (String, Vec<Info>) {
+        let record = GameRecord::new(Chess::from_fen(fen).unwrap());
+        let tt = TranspositionTable::new(1);
+        let stop = AtomicBool::new(false);
+        let mut infos = Vec::new();
+        let options = SearchOptions {
+            threads: 1,
+            multipv: 1,
+        };
+        let outcome = search(&record, limits, options, &tt, &stop, &mut |info| {
+            infos.push(info.clone())
+        });
+        let best = record.position().move_text(outcome.best_move.unwrap());
+        (best, infos)
+    }
+
+    #[test]
+    fn a_search_stopped_at_once_answers_the_static_best_and_reports_it() {
+        // Black's queen attacks White's; f2e1, generated first, leaves it to be taken.
+        let fen = "5kn1/1pp3bB/1rP5/Qq1bp1R1/p2p1P2/1P2P3/P2P1K1P/R1B5 w - - 3 34";
+        for nodes in [0, 1, 50, 3000] {
+            let limits = Limits {
+                nodes: Some(nodes),
+                ..Limits::default()
+            };
+            let (best, infos) = search_fen(fen, &limits);
+            assert!(best.starts_with("a5"), "nodes {nodes}: {best}");
+            let last = infos.last().expect("an info line");
+            assert_eq!(last.pv.first(), Some(&best), "nodes {nodes}: {infos:#?}");
+        }
+    }
+
+    #[test]
+    fn a_cut_iteration_whose_move_is_kept_is_reported() {
+        let mut record = GameRecord::new(Chess::startpos());
+        for mv in ["c2c4", "g8h6", "d2d3", "d7d5", "c1e3"] {
+            record.play_text(mv).unwrap();
+        }
+        let fen = record.position().fen();
+        for nodes in [100, 1000, 3000, 10_000] {
+            let limits = Limits {
+                nodes: Some(nodes),
+                ..Limits::default()
+            };
+            let (best, infos) = search_fen(&fen, &limits);
+            let last = infos.last().expect("an info line");
+            assert_eq!(last.pv.first(), Some(&best), "nodes {nodes}: {infos:#?}");
+        }
+    }
+}

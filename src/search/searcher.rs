@@ -4,7 +4,7 @@ use super::time::Budget;
 use super::tt::{Bound, TranspositionTable};
 use super::{Info, Limits, Score, SearchOutcome, MATE, MATE_BOUND, MAX_PLY};
 use crate::eval::Evaluate;
-use crate::rules::{Game, GameRecord, MoveList, PackedMove, HISTORY_SIZE, MAX_MOVES};
+use crate::rules::{EndReason, Game, GameRecord, MoveList, PackedMove, HISTORY_SIZE, MAX_MOVES};
 use arrayvec::ArrayVec;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::OnceLock;
@@ -88,6 +88,13 @@ pub(super) struct Searcher<'a, G: Game> {
     allowed: Vec<G::Move>,
     /// Nodes between checks of the clock and the limits.
     check_interval: u64,
+    /// The root moves, best first by [`Searcher::static_root_score`]: the order of the root
+    /// until an iteration completes, and the answer when none does.
+    root_order: Vec<G::Move>,
+    /// The deepest iteration this thread has completed (0: none yet).
+    completed_depth: i32,
+    /// The root moves whose search has finished in the current iteration.
+    root_done: Vec<G::Move>,
 }
 
 impl<'a, G: Game + Evaluate> Searcher<'a, G> {
@@ -122,7 +129,52 @@ impl<'a, G: Game + Evaluate> Searcher<'a, G> {
                 .limits
                 .nodes
                 .map_or(CHECK_INTERVAL, |n| n.clamp(1, CHECK_INTERVAL)),
+            root_order: Vec::new(),
+            completed_depth: 0,
+            root_done: Vec::new(),
         }
+    }
+
+    /// A cheap score of a root move, from the mover's point of view, for the root's order
+    /// before any iteration completes: the static evaluation after the move, lowered by the
+    /// opponent's best capture in reply (with our best recapture on the same square), and a
+    /// mate as the best of all. It takes no search node: it must be ready before the first.
+    fn static_root_score(&self, mv: G::Move) -> i32 {
+        let child = self.root.play(mv);
+        let mut replies = MoveList::new();
+        child.generate_moves(&mut replies);
+        if replies.is_empty() {
+            return match child.no_moves_reason() {
+                EndReason::Checkmate | EndReason::KingDestroyed => MATE - 1,
+                _ => 0,
+            };
+        }
+        let mut score = -child.evaluate();
+        let mut recaptures = MoveList::new();
+        for &reply in replies.iter().filter(|&&reply| child.is_tactical(reply)) {
+            let after = child.play(reply);
+            let mut value = after.evaluate();
+            let square = reply.squares().1;
+            recaptures.clear();
+            after.generate_tactical(&mut recaptures);
+            for &recapture in recaptures.iter().filter(|m| m.squares().1 == square) {
+                value = value.max(-after.play(recapture).evaluate());
+            }
+            score = score.min(value);
+        }
+        score
+    }
+
+    /// Orders the root moves by [`Searcher::static_root_score`] (stable: equal scores keep
+    /// the generation order) and returns the score of the first.
+    fn order_root(&mut self, root_moves: &MoveList<G::Move>) -> i32 {
+        let mut scored: Vec<(G::Move, i32)> = root_moves
+            .iter()
+            .map(|&mv| (mv, self.static_root_score(mv)))
+            .collect();
+        scored.sort_by_key(|&(_, score)| std::cmp::Reverse(score));
+        self.root_order = scored.iter().map(|&(mv, _)| mv).collect();
+        scored[0].1
     }
 
     fn is_main(&self) -> bool {
@@ -205,7 +257,10 @@ impl<'a, G: Game + Evaluate> Searcher<'a, G> {
         let max_depth = self.shared.limits.depth.map_or(MAX_PLY as i32 - 4, |d| {
             (d as i32).clamp(1, MAX_PLY as i32 - 4)
         });
-        let mut best_move = root_moves[0];
+        // Ordered before the search starts, so that a search stopped before its first
+        // iteration completes still answers a considered move, never the first generated.
+        let static_score = self.order_root(&root_moves);
+        let mut best_move = self.root_order[0];
         let mut ponder_move = None;
         let mut previous_score = 0;
 
@@ -220,7 +275,8 @@ impl<'a, G: Game + Evaluate> Searcher<'a, G> {
                 let score = self.aspiration(depth, previous_score, line == 0);
                 if self.stopped && !(depth == 1 && line == 0) {
                     // An unfinished iteration still counts when its first move is new and
-                    // better: the root stores the best move found so far in `pv[0]`.
+                    // better: the root stores the best move found so far in `pv[0]`. It is
+                    // reported, so that the last line's pv starts with the move played.
                     if line == 0
                         && !self.pv[0].is_empty()
                         && self.pv[0][0] != best_move
@@ -229,10 +285,24 @@ impl<'a, G: Game + Evaluate> Searcher<'a, G> {
                     {
                         best_move = self.pv[0][0];
                         ponder_move = self.pv[0].get(1).copied();
+                        self.report_line(depth, line, score, self.pv_text(), report);
                     }
                     break 'deepening;
                 }
-                let Some(&line_move) = self.pv[0].first() else {
+                let first_unfinished = self.stopped
+                    && depth == 1
+                    && line == 0
+                    && !self.root_done.contains(&best_move)
+                    && static_score > score;
+                let line_move = self.pv[0].first().copied().filter(|_| !first_unfinished);
+                let Some(line_move) = line_move else {
+                    // The first iteration stopped before any root move was searched, or before
+                    // the first of the static order was while those searched score below it:
+                    // the answer is that first move, and is reported with its static score.
+                    if line == 0 && self.completed_depth == 0 {
+                        let text = vec![self.root.move_text(best_move)];
+                        self.report_line(depth, line, static_score, text, report);
+                    }
                     break 'deepening;
                 };
                 if line == 0 {
@@ -241,25 +311,12 @@ impl<'a, G: Game + Evaluate> Searcher<'a, G> {
                     previous_score = score;
                 }
                 self.excluded.push(line_move);
-                if self.is_main() {
-                    let nodes = self.total_nodes();
-                    let time = self.shared.start.elapsed();
-                    report(&Info {
-                        depth: depth as u32,
-                        seldepth: self.seldepth.max(1) as u32,
-                        multipv: line as u32 + 1,
-                        score: Score::from_internal(score),
-                        nodes,
-                        nps: (nodes as u128 * 1000 / time.as_millis().max(1)) as u64,
-                        time,
-                        hashfull: self.shared.tt.hashfull(),
-                        pv: self.pv_text(),
-                    });
-                }
+                self.report_line(depth, line, score, self.pv_text(), report);
                 if self.stopped {
                     break 'deepening;
                 }
             }
+            self.completed_depth = depth;
             if self.is_main() && !self.pondering() {
                 if let Some(soft) = self.shared.budget.soft {
                     // The next iteration takes longer than all before it: don't start one that
@@ -286,6 +343,33 @@ impl<'a, G: Game + Evaluate> Searcher<'a, G> {
             ponder: ponder_move,
             nodes: self.shared.nodes.load(Ordering::Relaxed),
         }
+    }
+
+    /// Reports one line of an iteration (main thread only).
+    fn report_line(
+        &self,
+        depth: i32,
+        line: usize,
+        score: i32,
+        pv: Vec<String>,
+        report: &mut dyn FnMut(&Info),
+    ) {
+        if !self.is_main() {
+            return;
+        }
+        let nodes = self.total_nodes();
+        let time = self.shared.start.elapsed();
+        report(&Info {
+            depth: depth as u32,
+            seldepth: self.seldepth.max(1) as u32,
+            multipv: line as u32 + 1,
+            score: Score::from_internal(score),
+            nodes,
+            nps: (nodes as u128 * 1000 / time.as_millis().max(1)) as u64,
+            time,
+            hashfull: self.shared.tt.hashfull(),
+            pv,
+        });
     }
 
     fn pv_text(&self) -> Vec<String> {
@@ -360,6 +444,12 @@ impl<'a, G: Game + Evaluate> Searcher<'a, G> {
                     4_000_000
                 } else if pos.is_tactical(mv) {
                     2_000_000 + pos.tactical_order(mv)
+                } else if ply == 0 && self.completed_depth == 0 {
+                    // Quiet root moves before any iteration completes: their static order.
+                    self.root_order
+                        .iter()
+                        .position(|&m| m == mv)
+                        .map_or(0, |rank| 900_000 - rank as i32)
                 } else if mv == self.killers[ply][0] {
                     1_000_001
                 } else if mv == self.killers[ply][1] {
@@ -403,6 +493,9 @@ impl<'a, G: Game + Evaluate> Searcher<'a, G> {
     ) -> i32 {
         self.pv[ply].clear();
         let root = ply == 0;
+        if root {
+            self.root_done.clear();
+        }
         let in_check = pos.in_check();
         if in_check && ply < MAX_PLY / 2 {
             depth += 1;
@@ -544,6 +637,9 @@ impl<'a, G: Game + Evaluate> Searcher<'a, G> {
                 } else {
                     0
                 };
+            }
+            if root {
+                self.root_done.push(mv);
             }
             if !tactical {
                 quiets_tried.push(mv);
