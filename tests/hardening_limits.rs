@@ -47,14 +47,20 @@ fn deep_perft_is_refused_in_every_game_and_with_threads() {
 #[test]
 fn deep_perft_on_the_command_line_is_refused_with_the_range() {
     for variant in GAMES {
-        let output = Command::new(env!("CARGO_BIN_EXE_roger"))
-            .args(["perft", "--depth", "10000", "--variant", variant])
-            .output()
-            .expect("run roger perft");
-        assert_eq!(output.status.code(), Some(2), "{output:?}");
-        let stderr = String::from_utf8_lossy(&output.stderr);
-        assert!(stderr.contains("10000 is not in 1..=64"), "{stderr}");
+        let args = ["perft", "--depth", "10000", "--variant", variant];
+        assert_command_line_refused(&args, "10000 is not in 1..=64");
     }
+}
+
+/// Runs `roger` with `args`, which clap must refuse (exit 2) with `expected` in its message.
+fn assert_command_line_refused(args: &[&str], expected: &str) {
+    let output = Command::new(env!("CARGO_BIN_EXE_roger"))
+        .args(args)
+        .output()
+        .expect("run roger");
+    assert_eq!(output.status.code(), Some(2), "{output:?}");
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(stderr.contains(expected), "{stderr}");
 }
 
 #[test]
@@ -104,13 +110,7 @@ fn depths_beyond_the_search_are_refused_not_run_at_depth_one() {
 
 #[test]
 fn bench_depth_beyond_the_search_is_refused_on_the_command_line() {
-    let output = Command::new(env!("CARGO_BIN_EXE_roger"))
-        .args(["bench", "--depth", "2147483648"])
-        .output()
-        .expect("run roger bench");
-    assert_eq!(output.status.code(), Some(2), "{output:?}");
-    let stderr = String::from_utf8_lossy(&output.stderr);
-    assert!(stderr.contains("not in 1..=124"), "{stderr}");
+    assert_command_line_refused(&["bench", "--depth", "2147483648"], "not in 1..=124");
 }
 
 /// Issue 9, point 2: a long perft runs like a search, answering `isready`, `stop` and `quit`.
