@@ -20,25 +20,32 @@ fn select(roger: &mut Roger, game: &str) {
     );
 }
 
-#[test]
-fn deep_perft_is_refused_in_every_game_and_with_threads() {
-    let mut roger = Roger::start();
+/// Runs `check` at the start position of every game, with one search thread and with two.
+fn in_every_game_and_thread_count(roger: &mut Roger, mut check: impl FnMut(&mut Roger, &str)) {
     for threads in [1, 2] {
         roger.send(&format!("setoption name Threads value {threads}"));
         for game in GAMES {
-            select(&mut roger, game);
+            select(roger, game);
             roger.send("position startpos");
-            for depth in ["10000", "6000", "1450", "65"] {
-                roger.expect_error(
-                    &format!("go perft {depth}"),
-                    &[&format!(
-                        "go: 'perft' value {depth} at token 3 is out of range 1..=64"
-                    )],
-                );
-            }
-            roger.expect_error("go perft 0", &["out of range 1..=64"]);
+            check(roger, game);
         }
     }
+}
+
+#[test]
+fn deep_perft_is_refused_in_every_game_and_with_threads() {
+    let mut roger = Roger::start();
+    in_every_game_and_thread_count(&mut roger, |roger, _game| {
+        for depth in ["10000", "6000", "1450", "65"] {
+            roger.expect_error(
+                &format!("go perft {depth}"),
+                &[&format!(
+                    "go: 'perft' value {depth} at token 3 is out of range 1..=64"
+                )],
+            );
+        }
+        roger.expect_error("go perft 0", &["out of range 1..=64"]);
+    });
     // Still alive and counting.
     select(&mut roger, "chess");
     assert_eq!(roger.perft("startpos", 2), "Nodes searched: 400");
@@ -117,27 +124,22 @@ fn bench_depth_beyond_the_search_is_refused_on_the_command_line() {
 #[test]
 fn a_long_perft_answers_isready_stop_and_quit() {
     let mut roger = Roger::start();
-    for threads in [1, 2] {
-        roger.send(&format!("setoption name Threads value {threads}"));
-        for game in GAMES {
-            select(&mut roger, game);
-            roger.send("position startpos");
-            // Minutes of counting in every game.
-            roger.send("go perft 8");
-            let started = Instant::now();
-            assert!(roger.sync().is_empty());
-            roger.expect_error("go depth 1", &["a search is already running"]);
-            roger.expect_error("go perft 1", &["a search is running"]);
-            roger.expect_error("bench", &["a search is running"]);
-            roger.send("stop");
-            assert_eq!(roger.sync(), ["info string perft 8 stopped"]);
-            assert!(
-                started.elapsed() < PROMPT,
-                "{game}: {:?}",
-                started.elapsed()
-            );
-        }
-    }
+    in_every_game_and_thread_count(&mut roger, |roger, game| {
+        // Minutes of counting in every game.
+        roger.send("go perft 8");
+        let started = Instant::now();
+        assert!(roger.sync().is_empty());
+        roger.expect_error("go depth 1", &["a search is already running"]);
+        roger.expect_error("go perft 1", &["a search is running"]);
+        roger.expect_error("bench", &["a search is running"]);
+        roger.send("stop");
+        assert_eq!(roger.sync(), ["info string perft 8 stopped"]);
+        assert!(
+            started.elapsed() < PROMPT,
+            "{game}: {:?}",
+            started.elapsed()
+        );
+    });
     select(&mut roger, "chess");
     assert_eq!(roger.perft("startpos", 3), "Nodes searched: 8902");
     roger.send("go perft 9");
