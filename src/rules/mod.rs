@@ -10,6 +10,7 @@ pub mod chess;
 pub mod fen;
 pub mod millennium;
 pub mod nichess;
+pub mod realtime;
 mod record;
 pub mod registry;
 pub mod zobrist;
