@@ -331,6 +331,16 @@ fn malformed_and_impossible_states_are_refused_with_what_and_where() {
         ),
         ("4k3/8/8/8/8/8/8/4X3 - 0 0", true, "'X' in rank 1"),
         ("4k3/8/8/8/8/8/8/4K3 - x 0", true, "the clock 'x'"),
+        (
+            "4k3/8/8/8/8/8/8/4K3 - 99999999999999999999 0",
+            true,
+            "is above",
+        ),
+        (
+            "4k3/8/8/8/8/8/8/4K3 - 0 0 m:P:e2e4:01",
+            true,
+            "plain decimal digits",
+        ),
         ("4k3/8/8/8/8/8/8/4K2R KK 0 0", true, "names 'K' twice"),
         (
             "4k3/8/8/8/8/8/8/4K3 - 0 0 z:e4:5",
@@ -468,4 +478,37 @@ fn after_the_end_nothing_moves() {
     );
     assert!(state.orders(Color::White).is_empty());
     assert!(state.text().ends_with(" m:P:e2e4:0 end:1-0:resignation"));
+}
+
+/// Every prefix of good state texts, and each with one character changed, reads without a panic.
+#[test]
+fn damaged_state_texts_never_panic() {
+    let params = RealtimeParams::default();
+    let texts = [
+        "r1bqkbnr/pppp1ppp/2n5/8/8/5N2/PPPP1PPP/RNBQKB1R KQkq 2500 0 d:f3:12000 d:c6:12000 m:P:e2e4:1000 m:p:e7e5:1200",
+        "4k3/8/8/3pP3/8/8/8/4K3 - 2000 0 d:d5:12000 ep:d5:12000 m:P:e5d6:2000:ep",
+        "7r/8/8/8/8/8/8/R7 - 0 0 m:K:e1g1:0 m:R:h1f1:0 m:r:a8d8:0:castling m:k:e8c8:0 end:1/2-1/2:agreed-draw",
+    ];
+    let mut random = Random(7);
+    for text in texts {
+        for end in 0..=text.len() {
+            let _ = RealtimeState::from_text(&text[..end], params);
+        }
+        for _ in 0..300 {
+            let mut bytes = text.as_bytes().to_vec();
+            let at = random.below(bytes.len() as u64) as usize;
+            bytes[at] = b" :/-0123456789abcdefghkmnpqrKQRBNP"[random.below(34) as usize];
+            let damaged = String::from_utf8(bytes).unwrap();
+            if let Ok(mut state) = RealtimeState::from_text(&damaged, params) {
+                let copy = state.clone();
+                assert_orders_agree(&copy);
+                state.advance_to(copy.now() + 400_000, &mut Vec::new());
+                let state = copy;
+                assert_eq!(
+                    RealtimeState::from_text(&state.text(), params).map(|s| s.text()),
+                    Ok(state.text())
+                );
+            }
+        }
+    }
 }
