@@ -104,3 +104,25 @@ fn every_game_reports_the_move_played_under_tight_node_limits() {
         reported_answer(&mut roger, &position, "movetime 2");
     }
 }
+
+/// A crowded Millennium position found by the protocol fuzzer (seed 2026, line 455,988): with an
+/// unbounded quiescence search, `go depth 1` took 7.7 million nodes and 22 s. The capture chains
+/// are now cut after a few plies, so depth 1 is a few thousand nodes.
+#[test]
+fn depth_1_stays_small_in_a_crowded_millennium_position() {
+    let mut roger = Roger::start();
+    roger.select_variant("millennium");
+    roger.send(
+        "position fen rnbq1rk3k1bnr/pppp2n1np2p2/1P1bp1p5qpp/3P1p1pp1p2PP/2P2P1P1P1p3/\
+         P5P2QP4/4P5NPP2/RNBQKBN1RBb1BNR w AEOako - 0 1 moves j3h5 n8l7 h5g5 g8h7 m2m4",
+    );
+    let lines = roger.go("depth 1");
+    let nodes: u64 = lines
+        .iter()
+        .rev()
+        .find_map(|line| line.split(" nodes ").nth(1))
+        .and_then(|rest| rest.split_whitespace().next())
+        .and_then(|count| count.parse().ok())
+        .unwrap_or_else(|| panic!("no node count in {lines:#?}"));
+    assert!(nodes < 100_000, "depth 1 took {nodes} nodes: {lines:#?}");
+}

@@ -12,6 +12,11 @@ use std::time::{Duration, Instant};
 
 const INFINITY: i32 = 32_500;
 
+/// How many plies of captures the quiescence search follows before it trusts the evaluation. On
+/// crowded boards (Millennium's 120 squares) unbounded capture chains made a depth-1 search take
+/// millions of nodes; eight plies keep every usual exchange and bound the rest.
+const QUIESCENCE_MAX_PLIES: usize = 8;
+
 /// Moves with their ordering scores, on the stack.
 type ScoredMoves<M> = ArrayVec<(M, i32), MAX_MOVES>;
 /// Nodes between checks of the clock and the stop flag.
@@ -501,7 +506,7 @@ impl<'a, G: Game + Evaluate> Searcher<'a, G> {
             depth += 1;
         }
         if depth <= 0 {
-            return self.quiescence(pos, alpha, beta, ply);
+            return self.quiescence(pos, alpha, beta, ply, 0);
         }
         self.count_node();
         if self.stopped {
@@ -689,14 +694,21 @@ impl<'a, G: Game + Evaluate> Searcher<'a, G> {
         best_score
     }
 
-    fn quiescence(&mut self, pos: &G, mut alpha: i32, beta: i32, ply: usize) -> i32 {
+    fn quiescence(
+        &mut self,
+        pos: &G,
+        mut alpha: i32,
+        beta: i32,
+        ply: usize,
+        quiescence_ply: usize,
+    ) -> i32 {
         self.pv[ply].clear();
         self.count_node();
         if self.stopped {
             return 0;
         }
         self.seldepth = self.seldepth.max(ply);
-        if ply >= MAX_PLY - 2 {
+        if ply >= MAX_PLY - 2 || quiescence_ply >= QUIESCENCE_MAX_PLIES {
             return pos.evaluate();
         }
         let in_check = pos.in_check();
@@ -751,7 +763,7 @@ impl<'a, G: Game + Evaluate> Searcher<'a, G> {
                 continue;
             }
             let child = pos.play(mv);
-            let score = -self.quiescence(&child, -beta, -alpha, ply + 1);
+            let score = -self.quiescence(&child, -beta, -alpha, ply + 1, quiescence_ply + 1);
             if self.stopped {
                 return 0;
             }
