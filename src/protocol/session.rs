@@ -378,7 +378,7 @@ mod tests {
                 "id name recorder",
                 "id author The Roger developers",
                 "option name UCI_Variant type combo default chess var chess var nichess \
-                 var millennium",
+                 var millennium var realtime",
                 "uciok",
                 "readyok",
                 "info string error: bench: recording",

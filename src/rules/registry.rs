@@ -100,6 +100,12 @@ pub const GAMES: &[GameEntry] = &[
         parameters: &[],
         turn: Some(TurnGame::Millennium),
     },
+    GameEntry {
+        name: "realtime",
+        family: Family::Realtime,
+        parameters: crate::rules::realtime::PARAMETERS,
+        turn: None,
+    },
 ];
 
 /// The game a session, a command or a tournament plays when none is named: the first row.
@@ -358,7 +364,13 @@ mod tests {
             }
         }
         assert!(find("no such game").is_none());
-        assert_eq!(names_of(Family::Turn), game_names());
+        let turn_games: Vec<&str> = GAMES
+            .iter()
+            .filter(|entry| entry.turn.is_some())
+            .map(|entry| entry.name)
+            .collect();
+        assert_eq!(names_of(Family::Turn), turn_games);
+        assert_eq!(names_of(Family::Realtime), ["realtime"]);
     }
 
     #[test]
