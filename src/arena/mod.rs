@@ -9,6 +9,7 @@
 //! write the results. [`selfplay`] runs `roger selfplay` through the same pieces.
 
 pub mod cli;
+pub mod clock;
 pub mod openings;
 pub mod pgn;
 pub mod pool;

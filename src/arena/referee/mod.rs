@@ -6,6 +6,7 @@
 //! [`Referee`].
 
 pub mod adjudication;
+pub mod realtime;
 pub mod turn;
 
 use super::process::{Client, EngineFault, Inbox, Limits};
@@ -125,6 +126,7 @@ impl Termination {
 #[serde(tag = "family", rename_all = "lowercase")]
 pub enum SessionRecord {
     Turn(TurnRecord),
+    Realtime(realtime::RealtimeRecord),
     /// A family the arena's own types do not describe (a test's toy game, a game in the
     /// making): its record as a JSON object.
     Other(serde_json::Map<String, serde_json::Value>),
@@ -159,10 +161,11 @@ impl SessionResult {
             .join("-")
     }
 
-    /// Plies or moves played, for progress lines.
+    /// Plies or moves played (a realtime game: orders given), for progress lines.
     pub fn length(&self) -> usize {
         match &self.record {
             SessionRecord::Turn(record) => record.moves.len(),
+            SessionRecord::Realtime(record) => record.orders.len(),
             SessionRecord::Other(_) => 0,
         }
     }

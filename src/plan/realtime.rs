@@ -1,0 +1,231 @@
+//! Roger's realtime chess player: it plans in time.
+//!
+//! At each decision it weighs every order it may start now against waiting: it starts the order
+//! on a copy of the game, lets the copy run a tick (the moves under way land or collide exactly as
+//! the simulator says), and judges the result in time ([`eval`]): the captures nothing can stop
+//! any more, then for every piece whether an enemy can reach it before it can get away and what
+//! the recapture costs, the kings' safety and development. Dodging, captures timed inside the
+//! defender's delay and attacks on an exposed king all come out of that judgement. It answers
+//! within its budget: orders are weighed most promising first until a quarter of the budget is spent.
+
+pub mod eval;
+pub mod view;
+
+use super::RealtimePlayer;
+use crate::rules::realtime::{Color, Motion, Ms, Order, RealtimeState};
+use std::time::{Duration, Instant};
+use view::View;
+
+/// How much better than waiting an order must judge before the planner starts it: moving puts a
+/// piece on delay, which the judgement only partly sees.
+const START_MARGIN: i32 = 5;
+
+/// Roger's realtime player.
+pub struct RealtimePlanner {
+    /// The smallest gap seen between two decisions: how soon either side answers a new threat.
+    reaction: Ms,
+    last_now: Option<Ms>,
+}
+
+impl Default for RealtimePlanner {
+    fn default() -> Self {
+        RealtimePlanner::new()
+    }
+}
+
+impl RealtimePlanner {
+    /// Until it has seen two decisions, it assumes the arena's default poll.
+    const DEFAULT_REACTION: Ms = 100;
+
+    pub fn new() -> RealtimePlanner {
+        RealtimePlanner {
+            reaction: Self::DEFAULT_REACTION,
+            last_now: None,
+        }
+    }
+
+    fn learn_reaction(&mut self, now: Ms, tick: Ms) {
+        if let Some(last) = self.last_now {
+            if now > last {
+                self.reaction = self.reaction.min(now - last);
+            }
+        }
+        self.last_now = Some(now);
+        self.reaction = self.reaction.clamp(1, tick);
+    }
+
+    /// The judgement of the game after `order` (or none) starts now and the next decision comes;
+    /// a piece sent on its way that a move under way would strike before it lands counts as lost.
+    fn judge(&self, state: &RealtimeState, side: Color, order: Option<Order>) -> Option<i32> {
+        let mut next = state.clone();
+        let mut events = Vec::new();
+        let mut mover = None;
+        if let Some(order) = order {
+            mover = state.unit_on(order.from).map(|u| (u.id, u.piece.kind));
+            next.apply(side, order, &mut events).ok()?;
+        }
+        next.advance_to(state.now() + self.reaction, &mut events);
+        let score = eval::evaluate(&next, side, self.reaction);
+        let Some((id, kind)) = mover else {
+            return Some(score);
+        };
+        let arrival = next.units().iter().find_map(|u| match u.motion {
+            Motion::Moving { arrive, .. } if u.id == id => Some(arrive),
+            _ => None,
+        });
+        let Some(arrival) = arrival else {
+            return Some(score);
+        };
+        let mut probe = next.clone();
+        probe.advance_to(arrival, &mut events);
+        if probe.outcome().is_some() {
+            return Some(eval::evaluate(&probe, side, self.reaction));
+        }
+        let survives = probe.units().iter().any(|u| u.id == id);
+        Some(if survives {
+            score
+        } else {
+            score - view::value(kind).min(eval::WIN / 4)
+        })
+    }
+}
+
+/// A quick guess at an order's promise, to weigh the likeliest orders first.
+fn promise(view: &View, side: Color, order: Order) -> i32 {
+    let taken = view.captured_by(side, order);
+    let threatened = view.pieces.iter().any(|p| {
+        p.moving
+            .is_some_and(|_| p.square == order.from.0 && p.piece.color != side)
+    });
+    taken * 10 + if threatened { 5000 } else { 0 }
+}
+
+impl RealtimePlayer for RealtimePlanner {
+    fn name(&self) -> String {
+        "roger".to_string()
+    }
+
+    fn new_game(&mut self) {
+        self.last_now = None;
+    }
+
+    fn decide(&mut self, state: &RealtimeState, side: Color, budget: Duration) -> Option<Order> {
+        let began = Instant::now();
+        let tick = state.params().tick();
+        self.learn_reaction(state.now(), tick);
+        if state.outcome().is_some() {
+            return None;
+        }
+        let mut orders = state.orders(side);
+        if orders.is_empty() {
+            return None;
+        }
+        let view = View::new(state);
+        orders.sort_by_cached_key(|&order| std::cmp::Reverse(promise(&view, side, order)));
+        let allowed = budget / 4;
+        let waiting = self.judge(state, side, None)?;
+        let mut best: Option<(i32, Order)> = None;
+        for order in orders {
+            if began.elapsed() >= allowed {
+                break;
+            }
+            if let Some(score) = self.judge(state, side, Some(order)) {
+                if best.is_none_or(|(b, _)| score > b) {
+                    best = Some((score, order));
+                }
+            }
+        }
+        best.filter(|&(score, _)| score > waiting + START_MARGIN)
+            .map(|(_, order)| order)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::realtime::{Kind, Piece, RealtimeParams};
+
+    const BUDGET: Duration = Duration::from_millis(30);
+
+    fn state(text: &str) -> RealtimeState {
+        RealtimeState::from_text(text, RealtimeParams::default()).unwrap()
+    }
+
+    /// Lets the planner play `side` every 100 ms up to `until` against a side that gives no
+    /// orders; returns the final state and the planner's orders.
+    fn run(mut state: RealtimeState, side: Color, until: Ms) -> (RealtimeState, Vec<(Ms, Order)>) {
+        let mut planner = RealtimePlanner::new();
+        let mut events = Vec::new();
+        let mut orders = Vec::new();
+        let mut t = state.now();
+        while t <= until && state.outcome().is_none() {
+            state.advance_to(t, &mut events);
+            if state.outcome().is_some() {
+                break;
+            }
+            let began = Instant::now();
+            if let Some(order) = planner.decide(&state, side, BUDGET) {
+                assert_eq!(state.check(side, order), Ok(()), "{order} at {t}");
+                state.apply(side, order, &mut events).unwrap();
+                orders.push((t, order));
+            }
+            assert!(began.elapsed() <= BUDGET, "over budget at {t}");
+            t += 100;
+        }
+        (state, orders)
+    }
+
+    fn has(state: &RealtimeState, color: Color, kind: Kind) -> bool {
+        state
+            .units()
+            .iter()
+            .any(|u| u.piece == Piece { color, kind })
+    }
+
+    #[test]
+    fn takes_a_piece_that_sits_out_its_delay() {
+        // The black knight on a5 may not move before 13000; the rook reaches it at 8501.
+        let start = state("7k/8/8/n7/8/8/8/R3K3 - 5000 0 d:a5:13000");
+        let mut planner = RealtimePlanner::new();
+        let order = planner.decide(&start, Color::White, BUDGET);
+        assert_eq!(order, Some(Order::parse("a1a5").unwrap()));
+        let (end, _) = run(start, Color::White, 9000);
+        assert!(!has(&end, Color::Black, Kind::Knight));
+    }
+
+    #[test]
+    fn dodges_a_rook_in_time() {
+        // The black rook left d8 at 5000 for d4, where it takes what stands at 8501: the knight
+        // must start leaving by 8000.
+        let start = state("7k/8/8/8/3N4/8/8/4K3 - 5000 0 m:r:d8d4:5000");
+        let (end, orders) = run(start, Color::White, 9500);
+        assert!(has(&end, Color::White, Kind::Knight), "{orders:?}");
+        let knight = orders.iter().find(|(_, order)| order.from.name(8) == "d4");
+        assert!(knight.is_some_and(|&(t, _)| t <= 8000), "{orders:?}");
+    }
+
+    #[test]
+    fn moves_its_king_out_of_a_knights_way() {
+        // The black knight jumps f3-e1 from 5000 and lands at 6501.
+        let start = state("7k/8/8/8/8/8/8/4K3 - 5000 0 m:n:f3e1:5000");
+        let (end, _) = run(start, Color::White, 8000);
+        assert!(has(&end, Color::White, Kind::King));
+        assert_eq!(end.outcome(), None);
+    }
+
+    #[test]
+    fn strikes_a_king_that_cannot_get_away() {
+        // The black king arrived on e5 and may not move before 14000.
+        let start = state("8/8/8/4k3/8/8/8/Q3K3 - 5000 0 d:e5:14000");
+        let (end, _) = run(start, Color::White, 14_000);
+        assert_eq!(end.outcome().and_then(|o| o.winner), Some(Color::White));
+    }
+
+    #[test]
+    fn waits_when_it_has_no_time_to_think() {
+        let start = RealtimeState::start(RealtimeParams::default());
+        let mut planner = RealtimePlanner::new();
+        assert_eq!(planner.decide(&start, Color::White, Duration::ZERO), None);
+        assert!(planner.decide(&start, Color::White, BUDGET).is_some());
+    }
+}
