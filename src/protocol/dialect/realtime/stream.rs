@@ -34,6 +34,8 @@ struct Book {
     untold: Vec<Event>,
     /// The order we printed last, not yet started or refused by the referee, and when.
     pending: Option<(Order, Instant)>,
+    /// The order the referee refused last, and when we heard it: not printed again at once.
+    refused: Option<(Order, Instant)>,
     /// Counts the changes, so that a decision made on an older state is judged again.
     changes: u64,
 }
@@ -103,6 +105,7 @@ impl Book {
         if self.pending.is_some_and(|(pending, _)| pending == order) {
             self.pending = None;
         }
+        self.refused = Some((order, Instant::now()));
         self.commit(state, ms, untold);
         Ok(())
     }
@@ -211,6 +214,7 @@ impl Stream {
             given_at: Instant::now(),
             untold: Vec::new(),
             pending: None,
+            refused: None,
             changes: 0,
         };
         let shared = Arc::new(Shared {
@@ -327,8 +331,15 @@ fn run(shared: &Shared, player: &SharedPlayer, name: &str, out: &Output) {
         }
         match decided {
             Ok(Some(order)) => {
+                // The referee refused it a moment ago (its clock may run behind our estimate):
+                // not again before a pause.
+                let refused = book
+                    .refused
+                    .is_some_and(|(refused, at)| refused == order && at.elapsed() < pause(&state));
+                if refused {
+                    book = wait(shared, book, pause(&state));
                 // Time passed while the player thought: the order must still be one to start now.
-                if book.state_now().check(side, order).is_ok() {
+                } else if book.state_now().check(side, order).is_ok() {
                     // A failed write means the referee is gone; the read loop notices on its own.
                     let _ = out.line(&format!("order {order}"));
                     book.pending = Some((order, Instant::now()));
