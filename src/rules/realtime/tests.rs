@@ -2,6 +2,7 @@
 //! files of `tests/data/realtime/` (run by `tests/realtime_rules.rs`).
 
 use super::*;
+use crate::rules::RuleError;
 
 fn order(text: &str) -> Order {
     Order::parse(text).unwrap()
@@ -138,4 +139,333 @@ fn refusals_follow_the_pages_check_order() {
     );
     assert_eq!(refused(Color::White, "e1g1").name(), "path-blocked");
     assert_eq!(refused(Color::White, "e2d3").name(), "pawn-rule");
+}
+
+/// A small seeded generator (splitmix64), so random games repeat.
+struct Random(u64);
+
+impl Random {
+    fn next(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
+    }
+    fn below(&mut self, n: u64) -> u64 {
+        self.next() % n
+    }
+}
+
+/// The state read back from its text behaves as the state: same text, same orders, and the same
+/// events and text after the next change.
+fn assert_reads_back(state: &RealtimeState) {
+    let text = state.text();
+    let read = RealtimeState::from_text(&text, state.params())
+        .unwrap_or_else(|error| panic!("{text}: {error}"));
+    assert_eq!(read.text(), text);
+    assert_eq!(read.outcome(), state.outcome());
+    for color in [Color::White, Color::Black] {
+        assert_eq!(
+            sorted(read.orders(color)),
+            sorted(state.orders(color)),
+            "{text}"
+        );
+    }
+    if let Some(next) = state.next_change() {
+        let (mut original, mut copy) = (state.clone(), read);
+        let (mut first, mut second) = (Vec::new(), Vec::new());
+        original.advance_to(next, &mut first);
+        copy.advance_to(next, &mut second);
+        assert_eq!(texts(&first), texts(&second), "{text}");
+        assert_eq!(original.text(), copy.text(), "{text}");
+    }
+}
+
+/// Random games: orders at random milliseconds, each checked against `check`, every state read
+/// back from its text, and the simulator's own invariants at every step.
+fn random_game(seed: u64, params: RealtimeParams, full_checks: bool) -> usize {
+    let mut random = Random(seed);
+    let mut state = RealtimeState::start(params);
+    let mut events = Vec::new();
+    let mut steps = 0;
+    while state.outcome().is_none() && steps < 400 {
+        steps += 1;
+        if (full_checks && steps % 4 == 0) || steps % 16 == 0 {
+            assert_orders_agree(&state);
+        }
+        assert_reads_back(&state);
+        let color = if random.below(2) == 0 {
+            Color::White
+        } else {
+            Color::Black
+        };
+        let orders = state.orders(color);
+        if !orders.is_empty() && random.below(3) > 0 {
+            let chosen = orders[random.below(orders.len() as u64) as usize];
+            let before = events.len();
+            state.apply(color, chosen, &mut events).unwrap();
+            assert_eq!(events.len(), before + 1);
+        }
+        // Advance to the next change or a random ms before it.
+        let next = state.next_change().expect("a live game changes");
+        assert!(next > state.now());
+        let target = if random.below(2) == 0 {
+            next
+        } else {
+            state.now() + 1 + random.below(next - state.now())
+        };
+        let (before, was) = (events.len(), state.now());
+        state.advance_to(target, &mut events);
+        for event in &events[before..] {
+            assert!(
+                was < event.ms && event.ms <= target,
+                "{event} in ({was}, {target}]"
+            );
+            assert_eq!(event.to_string().parse::<Event>().as_ref(), Ok(event));
+        }
+        if state.outcome().is_none() {
+            assert_eq!(state.now(), target);
+        }
+        let mut standing = 0u64;
+        let mut destinations = 0u64;
+        for unit in state.units() {
+            match unit.motion {
+                Motion::Standing { square, .. } => {
+                    assert_eq!(standing & (1 << square.0), 0, "{}", state.text());
+                    standing |= 1 << square.0;
+                }
+                Motion::Moving { to, .. } => {
+                    assert_eq!(destinations & (1 << to.0), 0, "{}", state.text());
+                    destinations |= 1 << to.0;
+                }
+            }
+        }
+    }
+    assert_reads_back(&state);
+    if std::env::var("REALTIME_SHOW").is_ok() {
+        let removals = events
+            .iter()
+            .filter(|e| matches!(e.kind, EventKind::Removed { .. }))
+            .count();
+        let kinds: Vec<String> = events
+            .iter()
+            .filter(|e| {
+                matches!(
+                    e.kind,
+                    EventKind::Removed { .. } | EventKind::Promoted { .. } | EventKind::Ended(_)
+                )
+            })
+            .map(|e| e.to_string())
+            .collect();
+        eprintln!(
+            "seed {seed}: {steps} steps, {} events, {removals} removals, now {}: {kinds:?}",
+            events.len(),
+            state.now()
+        );
+    }
+    assert!(events.windows(2).all(|pair| pair[0].ms <= pair[1].ms));
+    events.len()
+}
+
+#[test]
+fn random_games_read_back_and_orders_agree_with_check() {
+    let mut total = 0;
+    for seed in 0..12 {
+        total += random_game(seed, RealtimeParams::default(), seed < 2);
+    }
+    for (seed, tick_ms, delay_ticks) in [(100, 15, 3), (101, 100, 0), (102, 10, 1), (103, 1001, 2)]
+    {
+        let params = RealtimeParams {
+            tick_ms,
+            delay_ticks,
+            no_capture_draw_ticks: 40,
+        };
+        total += random_game(seed, params, false);
+    }
+    assert!(total > 1000, "{total} events");
+}
+
+#[test]
+fn state_texts_read_back_and_the_docs_example_holds() {
+    let params = RealtimeParams::default();
+    for text in [
+        state::START_TEXT,
+        "r1bqkbnr/pppp1ppp/2n5/8/8/5N2/PPPP1PPP/RNBQKB1R KQkq 2500 0 d:f3:12000 d:c6:12000 m:P:e2e4:1000 m:p:e7e5:1200",
+        "4k3/8/8/3pP3/8/8/8/4K3 - 2000 0 d:d5:12000 ep:d5:12000",
+        "4k3/8/8/3pP3/8/8/8/4K3 - 2000 0 d:d5:12000 ep:d5:12000 m:P:e5d6:2000:ep",
+        "7r/8/8/8/8/8/8/R7 - 0 0 m:K:e1g1:0 m:R:h1f1:0 m:r:a8d8:0:castling m:k:e8c8:0",
+        "8/8/8/8/8/8/8/4K3 - 6501 6501 end:1-0:king-removed",
+    ] {
+        let state = RealtimeState::from_text(text, params).unwrap_or_else(|e| panic!("{text}: {e}"));
+        assert_eq!(state.text(), text);
+    }
+    let castled = RealtimeState::from_text(
+        "7r/8/8/8/8/8/8/R7 - 0 0 m:K:e1g1:0 m:R:h1f1:0 m:r:a8d8:0:castling m:k:e8c8:0",
+        params,
+    )
+    .unwrap();
+    let rook = castled
+        .units()
+        .iter()
+        .find(|unit| matches!(unit.motion, Motion::Moving { from, .. } if from == Square(56)))
+        .unwrap();
+    let squares: Vec<String> = [0, 500, 501, 1500, 1501, 1999, 2000]
+        .iter()
+        .map(|&t| square_name(castled.occupied_square(rook, t).unwrap()))
+        .collect();
+    assert_eq!(squares, ["a8", "a8", "b8", "b8", "c8", "c8", "d8"]);
+}
+
+#[test]
+fn malformed_and_impossible_states_are_refused_with_what_and_where() {
+    let params = RealtimeParams::default();
+    for (text, malformed, needle) in [
+        ("", true, "expected a placement"),
+        ("4k3/8/8/8/8/8/8/4K3 -", true, "expected a placement"),
+        ("4k3/8/8/8/8/8/4K3 - 0 0", true, "has 7 ranks"),
+        (
+            "4k3/8/8/8/8/8/8/4K2 - 0 0",
+            true,
+            "rank 1 '4K2' has 7 squares",
+        ),
+        ("4k3/8/8/8/8/8/8/4X3 - 0 0", true, "'X' in rank 1"),
+        ("4k3/8/8/8/8/8/8/4K3 - x 0", true, "the clock 'x'"),
+        ("4k3/8/8/8/8/8/8/4K2R KK 0 0", true, "names 'K' twice"),
+        (
+            "4k3/8/8/8/8/8/8/4K3 - 0 0 z:e4:5",
+            true,
+            "'z:e4:5' is not a token",
+        ),
+        (
+            "4k3/8/8/8/8/8/8/4K3 - 0 0 m:X:e2e4:0",
+            true,
+            "'X' is not a piece letter",
+        ),
+        (
+            "4k3/8/8/8/8/8/8/4K3 - 0 0 m:P:e2e9:0",
+            true,
+            "is not a square",
+        ),
+        (
+            "4k3/8/8/8/8/8/8/4K3 - 0 5",
+            false,
+            "the last removal 5 is after the clock 0",
+        ),
+        (
+            "4k3/8/8/8/8/8/8/4K3 K 0 0",
+            false,
+            "no white rook stands on h1",
+        ),
+        ("4k3/8/8/8/8/8/8/8 - 0 0", false, "white has 0 kings"),
+        ("4k3/8/8/8/8/8/8/3KK3 - 0 0", false, "white has 2 kings"),
+        (
+            "4k3/8/8/8/8/8/8/P3K3 - 0 0",
+            false,
+            "pawns never stand on the first or last rank",
+        ),
+        (
+            "4k3/8/8/8/8/8/8/4K3 - 1000 0 m:P:e2e4:1500",
+            false,
+            "starts at 1500, after the clock 1000",
+        ),
+        (
+            "4k3/8/8/8/8/8/8/4K3 - 3000 0 m:P:e2e4:1000",
+            false,
+            "would have arrived at 3000",
+        ),
+        (
+            "4k3/8/8/8/8/8/8/4K3 - 0 0 m:P:e2e5:0",
+            false,
+            "e2e5 is not a move of a white pawn",
+        ),
+        (
+            "4k3/8/8/8/8/8/8/4K3 - 0 0 m:N:g1g3:0",
+            false,
+            "g1g3 is not a move of a white knight",
+        ),
+        (
+            "4k3/8/8/8/8/8/8/4K3 - 0 0 m:R:a1d1:0:castling m:R:h1d1:0",
+            false,
+            "d1 is already the destination",
+        ),
+        (
+            "4k3/8/8/8/8/8/8/4K3 - 0 0 m:R:h1e1:0",
+            false,
+            "where a white king of its own side stands",
+        ),
+        (
+            "4k3/8/8/8/4p3/8/8/R3K3 - 5000 0 m:R:a4h4:1000",
+            false,
+            "the black pawn on e4 would already have been removed (in-move-capture)",
+        ),
+        (
+            "4k3/8/8/8/4P3/8/8/4K3 - 1000 0 d:e5:5000",
+            false,
+            "no piece stands on e5",
+        ),
+        (
+            "4k3/8/8/8/4P3/8/8/4K3 - 1000 0 d:e4:12000",
+            false,
+            "at most 10000 later",
+        ),
+        (
+            "4k3/8/8/8/4P3/8/8/4K3 - 1000 0 d:e4:1000",
+            false,
+            "must end after the clock 1000",
+        ),
+        (
+            "4k3/8/8/8/8/4P3/8/4K3 - 1000 0 d:e3:5000 ep:e3:5000",
+            false,
+            "only a pawn that arrived by a two-square move",
+        ),
+        (
+            "4k3/8/8/8/4P3/8/8/4K3 - 1000 0 d:e4:5000 ep:e4:4000",
+            false,
+            "ends at 4000, not with its delay",
+        ),
+        (
+            "4k3/8/8/8/8/8/8/4K3 - 300000 0",
+            false,
+            "the no-capture draw fell at 300000",
+        ),
+    ] {
+        let error = RealtimeState::from_text(text, params).expect_err(text);
+        assert_eq!(
+            matches!(error, RuleError::Malformed(_)),
+            malformed,
+            "{text}: {error}"
+        );
+        assert!(error.text().contains(needle), "{text}: {error}");
+    }
+    let bad_params = RealtimeParams {
+        tick_ms: 5,
+        ..params
+    };
+    assert!(RealtimeState::from_text(state::START_TEXT, bad_params).is_err());
+}
+
+#[test]
+fn after_the_end_nothing_moves() {
+    let mut state = standard();
+    let mut events = Vec::new();
+    state
+        .apply(Color::White, order("e2e4"), &mut events)
+        .unwrap();
+    state.resign(Color::Black, &mut events);
+    state.resign(Color::White, &mut events);
+    state.agree_draw(&mut events);
+    assert_eq!(
+        texts(&events),
+        ["0 start white e2e4", "0 end 1-0 resignation"]
+    );
+    assert_eq!(state.next_change(), None);
+    state.advance_to(50_000, &mut events);
+    assert_eq!((state.now(), events.len()), (0, 2));
+    assert_eq!(
+        state.check(Color::Black, order("e7e5")),
+        Err(Refusal::GameOver)
+    );
+    assert!(state.orders(Color::White).is_empty());
+    assert!(state.text().ends_with(" m:P:e2e4:0 end:1-0:resignation"));
 }
