@@ -4,6 +4,7 @@
 
 use super::openings::{BookFormat, BookOrder, BookSettings};
 use super::process::{EngineConfig, Limits, Protocol, TimeControl};
+use super::referee::realtime::RealtimeSettings;
 use super::referee::{Adjudication, DrawRule, RefereeSettings, ResignRule};
 use super::schedule::Format;
 use super::stats::Sprt;
@@ -52,6 +53,14 @@ OPTIONS:
     --log FILE              log every line to and from the engines
     --shard I/N             play only the I-th of N equal shares of the games
     -h, --help              this text
+
+REALTIME (--variant realtime; engines take st=SECONDS, the budget per decision, default 0.05):
+    --poll-ms N             game time between two polls, lockstep (default 100)
+    --wall-clock            play in real time, engines streaming (default: lockstep)
+    --tick-ms N             the game's tick (default 1000)
+    --delay-ticks N         a piece's delay after it arrives, in ticks (default 10)
+    --no-capture-draw-ticks N   a draw after N ticks without a removal (default 300)
+    --max-game-ms N         stop a game still going at N ms of game time (a draw)
 ";
 
 /// Everything a tournament needs, checked.
@@ -211,6 +220,7 @@ fn engine_config(
     number: usize,
     group: &EngineGroup,
     each: &EngineGroup,
+    realtime: bool,
 ) -> Result<(EngineConfig, bool), String> {
     let cmd = group
         .cmd
@@ -234,7 +244,15 @@ fn engine_config(
         nodes: group.nodes.or(each.nodes),
         depth: group.depth.or(each.depth),
     };
-    if limits.is_empty() {
+    if realtime {
+        // A realtime engine is asked every poll; st= is its budget per decision.
+        if limits.tc.is_some() || limits.nodes.is_some() || limits.depth.is_some() {
+            return Err(format!(
+                "{who}: realtime engines take st= (the budget per decision) and no tc=, nodes= \
+                 or depth="
+            ));
+        }
+    } else if limits.is_empty() {
         return Err(format!(
             "{who} has no limit: give tc=, st=, nodes= or depth= (in --engine or --each)"
         ));
@@ -402,6 +420,44 @@ fn parse_book(tokens: &[&str]) -> Result<BookSettings, String> {
     Ok(book)
 }
 
+/// The realtime flags as given, checked once the variant is known.
+#[derive(Default)]
+struct RealtimeFlags {
+    /// The flags given, to name one used with another game.
+    given: Vec<String>,
+    wall_clock: Option<bool>,
+    values: Vec<(String, u64)>,
+}
+
+impl RealtimeFlags {
+    fn set(&mut self, flag: &str, value: u64) {
+        self.given.push(flag.to_string());
+        self.values.push((flag.to_string(), value));
+    }
+
+    fn settings(&self) -> Result<RealtimeSettings, String> {
+        let mut settings = RealtimeSettings {
+            wall_clock: self.wall_clock.unwrap_or(false),
+            ..RealtimeSettings::default()
+        };
+        let too_big = |flag: &str| format!("{flag}: too large");
+        for (flag, value) in &self.values {
+            let value = *value;
+            let ticks = || u32::try_from(value).map_err(|_| too_big(flag));
+            match flag.as_str() {
+                "--poll-ms" if value == 0 => return Err("--poll-ms must be at least 1".into()),
+                "--poll-ms" => settings.poll_ms = value,
+                "--max-game-ms" => settings.max_game_ms = Some(value),
+                "--tick-ms" => settings.params.tick_ms = ticks()?,
+                "--delay-ticks" => settings.params.delay_ticks = ticks()?,
+                _ => settings.params.no_capture_draw_ticks = ticks()?,
+            }
+        }
+        settings.params.validate()?;
+        Ok(settings)
+    }
+}
+
 /// Reads the arguments after `roger arena`.
 pub fn parse_arena_args(args: &[String]) -> Result<ArenaCommand, String> {
     let args: Vec<&str> = args.iter().map(String::as_str).collect();
@@ -423,6 +479,7 @@ pub fn parse_arena_args(args: &[String]) -> Result<ArenaCommand, String> {
     let mut ready_timeout = Duration::from_secs(30);
     let mut sprt = None;
     let (mut pgnout, mut json, mut log, mut shard) = (None, None, None, None);
+    let mut realtime_flags = RealtimeFlags::default();
     let mut index = 0;
     while index < args.len() {
         let flag = args[index];
@@ -474,16 +531,56 @@ pub fn parse_arena_args(args: &[String]) -> Result<ArenaCommand, String> {
             "--json" => json = Some(PathBuf::from(single()?)),
             "--log" => log = Some(PathBuf::from(single()?)),
             "--shard" => shard = Some(parse_shard(single()?)?),
+            "--wall-clock" => match values {
+                [] => {
+                    realtime_flags.given.push(flag.to_string());
+                    realtime_flags.wall_clock = Some(true);
+                }
+                [extra, ..] => return Err(format!("{flag}: unexpected value '{extra}'")),
+            },
+            "--poll-ms"
+            | "--tick-ms"
+            | "--delay-ticks"
+            | "--no-capture-draw-ticks"
+            | "--max-game-ms" => realtime_flags.set(flag, number(flag, single()?)?),
             other => return Err(format!("unknown option '{other}' (see roger arena --help)")),
         }
         index = end;
     }
-    if crate::rules::registry::find(&variant).is_none() {
+    let Some(entry) = crate::rules::registry::find(&variant) else {
         return Err(format!(
             "--variant: unknown game '{variant}' (games: {})",
-            names_of(Family::Turn).join(", ")
+            names_of(Family::Turn)
+                .into_iter()
+                .chain(names_of(Family::Realtime))
+                .collect::<Vec<_>>()
+                .join(", ")
         ));
-    }
+    };
+    let realtime = match entry.family {
+        Family::Realtime => {
+            let turn_only = [
+                ("--openings", book.is_some()),
+                ("--random-plies", random_plies > 0),
+                ("--draw", adjudication.draw.is_some()),
+                ("--resign", adjudication.resign.is_some()),
+                ("--maxplies", adjudication.max_plies.is_some()),
+            ];
+            if let Some((flag, _)) = turn_only.iter().find(|(_, given)| *given) {
+                return Err(format!(
+                    "{flag}: not for realtime games (they start from the standard setup and \
+                     end by their rules or --max-game-ms)"
+                ));
+            }
+            Some(realtime_flags.settings()?)
+        }
+        _ => {
+            if let Some(flag) = realtime_flags.given.first() {
+                return Err(format!("{flag} is for --variant realtime"));
+            }
+            None
+        }
+    };
     if groups.len() < 2 {
         return Err("a tournament needs at least two --engine".into());
     }
@@ -518,7 +615,7 @@ pub fn parse_arena_args(args: &[String]) -> Result<ArenaCommand, String> {
     let mut engines = Vec::new();
     let mut named = Vec::new();
     for (number, group) in groups.iter().enumerate() {
-        let (config, was_named) = engine_config(number + 1, group, &each)?;
+        let (config, was_named) = engine_config(number + 1, group, &each, realtime.is_some())?;
         engines.push(config);
         named.push(was_named);
     }
@@ -534,6 +631,7 @@ pub fn parse_arena_args(args: &[String]) -> Result<ArenaCommand, String> {
             hang_timeout,
             ready_timeout,
             adjudication,
+            realtime: realtime.unwrap_or_default(),
         },
         variant,
         engines,
