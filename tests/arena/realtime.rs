@@ -7,11 +7,9 @@ use roger::arena::process::local::{LocalTransport, Outbox};
 use roger::arena::process::uci::UciClient;
 use roger::arena::process::{greet, Client, GameSetup, Inbox, Limits, Protocol};
 use roger::arena::referee::realtime::{
-    play_lockstep, ClockMode, LockstepSettings, RealtimeRecord, RealtimeSettings,
+    play_lockstep, ClockMode, LockstepSettings, RealtimeRecord, RealtimeReferee, RealtimeSettings,
 };
-use roger::arena::referee::{
-    referee_for, Adjudication, RefereeSettings, SessionRecord, Termination,
-};
+use roger::arena::referee::{Adjudication, RefereeSettings, SessionRecord, Termination};
 use roger::arena::report::{
     ArenaReport, EngineRecord, FinishedGame, SettingsRecord, Summary, REPORT_FORMAT, REPORT_VERSION,
 };
@@ -239,12 +237,13 @@ enum Misstep {
 }
 
 /// A test engine over the realtime wire (lockstep: `position state` and `go side`; streaming:
-/// `play`, answered by `order` lines from `script`) around a [`RealtimePlayer`].
+/// `play <side>`, answered at once by the `order` lines of that side's script) around a
+/// [`RealtimePlayer`].
 fn wire_engine(
     mut player: Box<dyn RealtimePlayer>,
     misstep: Misstep,
     after: u32,
-    script: Vec<&'static str>,
+    script: [&'static [&'static str]; 2],
 ) -> impl FnOnce(Receiver<String>, &Outbox) + Send {
     move |lines, out| {
         let mut params = RealtimeParams::default();
@@ -304,7 +303,8 @@ fn wire_engine(
                     };
                 }
                 "play" => {
-                    for order in &script {
+                    let side = usize::from(words.get(1) == Some(&"black"));
+                    for order in script[side] {
                         out.say(&format!("order {order}"));
                     }
                 }
@@ -360,12 +360,12 @@ fn engine_match(
         ..ScheduleSettings::default()
     })
     .unwrap();
-    let referee = referee_for(referee_settings(realtime)).expect("a realtime referee");
+    let referee = RealtimeReferee::new(referee_settings(realtime));
     let stop = AtomicBool::new(false);
     let mut finished = Vec::new();
     play_games(
         &list,
-        referee.as_ref(),
+        &referee,
         &lineup,
         &Workers::new(1, &stop),
         &mut |g| finished.push(g),
@@ -400,7 +400,7 @@ fn the_engine_referee_plays_over_the_wire_the_game_played_in_process() {
     };
     let make = |index: usize| -> Server {
         let player = Box::new(Drawn::new(11 + index as u64, 300));
-        Box::new(wire_engine(player, Misstep::None, 0, Vec::new()))
+        Box::new(wire_engine(player, Misstep::None, 0, [&[], &[]]))
     };
     let games = engine_match(2, realtime, &make);
     assert_eq!(games.len(), 2);
@@ -440,7 +440,7 @@ fn crashing_silent_slow_and_garbage_engines() {
         let make = move |index: usize| -> Server {
             let player = Box::new(Drawn::new(3, 200));
             let misstep = if index == 0 { misstep } else { Misstep::None };
-            Box::new(wire_engine(player, misstep, 5, Vec::new()))
+            Box::new(wire_engine(player, misstep, 5, [&[], &[]]))
         };
         let games = engine_match(2, realtime, &make);
         assert_eq!(games.len(), 2, "the match goes on after a fault");
@@ -465,7 +465,7 @@ fn crashing_silent_slow_and_garbage_engines() {
             Box::new(Drawn::new(5, 200)),
             misstep,
             1,
-            Vec::new(),
+            [&[], &[]],
         ))
     };
     let realtime = RealtimeSettings {
@@ -497,18 +497,10 @@ fn a_wall_clock_game_applies_orders_at_the_ms_they_are_read() {
         ..RealtimeSettings::default()
     };
     let make = |index: usize| -> Server {
-        // Each sends its orders at once when told to play.
-        let script = if index == 0 {
-            vec!["g1f3", "f1c4", "d7d5"]
-        } else {
-            vec!["b8c6", "c8f5"]
-        };
-        Box::new(wire_engine(
-            Box::new(Drawn::new(1, 0)),
-            Misstep::None,
-            0,
-            script,
-        ))
+        // Each sends its side's orders at once when told to play.
+        let script: [&[&str]; 2] = [&["g1f3", "f1c4", "d7d5"], &["b8c6", "c8f5"]];
+        let player = Box::new(Drawn::new(1 + index as u64, 0));
+        Box::new(wire_engine(player, Misstep::None, 0, script))
     };
     let games = engine_match(2, realtime, &make);
     for game in &games {
@@ -587,7 +579,7 @@ fn realtime_games_round_trip_through_json_and_merge() {
             Box::new(Drawn::new(21 + index as u64, 200)),
             Misstep::None,
             0,
-            vec![],
+            [&[], &[]],
         ))
     };
     let finished = engine_match(4, realtime, &make);

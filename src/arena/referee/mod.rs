@@ -264,8 +264,9 @@ mod tests {
             adjudication: Adjudication::default(),
             realtime: Default::default(),
         };
-        for name in registry::names_of(Family::Turn) {
-            let referee = referee_for(settings(name)).expect("every turn game has a referee");
+        let families = [Family::Turn, Family::Realtime];
+        for name in families.into_iter().flat_map(registry::names_of) {
+            let referee = referee_for(settings(name)).expect("every such game has a referee");
             assert_eq!(referee.game(), name);
         }
         let error = referee_for(settings("shogi")).err().expect("refused");
