@@ -1,6 +1,8 @@
 //! Players of the games without turns: they plan in time (realtime chess) or over a whole turn of
 //! many moves (Megachess), on the rules' own types.
 
+pub mod realtime;
+
 use crate::engine::OptionSpec;
 use crate::rules::realtime::{Color, Order, RealtimeState};
 use std::time::Duration;

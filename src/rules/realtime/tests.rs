@@ -139,3 +139,148 @@ fn refusals_follow_the_pages_check_order() {
     assert_eq!(refused(Color::White, "e1g1").name(), "path-blocked");
     assert_eq!(refused(Color::White, "e2d3").name(), "pawn-rule");
 }
+
+/// A small seeded generator (splitmix64), so random games repeat.
+struct Random(u64);
+
+impl Random {
+    fn next(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
+    }
+    fn below(&mut self, n: u64) -> u64 {
+        self.next() % n
+    }
+}
+
+/// The state read back from its text behaves as the state: same text, same orders, and the same
+/// events and text after the next change.
+fn assert_reads_back(state: &RealtimeState) {
+    let text = state.text();
+    let read = RealtimeState::from_text(&text, state.params())
+        .unwrap_or_else(|error| panic!("{text}: {error}"));
+    assert_eq!(read.text(), text);
+    assert_eq!(read.outcome(), state.outcome());
+    for color in [Color::White, Color::Black] {
+        assert_eq!(
+            sorted(read.orders(color)),
+            sorted(state.orders(color)),
+            "{text}"
+        );
+    }
+    if let Some(next) = state.next_change() {
+        let (mut original, mut copy) = (state.clone(), read);
+        let (mut first, mut second) = (Vec::new(), Vec::new());
+        original.advance_to(next, &mut first);
+        copy.advance_to(next, &mut second);
+        assert_eq!(texts(&first), texts(&second), "{text}");
+        assert_eq!(original.text(), copy.text(), "{text}");
+    }
+}
+
+/// Random games: orders at random milliseconds, each checked against `check`, every state read
+/// back from its text, and the simulator's own invariants at every step.
+fn random_game(seed: u64, params: RealtimeParams, full_checks: bool) -> usize {
+    let mut random = Random(seed);
+    let mut state = RealtimeState::start(params);
+    let mut events = Vec::new();
+    let mut steps = 0;
+    while state.outcome().is_none() && steps < 400 {
+        steps += 1;
+        if (full_checks && steps % 4 == 0) || steps % 16 == 0 {
+            assert_orders_agree(&state);
+        }
+        assert_reads_back(&state);
+        let color = if random.below(2) == 0 {
+            Color::White
+        } else {
+            Color::Black
+        };
+        let orders = state.orders(color);
+        if !orders.is_empty() && random.below(3) > 0 {
+            let chosen = orders[random.below(orders.len() as u64) as usize];
+            let before = events.len();
+            state.apply(color, chosen, &mut events).unwrap();
+            assert_eq!(events.len(), before + 1);
+        }
+        // Advance to the next change or a random ms before it.
+        let next = state.next_change().expect("a live game changes");
+        assert!(next > state.now());
+        let target = if random.below(2) == 0 {
+            next
+        } else {
+            state.now() + 1 + random.below(next - state.now())
+        };
+        let (before, was) = (events.len(), state.now());
+        state.advance_to(target, &mut events);
+        for event in &events[before..] {
+            assert!(
+                was < event.ms && event.ms <= target,
+                "{event} in ({was}, {target}]"
+            );
+            assert_eq!(event.to_string().parse::<Event>().as_ref(), Ok(event));
+        }
+        if state.outcome().is_none() {
+            assert_eq!(state.now(), target);
+        }
+        let mut standing = 0u64;
+        let mut destinations = 0u64;
+        for unit in state.units() {
+            match unit.motion {
+                Motion::Standing { square, .. } => {
+                    assert_eq!(standing & (1 << square.0), 0, "{}", state.text());
+                    standing |= 1 << square.0;
+                }
+                Motion::Moving { to, .. } => {
+                    assert_eq!(destinations & (1 << to.0), 0, "{}", state.text());
+                    destinations |= 1 << to.0;
+                }
+            }
+        }
+    }
+    assert_reads_back(&state);
+    if std::env::var("REALTIME_SHOW").is_ok() {
+        let removals = events
+            .iter()
+            .filter(|e| matches!(e.kind, EventKind::Removed { .. }))
+            .count();
+        let kinds: Vec<String> = events
+            .iter()
+            .filter(|e| {
+                matches!(
+                    e.kind,
+                    EventKind::Removed { .. } | EventKind::Promoted { .. } | EventKind::Ended(_)
+                )
+            })
+            .map(|e| e.to_string())
+            .collect();
+        eprintln!(
+            "seed {seed}: {steps} steps, {} events, {removals} removals, now {}: {kinds:?}",
+            events.len(),
+            state.now()
+        );
+    }
+    assert!(events.windows(2).all(|pair| pair[0].ms <= pair[1].ms));
+    events.len()
+}
+
+#[test]
+fn random_games_read_back_and_orders_agree_with_check() {
+    let mut total = 0;
+    for seed in 0..12 {
+        total += random_game(seed, RealtimeParams::default(), seed < 2);
+    }
+    for (seed, tick_ms, delay_ticks) in [(100, 15, 3), (101, 100, 0), (102, 10, 1), (103, 1001, 2)]
+    {
+        let params = RealtimeParams {
+            tick_ms,
+            delay_ticks,
+            no_capture_draw_ticks: 40,
+        };
+        total += random_game(seed, params, false);
+    }
+    assert!(total > 1000, "{total} events");
+}

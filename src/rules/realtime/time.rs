@@ -277,7 +277,8 @@ impl RealtimeState {
     }
 
     /// The pieces removed now, judged together: every pair of pieces of different colours on
-    /// one square, and the en passant captures that reach their square now. By square.
+    /// one square, and the en passant captures that reach their square now. By square, white
+    /// first.
     pub(super) fn collide(&mut self) -> ArrayVec<(usize, Square, Removal), MAX_UNITS> {
         let mut removed = self.collisions();
         let now = self.now;
@@ -308,8 +309,11 @@ impl RealtimeState {
                     }
                 }
             }
-            removed.sort_unstable_by_key(|&(index, square, _)| (square.0, index));
         }
+        let units = &self.units;
+        removed.sort_unstable_by_key(|&(index, square, _)| {
+            (square.0, units[index].piece.color.index(), units[index].id)
+        });
         removed
     }
 
