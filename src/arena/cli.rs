@@ -8,6 +8,7 @@ use super::referee::realtime::RealtimeSettings;
 use super::referee::{Adjudication, DrawRule, RefereeSettings, ResignRule};
 use super::schedule::Format;
 use super::stats::Sprt;
+use crate::players::reference::PlaySettings;
 use crate::rules::registry::{names_of, Family, DEFAULT_GAME};
 use std::path::{Path, PathBuf};
 use std::time::Duration;
@@ -30,6 +31,7 @@ ENGINES (--engine once per engine, --each for settings they share):
     st=SECONDS          fixed time per move
     nodes=N             node limit per move
     depth=N             depth limit per move
+    inprocess=true      run cmd=roger args=\"play random|greedy\" on a thread, not a process
 
 OPTIONS:
     --variant NAME          chess, nichess, ... (default chess)
@@ -111,6 +113,7 @@ struct EngineGroup {
     st: Option<Duration>,
     nodes: Option<u64>,
     depth: Option<u32>,
+    in_process: Option<bool>,
 }
 
 fn number<T: std::str::FromStr>(flag: &str, text: &str) -> Result<T, String> {
@@ -171,6 +174,13 @@ fn engine_group(flag: &str, tokens: &[&str]) -> Result<EngineGroup, String> {
             "st" => group.st = Some(seconds(&setting, value)?),
             "nodes" => group.nodes = Some(number(&setting, value)?),
             "depth" => group.depth = Some(number(&setting, value)?),
+            "inprocess" => {
+                group.in_process = Some(match value {
+                    "true" => true,
+                    "false" => false,
+                    _ => return Err(format!("{setting}: '{value}' is not true or false")),
+                })
+            }
             _ => match key.strip_prefix("option.") {
                 Some(name) if !name.is_empty() => {
                     group.options.push((name.to_string(), value.to_string()))
@@ -178,7 +188,7 @@ fn engine_group(flag: &str, tokens: &[&str]) -> Result<EngineGroup, String> {
                 _ => {
                     return Err(format!(
                         "{flag}: unknown setting '{key}' (expected cmd, name, arg, args, dir, \
-                         proto, option.NAME, tc, st, nodes or depth)"
+                         proto, option.NAME, tc, st, nodes, depth or inprocess)"
                     ))
                 }
             },
@@ -264,6 +274,13 @@ fn engine_config(
     if protocol == Protocol::Xboard && limits.nodes.is_some() {
         return Err(format!("engine '{cmd}': xboard engines take no node limit"));
     }
+    let args = group.args.clone().or(each.args.clone()).unwrap_or_default();
+    let in_process = match group.in_process.or(each.in_process) {
+        Some(true) => {
+            Some(in_process_player(cmd, &args, protocol).map_err(|e| format!("{who}: {e}"))?)
+        }
+        _ => None,
+    };
     let default_name = command
         .file_stem()
         .map(|stem| stem.to_string_lossy().to_string())
@@ -272,14 +289,38 @@ fn engine_config(
         EngineConfig {
             name: name.clone().unwrap_or(default_name),
             command,
-            args: group.args.clone().or(each.args.clone()).unwrap_or_default(),
+            args,
             dir: group.dir.clone().or(each.dir.clone()),
             protocol,
             options,
             limits,
+            in_process,
         },
         name.is_some(),
     ))
+}
+
+/// The built-in player that `cmd=roger args="play <player> [--seed N]"` serves, to run it
+/// in-process (`inprocess=true`).
+fn in_process_player(
+    cmd: &str,
+    args: &[String],
+    protocol: Protocol,
+) -> Result<PlaySettings, String> {
+    let refuse = || {
+        "inprocess=true needs cmd=roger and args=\"play random|greedy [--seed N]\" (UCI)"
+            .to_string()
+    };
+    let args: Vec<&str> = args.iter().map(String::as_str).collect();
+    let (player, seed) = match args[..] {
+        ["play", player] => (player, 1),
+        ["play", player, "--seed", seed] => (player, number("inprocess --seed", seed)?),
+        _ => return Err(refuse()),
+    };
+    if cmd != "roger" || protocol != Protocol::Uci {
+        return Err(refuse());
+    }
+    PlaySettings::from_names(player, seed, None, 0)
 }
 
 /// `I/N` with 1 <= I <= N.
