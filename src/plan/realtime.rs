@@ -6,7 +6,7 @@
 //! any more, then for every piece whether an enemy can reach it before it can get away and what
 //! the recapture costs, the kings' safety and development. Dodging, captures timed inside the
 //! defender's delay and attacks on an exposed king all come out of that judgement. It answers
-//! within its budget: orders are weighed most promising first until half the budget is spent.
+//! within its budget: orders are weighed most promising first until a quarter of the budget is spent.
 
 pub mod eval;
 pub mod view;
@@ -122,7 +122,7 @@ impl RealtimePlayer for RealtimePlanner {
         }
         let view = View::new(state);
         orders.sort_by_cached_key(|&order| std::cmp::Reverse(promise(&view, side, order)));
-        let allowed = budget / 2;
+        let allowed = budget / 4;
         let waiting = self.judge(state, side, None)?;
         let mut best: Option<(i32, Order)> = None;
         for order in orders {
@@ -137,5 +137,95 @@ impl RealtimePlayer for RealtimePlanner {
         }
         best.filter(|&(score, _)| score > waiting + START_MARGIN)
             .map(|(_, order)| order)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::realtime::{Kind, Piece, RealtimeParams};
+
+    const BUDGET: Duration = Duration::from_millis(30);
+
+    fn state(text: &str) -> RealtimeState {
+        RealtimeState::from_text(text, RealtimeParams::default()).unwrap()
+    }
+
+    /// Lets the planner play `side` every 100 ms up to `until` against a side that gives no
+    /// orders; returns the final state and the planner's orders.
+    fn run(mut state: RealtimeState, side: Color, until: Ms) -> (RealtimeState, Vec<(Ms, Order)>) {
+        let mut planner = RealtimePlanner::new();
+        let mut events = Vec::new();
+        let mut orders = Vec::new();
+        let mut t = state.now();
+        while t <= until && state.outcome().is_none() {
+            state.advance_to(t, &mut events);
+            if state.outcome().is_some() {
+                break;
+            }
+            let began = Instant::now();
+            if let Some(order) = planner.decide(&state, side, BUDGET) {
+                assert_eq!(state.check(side, order), Ok(()), "{order} at {t}");
+                state.apply(side, order, &mut events).unwrap();
+                orders.push((t, order));
+            }
+            assert!(began.elapsed() <= BUDGET, "over budget at {t}");
+            t += 100;
+        }
+        (state, orders)
+    }
+
+    fn has(state: &RealtimeState, color: Color, kind: Kind) -> bool {
+        state
+            .units()
+            .iter()
+            .any(|u| u.piece == Piece { color, kind })
+    }
+
+    #[test]
+    fn takes_a_piece_that_sits_out_its_delay() {
+        // The black knight on a5 may not move before 13000; the rook reaches it at 8501.
+        let start = state("7k/8/8/n7/8/8/8/R3K3 - 5000 0 d:a5:13000");
+        let mut planner = RealtimePlanner::new();
+        let order = planner.decide(&start, Color::White, BUDGET);
+        assert_eq!(order, Some(Order::parse("a1a5").unwrap()));
+        let (end, _) = run(start, Color::White, 9000);
+        assert!(!has(&end, Color::Black, Kind::Knight));
+    }
+
+    #[test]
+    fn dodges_a_rook_in_time() {
+        // The black rook left d8 at 5000 for d4, where it takes what stands at 8501: the knight
+        // must start leaving by 8000.
+        let start = state("7k/8/8/8/3N4/8/8/4K3 - 5000 0 m:r:d8d4:5000");
+        let (end, orders) = run(start, Color::White, 9500);
+        assert!(has(&end, Color::White, Kind::Knight), "{orders:?}");
+        let knight = orders.iter().find(|(_, order)| order.from.name(8) == "d4");
+        assert!(knight.is_some_and(|&(t, _)| t <= 8000), "{orders:?}");
+    }
+
+    #[test]
+    fn moves_its_king_out_of_a_knights_way() {
+        // The black knight jumps f3-e1 from 5000 and lands at 6501.
+        let start = state("7k/8/8/8/8/8/8/4K3 - 5000 0 m:n:f3e1:5000");
+        let (end, _) = run(start, Color::White, 8000);
+        assert!(has(&end, Color::White, Kind::King));
+        assert_eq!(end.outcome(), None);
+    }
+
+    #[test]
+    fn strikes_a_king_that_cannot_get_away() {
+        // The black king arrived on e5 and may not move before 14000.
+        let start = state("8/8/8/4k3/8/8/8/Q3K3 - 5000 0 d:e5:14000");
+        let (end, _) = run(start, Color::White, 14_000);
+        assert_eq!(end.outcome().and_then(|o| o.winner), Some(Color::White));
+    }
+
+    #[test]
+    fn waits_when_it_has_no_time_to_think() {
+        let start = RealtimeState::start(RealtimeParams::default());
+        let mut planner = RealtimePlanner::new();
+        assert_eq!(planner.decide(&start, Color::White, Duration::ZERO), None);
+        assert!(planner.decide(&start, Color::White, BUDGET).is_some());
     }
 }

@@ -237,12 +237,13 @@ pub fn greedy_score(view: &View, side: Color, order: Order) -> i32 {
         Color::White => rank(to) - rank(from),
         Color::Black => rank(from) - rank(to),
     } as i32;
-    let advance = if mover.piece.kind == Kind::Pawn {
-        10
-    } else {
-        4
-    } * forward
-        + (value(landed.kind) - value(mover.piece.kind)).min(900);
+    // Kings stay home unless they must flee.
+    let step = match mover.piece.kind {
+        Kind::Pawn => 10,
+        Kind::King => 0,
+        _ => 4,
+    };
+    let advance = step * forward + (value(landed.kind) - value(mover.piece.kind)).min(900);
     10 * capture + pressure + escape - risk + guard + advance
 }
 

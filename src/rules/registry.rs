@@ -100,6 +100,34 @@ pub const GAMES: &[GameEntry] = &[
         parameters: &[],
         turn: Some(TurnGame::Millennium),
     },
+    GameEntry {
+        name: "realtime",
+        family: Family::Realtime,
+        parameters: &[
+            Parameter {
+                name: "tick_ms",
+                default: 1000,
+                min: 10,
+                max: 60000,
+                meaning: "milliseconds a piece takes to travel one square",
+            },
+            Parameter {
+                name: "delay_ticks",
+                default: 10,
+                min: 0,
+                max: 1000,
+                meaning: "ticks a piece waits after arriving before it may move again",
+            },
+            Parameter {
+                name: "no_capture_draw_ticks",
+                default: 300,
+                min: 1,
+                max: 1_000_000,
+                meaning: "ticks without a removal after which the game is drawn",
+            },
+        ],
+        turn: None,
+    },
 ];
 
 /// The game a session, a command or a tournament plays when none is named: the first row.
@@ -358,7 +386,8 @@ mod tests {
             }
         }
         assert!(find("no such game").is_none());
-        assert_eq!(names_of(Family::Turn), game_names());
+        assert_eq!(names_of(Family::Turn), ["chess", "nichess", "millennium"]);
+        assert_eq!(names_of(Family::Realtime), ["realtime"]);
     }
 
     #[test]

@@ -2,15 +2,19 @@
 //! `position`, `go` (and `go perft`), `stop` and `ponderhit`, answered by a [`TurnAgent`]:
 //! Roger's [`Engine`], or a reference player of `roger play`.
 
+use super::realtime::RealtimeDialect;
 use super::{Dialect, Language};
 use crate::engine::{Engine, GoParams, OptionSpec, Report};
+use crate::plan::RealtimePlayer;
 use crate::protocol::output::Output;
 use crate::protocol::parse::{parse_command, Command, PositionStart};
 use crate::protocol::session::Agent;
 use crate::protocol::{print, shell};
+use crate::rules::realtime::{Color, Order, RealtimeState};
 use crate::rules::registry::Family;
 use std::io;
 use std::sync::atomic::AtomicBool;
+use std::time::Duration;
 
 /// What answers the turn dialect's commands. [`Engine`]'s own methods are the model.
 pub trait TurnAgent {
@@ -136,7 +140,8 @@ impl<A: TurnAgent> Dialect for TurnDialect<A> {
     }
 }
 
-/// Roger's engine, as the session's agent: it plays the turn games.
+/// Roger's engine, as the session's agent: it plays the turn games with its search and realtime
+/// chess with its planner.
 pub struct EngineAgent;
 
 impl Agent for EngineAgent {
@@ -145,14 +150,33 @@ impl Agent for EngineAgent {
     }
 
     fn families(&self) -> &'static [Family] {
-        &[Family::Turn]
+        &[Family::Turn, Family::Realtime]
     }
 
     fn dialect(&self, family: Family) -> Option<Box<dyn Dialect>> {
         match family {
             Family::Turn => Some(Box::new(TurnDialect::new(Engine::new()))),
-            Family::Realtime | Family::World => None,
+            Family::Realtime => Some(Box::new(RealtimeDialect::new(roger_realtime_player()))),
+            Family::World => None,
         }
+    }
+}
+
+/// Roger's realtime player.
+// PLACEHOLDER until Roger's planner (crate::plan::realtime) is merged: the first order it may
+// start, so the wire can be built and tested.
+fn roger_realtime_player() -> Box<dyn RealtimePlayer> {
+    Box::new(PlaceholderPlanner)
+}
+
+struct PlaceholderPlanner;
+
+impl RealtimePlayer for PlaceholderPlanner {
+    fn name(&self) -> String {
+        "Roger (placeholder planner)".into()
+    }
+    fn decide(&mut self, state: &RealtimeState, side: Color, _: Duration) -> Option<Order> {
+        state.orders(side).first().copied()
     }
 }
 
