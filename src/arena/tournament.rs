@@ -7,7 +7,7 @@ use super::openings::load_book;
 use super::pgn::game_pgn;
 use super::pool::{play_games, Lineup, Workers};
 use super::process::{start_engine, Inbox, TrafficLog};
-use super::referee::referee_for;
+use super::referee::{referee_for, SessionRecord};
 use super::report::{
     encounter_stats, points_for, ArenaReport, FinishedGame, SettingsRecord, Summary,
 };
@@ -155,8 +155,12 @@ impl Progress {
             } else {
                 played.termination.text().to_string()
             };
+            let unit = match played.record {
+                SessionRecord::Realtime(_) => "orders",
+                _ => "plies",
+            };
             println!(
-                "Game {}/{} (#{}) {}: {} ({reason}, {} plies) | {score}",
+                "Game {}/{} (#{}) {}: {} ({reason}, {} {unit}) | {score}",
                 self.done,
                 self.planned,
                 game.scheduled.index + 1,

@@ -116,7 +116,8 @@ impl RefereeGame {
                 .state
                 .outcome()
                 .map(|o| reason_name(o.reason).to_string()),
-            latency: None,
+            decisions: None,
+            round_trip_us: None,
         }
     }
 }
@@ -202,6 +203,16 @@ impl From<ParamsRecord> for RealtimeParams {
     }
 }
 
+/// How a tournament's realtime games were refereed, in the JSON file's settings.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RealtimeSettingsRecord {
+    pub params: ParamsRecord,
+    pub mode: ClockMode,
+    pub poll_ms: Ms,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub max_game_ms: Option<Ms>,
+}
+
 /// One order in the JSON file.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct OrderRecord {
@@ -238,11 +249,15 @@ impl From<&TimedOrder> for OrderRecord {
     }
 }
 
-/// The pipe latency a wall-clock game measured before it started: `isready` round trips.
-#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
-pub struct LatencyRecord {
-    /// Per seat: the median round trip in microseconds.
-    pub round_trip_us: [u64; 2],
+/// One seat's decisions in a lockstep game.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct DecisionRecord {
+    /// Times it was asked.
+    pub count: u64,
+    /// Its slowest answer, in ms.
+    pub max_ms: u64,
+    /// Answers later than its budget (within the margin; later still loses on time).
+    pub over_budget: u64,
 }
 
 /// A realtime game in the JSON file (`"family": "realtime"`).
@@ -265,8 +280,13 @@ pub struct RealtimeRecord {
     /// the time limit).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub outcome: Option<String>,
+    /// Lockstep: each seat's decisions (White's, Black's).
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub latency: Option<LatencyRecord>,
+    pub decisions: Option<[DecisionRecord; 2]>,
+    /// Wall clock: each seat's pipe round trip (`isready` to `readyok`, the median of a few)
+    /// in microseconds, measured before the game.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub round_trip_us: Option<[u64; 2]>,
 }
 
 impl RealtimeRecord {
