@@ -366,3 +366,89 @@ fn wait<'a>(
         .unwrap_or_else(|poisoned| poisoned.into_inner())
         .0
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::realtime::RealtimeParams;
+
+    fn book(side: Color) -> Book {
+        Book {
+            running: true,
+            side,
+            budget: Duration::ZERO,
+            state: RealtimeState::start(RealtimeParams::default()),
+            clock: 0,
+            given_at: Instant::now(),
+            untold: Vec::new(),
+            pending: None,
+            refused: None,
+            changes: 0,
+        }
+    }
+
+    #[test]
+    fn starts_replay_and_the_other_events_are_checked_once() {
+        let mut book = book(Color::Black);
+        book.event("0 start white e2e4").unwrap();
+        book.event("1000 start black g8f6").unwrap();
+        // The pawn arrives at 2000: told once, and not twice.
+        book.event("2000 arrive white pawn e4").unwrap();
+        let again = book.event("2000 arrive white pawn e4").unwrap_err();
+        assert_eq!(
+            again,
+            "event: '2000 arrive white pawn e4' does not happen in this engine's copy of the \
+             game; at 2000 ms it has nothing else; the state is unchanged"
+        );
+        let early = book.event("1999 start black e7e5").unwrap_err();
+        assert!(
+            early.starts_with("event: 1999 ms is before 2000 ms"),
+            "{early}"
+        );
+        // The knight lands at 3000 whether or not it is told.
+        book.time(3500).unwrap();
+        assert_eq!(
+            book.state.text(),
+            "rnbqkb1r/pppppppp/5n2/8/4P3/8/PPPP1PPP/RNBQKBNR KQkq 3500 0 d:e4:12000 ep:e4:12000 d:f6:13000"
+        );
+        assert_eq!(
+            book.time(3499).unwrap_err().split(',').next(),
+            Some("time: 3499 ms is before 3500 ms")
+        );
+    }
+
+    #[test]
+    fn our_pending_order_settles_on_its_start_or_its_refusal() {
+        let mut book = book(Color::White);
+        let order = Order::parse("e2e4").unwrap();
+        book.pending = Some((order, Instant::now()));
+        book.event("10 start black e7e5").unwrap();
+        assert!(book.pending.is_some());
+        book.event("20 start white e2e4").unwrap();
+        assert!(book.pending.is_none());
+        book.pending = Some((Order::parse("d2d4").unwrap(), Instant::now()));
+        book.refused(30, "d2d4").unwrap();
+        assert!(book.pending.is_none());
+        assert_eq!(
+            book.refused.map(|(order, _)| order.to_string()),
+            Some("d2d4".into())
+        );
+        assert!(book
+            .refused(40, "d2")
+            .unwrap_err()
+            .starts_with("refused: 'd2' at token 3"));
+    }
+
+    #[test]
+    fn a_resignation_ends_the_copy_and_a_start_after_it_is_refused() {
+        let mut book = book(Color::White);
+        book.event("100 end 0-1 resignation").unwrap();
+        assert!(book.state.outcome().is_some());
+        let after = book.event("200 start black e7e5").unwrap_err();
+        assert!(
+            after.contains("this engine's copy of the game refuses black e7e5"),
+            "{after}"
+        );
+        assert!(book.event("300 end 1-0 nonsense").is_err());
+    }
+}
