@@ -1,9 +1,10 @@
 //! The wall-clock referee: real time, the engines streaming. Each seat gets
-//! `position startpos` and `play <white|black>`; then the referee sends both, in time order,
+//! `position startpos` and `play <white|black> movetime <budget>`; then the referee sends both, in time order,
 //! `event <event>` lines as the simulator emits them and a `time <ms>` line every `poll_ms`,
 //! and applies each `order <order>` at the ms it read the line (a refusal goes back to its seat
 //! as `refused <ms> <order> <refusal>`). Before the game it measures each pipe's round trip.
 
+use super::polled::DEFAULT_BUDGET;
 use super::table::Table;
 use super::timeline::ClockMode;
 use super::RealtimeSettings;
@@ -30,6 +31,11 @@ pub fn play(
     referee: &RefereeSettings,
     realtime: &RealtimeSettings,
 ) -> Option<SessionResult> {
+    let budgets: Vec<Duration> = session
+        .limits
+        .iter()
+        .map(|limits| limits.movetime.unwrap_or(DEFAULT_BUDGET))
+        .collect();
     let mut table = Table::new(realtime, ClockMode::WallClock);
     if let Err(ended) = table.set_up(session, referee) {
         return *ended;
@@ -54,9 +60,10 @@ pub fn play(
     let mut clock = WallClock::start();
     for (seat, client) in clients.iter_mut().enumerate() {
         let side = side_of(seat);
+        let budget = budgets[seat].as_millis();
         let started = client
             .send("position startpos")
-            .and_then(|_| client.send(&format!("play {}", side.name())));
+            .and_then(|_| client.send(&format!("play {} movetime {budget}", side.name())));
         if let Err(fault) = started {
             return fault_of(&table, side, &fault, client.as_mut());
         }
@@ -118,7 +125,13 @@ pub fn play(
         let Some(order) = line.strip_prefix("order ").map(str::trim) else {
             continue; // `info` and other lines are not part of the game
         };
-        if let Err(refusal) = table.game.order_text(side, order, None) {
+        let applied = table.game.order_text(side, order, None);
+        if read_ms < table.game.now() {
+            if let Some(last) = table.game.orders.last_mut() {
+                last.read_ms = Some(read_ms);
+            }
+        }
+        if let Err(refusal) = applied {
             let ms = table.game.now();
             let refused = format!("refused {ms} {order} {refusal}");
             if let Err(fault) = clients[seat].send(&refused) {
@@ -141,7 +154,9 @@ fn round_trip(
     drain(client, inbox)?;
     let mut trips = Vec::with_capacity(ROUND_TRIPS);
     for _ in 0..ROUND_TRIPS {
-        let sent = client.send("isready")?;
+        // From before the write: the answer may be read before `send` returns.
+        let sent = Instant::now();
+        client.send("isready")?;
         loop {
             let (at, line) = next_line(client, inbox, sent + timeout, sent, None)?;
             if line.trim() == "readyok" {
