@@ -74,20 +74,28 @@ pub fn play(
     }
     let mut told = 0; // events already sent
     let mut next_time = 0; // the next `time` line's ms
+                           // A refusal for its seat, sent after the events before it so that lines stay in time order.
+    let mut refused: Option<(usize, String)> = None;
     let result = 'game: loop {
-        // Every event so far to both seats, then the time when one is due.
+        // Every event so far to both seats, a refusal to its seat, then the time when one is due.
         let now = table.game.now();
-        let mut lines: Vec<String> = table.game.events[told..]
+        let events: Vec<String> = table.game.events[told..]
             .iter()
             .map(|event| format!("event {event}"))
             .collect();
         told = table.game.events.len();
-        if now >= next_time {
-            lines.push(format!("time {now}"));
+        let time = (now >= next_time).then(|| format!("time {now}"));
+        if time.is_some() {
             next_time = now - now % poll_ms + poll_ms;
         }
+        let refusal = refused.take();
         for (seat, client) in clients.iter_mut().enumerate() {
-            if let Err(fault) = lines.iter().try_for_each(|l| client.send(l).map(drop)) {
+            let own = refusal.as_ref().filter(|(to, _)| *to == seat);
+            let lines = events
+                .iter()
+                .chain(own.map(|(_, line)| line))
+                .chain(time.as_ref());
+            if let Err(fault) = lines.into_iter().try_for_each(|l| client.send(l).map(drop)) {
                 break 'game fault_of(&table, side_of(seat), &fault, client.as_mut())?;
             }
         }
@@ -133,10 +141,7 @@ pub fn play(
         }
         if let Err(refusal) = applied {
             let ms = table.game.now();
-            let refused = format!("refused {ms} {order} {refusal}");
-            if let Err(fault) = clients[seat].send(&refused) {
-                break 'game fault_of(&table, side, &fault, clients[seat].as_mut())?;
-            }
+            refused = Some((seat, format!("refused {ms} {order} {refusal}")));
         }
     };
     for client in clients.iter_mut() {
