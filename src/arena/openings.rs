@@ -195,7 +195,8 @@ mod tests {
 
     #[test]
     fn random_plies_are_legal_and_repeat_with_the_seed() {
-        for variant in crate::rules::registry::names_of(crate::rules::registry::Family::Turn) {
+        use crate::rules::registry::{names_of, Family};
+        for variant in names_of(Family::Turn) {
             let a = with_random_plies(variant, &Opening::default(), 8, 42).unwrap();
             let b = with_random_plies(variant, &Opening::default(), 8, 42).unwrap();
             assert_eq!(a, b);

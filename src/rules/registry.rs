@@ -103,29 +103,7 @@ pub const GAMES: &[GameEntry] = &[
     GameEntry {
         name: "realtime",
         family: Family::Realtime,
-        parameters: &[
-            Parameter {
-                name: "tick_ms",
-                default: 1000,
-                min: 10,
-                max: 60000,
-                meaning: "milliseconds a piece takes to travel one square",
-            },
-            Parameter {
-                name: "delay_ticks",
-                default: 10,
-                min: 0,
-                max: 1000,
-                meaning: "ticks a piece waits after arriving before it may move again",
-            },
-            Parameter {
-                name: "no_capture_draw_ticks",
-                default: 300,
-                min: 1,
-                max: 1_000_000,
-                meaning: "ticks without a removal after which the game is drawn",
-            },
-        ],
+        parameters: crate::rules::realtime::PARAMETERS,
         turn: None,
     },
 ];
@@ -386,7 +364,12 @@ mod tests {
             }
         }
         assert!(find("no such game").is_none());
-        assert_eq!(names_of(Family::Turn), ["chess", "nichess", "millennium"]);
+        let turn_games: Vec<&str> = GAMES
+            .iter()
+            .filter(|entry| entry.turn.is_some())
+            .map(|entry| entry.name)
+            .collect();
+        assert_eq!(names_of(Family::Turn), turn_games);
         assert_eq!(names_of(Family::Realtime), ["realtime"]);
     }
 

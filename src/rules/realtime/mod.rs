@@ -14,7 +14,7 @@ mod time;
 
 pub use event::{EndReason, Event, EventKind, Outcome, Removal};
 pub use order::{Order, Refusal};
-pub use params::RealtimeParams;
+pub use params::{RealtimeParams, PARAMETERS};
 pub use state::{Motion, RealtimeState, Unit};
 
 pub use super::Color;

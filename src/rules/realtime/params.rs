@@ -1,6 +1,7 @@
 //! The game's run-time parameters.
 
 use super::Ms;
+use crate::rules::registry::Parameter;
 
 /// The parameters of one realtime game; every duration is in ticks of `tick_ms`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -20,10 +21,30 @@ impl Default for RealtimeParams {
     }
 }
 
-/// The ranges the registry row gives (name, min, max).
-pub(crate) const TICK_MS: (&str, u32, u32) = ("tick_ms", 10, 60_000);
-pub(crate) const DELAY_TICKS: (&str, u32, u32) = ("delay_ticks", 0, 1000);
-pub(crate) const NO_CAPTURE_DRAW_TICKS: (&str, u32, u32) = ("no_capture_draw_ticks", 1, 1_000_000);
+/// The registry row's parameters: defaults and the ranges the rules allow.
+pub const PARAMETERS: &[Parameter] = &[
+    Parameter {
+        name: "tick_ms",
+        default: 1000,
+        min: 10,
+        max: 60_000,
+        meaning: "milliseconds a piece takes to travel one square",
+    },
+    Parameter {
+        name: "delay_ticks",
+        default: 10,
+        min: 0,
+        max: 1000,
+        meaning: "ticks a piece waits after arriving before it may start again",
+    },
+    Parameter {
+        name: "no_capture_draw_ticks",
+        default: 300,
+        min: 1,
+        max: 1_000_000,
+        meaning: "ticks without a removal after which the game is drawn",
+    },
+];
 
 impl RealtimeParams {
     pub fn tick(&self) -> Ms {
@@ -37,13 +58,13 @@ impl RealtimeParams {
     }
     /// Each parameter inside its range, or a text naming the first one that is not.
     pub fn validate(&self) -> Result<(), String> {
-        for ((name, min, max), value) in [
-            (TICK_MS, self.tick_ms),
-            (DELAY_TICKS, self.delay_ticks),
-            (NO_CAPTURE_DRAW_TICKS, self.no_capture_draw_ticks),
-        ] {
-            if !(min..=max).contains(&value) {
-                return Err(format!("{name} {value} is outside {min}..={max}"));
+        let values = [self.tick_ms, self.delay_ticks, self.no_capture_draw_ticks];
+        for (parameter, value) in PARAMETERS.iter().zip(values) {
+            if !(parameter.min..=parameter.max).contains(&(value as i64)) {
+                return Err(format!(
+                    "{} {value} is outside {}..={}",
+                    parameter.name, parameter.min, parameter.max
+                ));
             }
         }
         Ok(())
@@ -87,5 +108,7 @@ mod tests {
             ..standard
         };
         assert_eq!(no_delay.validate(), Ok(()));
+        let defaults: Vec<i64> = PARAMETERS.iter().map(|p| p.default).collect();
+        assert_eq!(defaults, [1000, 10, 300]);
     }
 }

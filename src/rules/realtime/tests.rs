@@ -2,6 +2,7 @@
 //! files of `tests/data/realtime/` (run by `tests/realtime_rules.rs`).
 
 use super::*;
+use crate::rules::RuleError;
 
 fn order(text: &str) -> Order {
     Order::parse(text).unwrap()
@@ -283,4 +284,231 @@ fn random_games_read_back_and_orders_agree_with_check() {
         total += random_game(seed, params, false);
     }
     assert!(total > 1000, "{total} events");
+}
+
+#[test]
+fn state_texts_read_back_and_the_docs_example_holds() {
+    let params = RealtimeParams::default();
+    for text in [
+        state::START_TEXT,
+        "r1bqkbnr/pppp1ppp/2n5/8/8/5N2/PPPP1PPP/RNBQKB1R KQkq 2500 0 d:f3:12000 d:c6:12000 m:P:e2e4:1000 m:p:e7e5:1200",
+        "4k3/8/8/3pP3/8/8/8/4K3 - 2000 0 d:d5:12000 ep:d5:12000",
+        "4k3/8/8/3pP3/8/8/8/4K3 - 2000 0 d:d5:12000 ep:d5:12000 m:P:e5d6:2000:ep",
+        "7r/8/8/8/8/8/8/R7 - 0 0 m:K:e1g1:0 m:R:h1f1:0 m:r:a8d8:0:castling m:k:e8c8:0",
+        "8/8/8/8/8/8/8/4K3 - 6501 6501 end:1-0:king-removed",
+    ] {
+        let state = RealtimeState::from_text(text, params).unwrap_or_else(|e| panic!("{text}: {e}"));
+        assert_eq!(state.text(), text);
+    }
+    let castled = RealtimeState::from_text(
+        "7r/8/8/8/8/8/8/R7 - 0 0 m:K:e1g1:0 m:R:h1f1:0 m:r:a8d8:0:castling m:k:e8c8:0",
+        params,
+    )
+    .unwrap();
+    let rook = castled
+        .units()
+        .iter()
+        .find(|unit| matches!(unit.motion, Motion::Moving { from, .. } if from == Square(56)))
+        .unwrap();
+    let squares: Vec<String> = [0, 500, 501, 1500, 1501, 1999, 2000]
+        .iter()
+        .map(|&t| square_name(castled.occupied_square(rook, t).unwrap()))
+        .collect();
+    assert_eq!(squares, ["a8", "a8", "b8", "b8", "c8", "c8", "d8"]);
+}
+
+#[test]
+fn malformed_and_impossible_states_are_refused_with_what_and_where() {
+    let params = RealtimeParams::default();
+    for (text, malformed, needle) in [
+        ("", true, "expected a placement"),
+        ("4k3/8/8/8/8/8/8/4K3 -", true, "expected a placement"),
+        ("4k3/8/8/8/8/8/4K3 - 0 0", true, "has 7 ranks"),
+        (
+            "4k3/8/8/8/8/8/8/4K2 - 0 0",
+            true,
+            "rank 1 '4K2' has 7 squares",
+        ),
+        ("4k3/8/8/8/8/8/8/4X3 - 0 0", true, "'X' in rank 1"),
+        ("4k3/8/8/8/8/8/8/4K3 - x 0", true, "the clock 'x'"),
+        (
+            "4k3/8/8/8/8/8/8/4K3 - 99999999999999999999 0",
+            true,
+            "is above",
+        ),
+        (
+            "4k3/8/8/8/8/8/8/4K3 - 0 0 m:P:e2e4:01",
+            true,
+            "plain decimal digits",
+        ),
+        ("4k3/8/8/8/8/8/8/4K2R KK 0 0", true, "names 'K' twice"),
+        (
+            "4k3/8/8/8/8/8/8/4K3 - 0 0 z:e4:5",
+            true,
+            "'z:e4:5' is not a token",
+        ),
+        (
+            "4k3/8/8/8/8/8/8/4K3 - 0 0 m:X:e2e4:0",
+            true,
+            "'X' is not a piece letter",
+        ),
+        (
+            "4k3/8/8/8/8/8/8/4K3 - 0 0 m:P:e2e9:0",
+            true,
+            "is not a square",
+        ),
+        (
+            "4k3/8/8/8/8/8/8/4K3 - 0 5",
+            false,
+            "the last removal 5 is after the clock 0",
+        ),
+        (
+            "4k3/8/8/8/8/8/8/4K3 K 0 0",
+            false,
+            "no white rook stands on h1",
+        ),
+        ("4k3/8/8/8/8/8/8/8 - 0 0", false, "white has 0 kings"),
+        ("4k3/8/8/8/8/8/8/3KK3 - 0 0", false, "white has 2 kings"),
+        (
+            "4k3/8/8/8/8/8/8/P3K3 - 0 0",
+            false,
+            "pawns never stand on the first or last rank",
+        ),
+        (
+            "4k3/8/8/8/8/8/8/4K3 - 1000 0 m:P:e2e4:1500",
+            false,
+            "starts at 1500, after the clock 1000",
+        ),
+        (
+            "4k3/8/8/8/8/8/8/4K3 - 3000 0 m:P:e2e4:1000",
+            false,
+            "would have arrived at 3000",
+        ),
+        (
+            "4k3/8/8/8/8/8/8/4K3 - 0 0 m:P:e2e5:0",
+            false,
+            "e2e5 is not a move of a white pawn",
+        ),
+        (
+            "4k3/8/8/8/8/8/8/4K3 - 0 0 m:N:g1g3:0",
+            false,
+            "g1g3 is not a move of a white knight",
+        ),
+        (
+            "4k3/8/8/8/8/8/8/4K3 - 0 0 m:R:a1d1:0:castling m:R:h1d1:0",
+            false,
+            "d1 is already the destination",
+        ),
+        (
+            "4k3/8/8/8/8/8/8/4K3 - 0 0 m:R:h1e1:0",
+            false,
+            "where a white king of its own side stands",
+        ),
+        (
+            "4k3/8/8/8/4p3/8/8/R3K3 - 5000 0 m:R:a4h4:1000",
+            false,
+            "the black pawn on e4 would already have been removed (in-move-capture)",
+        ),
+        (
+            "4k3/8/8/8/4P3/8/8/4K3 - 1000 0 d:e5:5000",
+            false,
+            "no piece stands on e5",
+        ),
+        (
+            "4k3/8/8/8/4P3/8/8/4K3 - 1000 0 d:e4:12000",
+            false,
+            "at most 10000 later",
+        ),
+        (
+            "4k3/8/8/8/4P3/8/8/4K3 - 1000 0 d:e4:1000",
+            false,
+            "must end after the clock 1000",
+        ),
+        (
+            "4k3/8/8/8/8/4P3/8/4K3 - 1000 0 d:e3:5000 ep:e3:5000",
+            false,
+            "only a pawn that arrived by a two-square move",
+        ),
+        (
+            "4k3/8/8/8/4P3/8/8/4K3 - 1000 0 d:e4:5000 ep:e4:4000",
+            false,
+            "ends at 4000, not with its delay",
+        ),
+        (
+            "4k3/8/8/8/8/8/8/4K3 - 300000 0",
+            false,
+            "the no-capture draw fell at 300000",
+        ),
+    ] {
+        let error = RealtimeState::from_text(text, params).expect_err(text);
+        assert_eq!(
+            matches!(error, RuleError::Malformed(_)),
+            malformed,
+            "{text}: {error}"
+        );
+        assert!(error.text().contains(needle), "{text}: {error}");
+    }
+    let bad_params = RealtimeParams {
+        tick_ms: 5,
+        ..params
+    };
+    assert!(RealtimeState::from_text(state::START_TEXT, bad_params).is_err());
+}
+
+#[test]
+fn after_the_end_nothing_moves() {
+    let mut state = standard();
+    let mut events = Vec::new();
+    state
+        .apply(Color::White, order("e2e4"), &mut events)
+        .unwrap();
+    state.resign(Color::Black, &mut events);
+    state.resign(Color::White, &mut events);
+    state.agree_draw(&mut events);
+    assert_eq!(
+        texts(&events),
+        ["0 start white e2e4", "0 end 1-0 resignation"]
+    );
+    assert_eq!(state.next_change(), None);
+    state.advance_to(50_000, &mut events);
+    assert_eq!((state.now(), events.len()), (0, 2));
+    assert_eq!(
+        state.check(Color::Black, order("e7e5")),
+        Err(Refusal::GameOver)
+    );
+    assert!(state.orders(Color::White).is_empty());
+    assert!(state.text().ends_with(" m:P:e2e4:0 end:1-0:resignation"));
+}
+
+/// Every prefix of good state texts, and each with one character changed, reads without a panic.
+#[test]
+fn damaged_state_texts_never_panic() {
+    let params = RealtimeParams::default();
+    let texts = [
+        "r1bqkbnr/pppp1ppp/2n5/8/8/5N2/PPPP1PPP/RNBQKB1R KQkq 2500 0 d:f3:12000 d:c6:12000 m:P:e2e4:1000 m:p:e7e5:1200",
+        "4k3/8/8/3pP3/8/8/8/4K3 - 2000 0 d:d5:12000 ep:d5:12000 m:P:e5d6:2000:ep",
+        "7r/8/8/8/8/8/8/R7 - 0 0 m:K:e1g1:0 m:R:h1f1:0 m:r:a8d8:0:castling m:k:e8c8:0 end:1/2-1/2:agreed-draw",
+    ];
+    let mut random = Random(7);
+    for text in texts {
+        for end in 0..=text.len() {
+            let _ = RealtimeState::from_text(&text[..end], params);
+        }
+        for _ in 0..300 {
+            let mut bytes = text.as_bytes().to_vec();
+            let at = random.below(bytes.len() as u64) as usize;
+            bytes[at] = b" :/-0123456789abcdefghkmnpqrKQRBNP"[random.below(34) as usize];
+            let damaged = String::from_utf8(bytes).unwrap();
+            if let Ok(mut state) = RealtimeState::from_text(&damaged, params) {
+                let copy = state.clone();
+                assert_orders_agree(&copy);
+                state.advance_to(copy.now() + 400_000, &mut Vec::new());
+                let state = copy;
+                assert_eq!(
+                    RealtimeState::from_text(&state.text(), params).map(|s| s.text()),
+                    Ok(state.text())
+                );
+            }
+        }
+    }
 }

@@ -37,8 +37,14 @@ fn parse_ms(word: &str, what: &str) -> Result<Ms, RuleError> {
         )));
     }
     word.parse()
-        .map_err(|_| malformed(format!("{what} '{word}' is too large")))
+        .ok()
+        .filter(|&ms| ms <= MAX_MS)
+        .ok_or_else(|| malformed(format!("{what} '{word}' is above {MAX_MS}")))
 }
+
+/// The largest millisecond a state text may name (some 35,000 years), so that every sum of a
+/// clock and a duration stays far inside 64 bits.
+const MAX_MS: Ms = 1 << 50;
 
 fn square_of(word: &str, token: &str) -> Result<Square, RuleError> {
     parse_square(word).ok_or_else(|| malformed(format!("'{word}' in '{token}' is not a square")))
