@@ -41,6 +41,8 @@ struct MatchResult {
     thinking: Duration,
     slowest: Duration,
     over_budget: u64,
+    /// Orders the referee refused, from either side (a player must give only legal orders).
+    refused: u64,
     wall: Duration,
 }
 
@@ -92,11 +94,12 @@ fn play_match(
         result.thinking += stats.total;
         result.slowest = result.slowest.max(stats.max);
         result.over_budget += stats.over_budget;
+        result.refused += played.orders.iter().filter(|o| o.refusal.is_some()).count() as u64;
     }
     result.wall = began.elapsed();
     println!(
         "roger vs {opponent:?} tick {tick_ms} ms: {:.1}% (+{} ={} -{}) in {} games; average game {:.1} ticks; \
-         {} decisions, mean {:.2} ms, max {:.2} ms, {} over the {} ms budget; {:.1} s",
+         {} decisions, mean {:.2} ms, max {:.2} ms, {} over the {} ms budget; {} refused; {:.1} s",
         100.0 * result.score(),
         result.wins,
         result.draws,
@@ -108,6 +111,7 @@ fn play_match(
         result.slowest.as_secs_f64() * 1000.0,
         result.over_budget,
         BUDGET.as_millis(),
+        result.refused,
         result.wall.as_secs_f64(),
     );
     result
@@ -117,7 +121,7 @@ fn play_match(
 fn smoke_roger_beats_greedy_and_random_in_short_games() {
     let greedy = play_match(Opponent::Greedy, 100, 2, Some(60_000));
     let random = play_match(Opponent::Random, 100, 2, Some(60_000));
-    assert_eq!(greedy.over_budget + random.over_budget, 0);
+    assert_eq!(greedy.refused + random.refused, 0);
     assert_eq!(greedy.losses + random.losses, 0, "{greedy:?} {random:?}");
     assert!(random.wins == 2, "{random:?}");
 }
@@ -133,7 +137,7 @@ fn strength_against_greedy_and_random() {
     for tick_ms in [1000, 100] {
         for (opponent, needed) in [(Opponent::Greedy, 0.90), (Opponent::Random, 0.99)] {
             let result = play_match(opponent, tick_ms, games, None);
-            if result.score() < needed || result.over_budget > 0 {
+            if result.score() < needed || result.over_budget > 0 || result.refused > 0 {
                 failures.push(format!("{opponent:?} at tick {tick_ms}: {result:?}"));
             }
         }

@@ -2,11 +2,14 @@
 //! way that nothing can stop, the pieces each side can win before the victim can get away (who
 //! arrives first, with the recapture), the kings' safety, and a little development.
 
-use super::view::{dodge_deadline, promoted, rank, ticks, value, Placed, View, EMPTY};
+use super::view::{dodge_deadline, file, promoted, rank, ticks, value, Placed, View};
 use crate::rules::realtime::{Color, Kind, Ms, RealtimeState};
 
 /// What a won king is worth: the game.
 pub const WIN: i32 = 1_000_000;
+
+/// What a king that may not move costs its side.
+const KING_ON_DELAY: i32 = 120;
 
 /// A piece's worth in the material count (the king's loss is the game, judged apart).
 fn material(kind: Kind) -> i32 {
@@ -36,8 +39,9 @@ pub fn evaluate(state: &RealtimeState, me: Color, reaction: Ms) -> i32 {
 struct Judge<'a> {
     view: &'a View,
     reaction: Ms,
-    /// For each square, the pieces (index, ticks) that strike it.
-    strikers: Vec<Vec<(u8, u32)>>,
+    /// For each square, the pieces that strike it: (index, ticks, the ms from which the path is
+    /// clear: 0, or when an own piece in the way may move off it).
+    strikers: Vec<Vec<(u8, u32, Ms)>>,
     /// Pieces a move under way takes for certain.
     doomed: Vec<bool>,
 }
@@ -47,7 +51,10 @@ impl<'a> Judge<'a> {
         let mut strikers = vec![Vec::new(); 64];
         for index in 0..view.pieces.len() {
             view.strikes(index, |target, n| {
-                strikers[target as usize].push((index as u8, n))
+                strikers[target as usize].push((index as u8, n, 0))
+            });
+            x_rays(view, index, |target, n, clear| {
+                strikers[target as usize].push((index as u8, n, clear))
             });
         }
         let mut judge = Judge {
@@ -60,26 +67,39 @@ impl<'a> Judge<'a> {
         judge
     }
 
-    /// The standing pieces that a moving enemy piece lands on before they can leave.
+    /// The pieces a moving enemy piece strikes before they can leave: on its destination, or on
+    /// a square of its path while it passes (a piece standing there, or one landing there before
+    /// it has passed: it sits out its delay).
     fn certain_victims(&self) -> Vec<bool> {
         let view = self.view;
+        let tick = view.tick;
         let mut doomed = vec![false; view.pieces.len()];
         for mover in &view.pieces {
-            let Some((from, start, _)) = mover.moving else {
+            let Some((from, start, arrive)) = mover.moving else {
                 continue;
             };
-            let victim_index = view.board[mover.square as usize];
-            if victim_index == EMPTY {
-                continue;
-            }
-            let victim = &view.pieces[victim_index as usize];
-            if victim.moving.is_some() || victim.piece.color == mover.piece.color {
-                continue;
-            }
-            let n = ticks(mover.piece.kind, from, mover.square);
-            let deadline = dodge_deadline(mover.piece.kind, start, n, view.tick);
-            if !self.escapes(victim, deadline) {
-                doomed[victim_index as usize] = true;
+            let kind = mover.piece.kind;
+            let n = ticks(kind, from, mover.square);
+            // A knight flies over its path; the queenside rook of a castling keeps no pace.
+            let walks = kind != Kind::Knight && arrive - start == n as Ms * tick;
+            let first = if walks { 1 } else { n };
+            for k in first..=n {
+                let square = if k == n {
+                    mover.square
+                } else {
+                    step(from, mover.square, k)
+                };
+                let passed = start + (2 * k as Ms + 1) * tick / 2;
+                for (index, other) in view.pieces.iter().enumerate() {
+                    if other.piece.color == mover.piece.color || other.square != square {
+                        continue;
+                    }
+                    let struck = match other.moving {
+                        None => !self.escapes(other, dodge_deadline(kind, start, k, tick)),
+                        Some((_, _, landing)) => k < n && landing <= passed,
+                    };
+                    doomed[index] |= struck;
+                }
             }
         }
         doomed
@@ -100,19 +120,19 @@ impl<'a> Judge<'a> {
         // The square is free to move to once a piece moving there has landed (rule 3).
         let free_from = victim.moving.map_or(view.now, |(_, _, arrive)| arrive);
         let mut best: Option<i32> = None;
-        for &(a, n) in &self.strikers[square] {
+        for &(a, n, clear) in &self.strikers[square] {
             let attacker = &view.pieces[a as usize];
             if attacker.piece.color == victim.piece.color || self.doomed[a as usize] {
                 continue;
             }
-            let start = view.now.max(attacker.ready).max(free_from);
+            let start = view.now.max(attacker.ready).max(free_from).max(clear);
             let deadline = dodge_deadline(attacker.piece.kind, start, n, view.tick);
             if self.escapes(victim, deadline) {
                 continue;
             }
             let landed = start + n as Ms * view.tick;
             let landed_piece = promoted(attacker.piece, victim.square);
-            let retaken = self.strikers[square].iter().any(|&(b, m)| {
+            let retaken = self.strikers[square].iter().any(|&(b, m, clear)| {
                 let guard = &view.pieces[b as usize];
                 if b as usize == victim_index
                     || guard.piece.color != victim.piece.color
@@ -120,7 +140,7 @@ impl<'a> Judge<'a> {
                 {
                     return false;
                 }
-                let start = landed.max(guard.ready);
+                let start = landed.max(guard.ready).max(clear);
                 let deadline = dodge_deadline(guard.piece.kind, start, m, view.tick);
                 landed + view.delay > deadline
             });
@@ -151,6 +171,10 @@ impl<'a> Judge<'a> {
                 continue;
             }
             total += sign * (material(placed.piece.kind) + placement(placed));
+            if placed.piece.kind == Kind::King && placed.ready > view.now + self.reaction {
+                // A king sitting out its delay cannot dodge.
+                total -= sign * KING_ON_DELAY;
+            }
             if let Some(gain) = self.win_on(index) {
                 threats[placed.piece.color.index()].push(gain);
             }
@@ -177,14 +201,75 @@ impl<'a> Judge<'a> {
                 continue;
             }
             let weight = if square == king { 40 } else { 6 };
-            for &(a, _) in &self.strikers[square as usize] {
-                if view.pieces[a as usize].piece.color == color {
+            for &(a, _, clear) in &self.strikers[square as usize] {
+                if clear == 0 && view.pieces[a as usize].piece.color == color {
                     pressure += weight;
                 }
             }
         }
         pressure
     }
+}
+
+/// Calls `f(target, ticks, clear)` for the squares a slider strikes through one piece of its own
+/// colour that may move out of its way (a pawn on a file does not), from `clear`, that piece's
+/// first ms to start.
+fn x_rays(view: &View, index: usize, mut f: impl FnMut(u8, u32, Ms)) {
+    let slider = &view.pieces[index];
+    let (orthogonal, diagonal) = match slider.piece.kind {
+        Kind::Rook => (true, false),
+        Kind::Bishop => (false, true),
+        Kind::Queen => (true, true),
+        _ => return,
+    };
+    for df in -1i8..=1 {
+        for dr in -1i8..=1 {
+            let straight = df == 0 || dr == 0;
+            if (df, dr) == (0, 0) || (straight && !orthogonal) || (!straight && !diagonal) {
+                continue;
+            }
+            let (mut f0, mut r0) = (file(slider.square), rank(slider.square));
+            let mut n = 0;
+            let mut screen: Option<Ms> = None;
+            loop {
+                f0 += df;
+                r0 += dr;
+                n += 1;
+                if !(0..8).contains(&f0) || !(0..8).contains(&r0) {
+                    break;
+                }
+                let square = (r0 * 8 + f0) as u8;
+                let Some(blocker) = view.at(square) else {
+                    if let Some(clear) = screen {
+                        f(square, n, clear);
+                    }
+                    continue;
+                };
+                match screen {
+                    Some(clear) => {
+                        f(square, n, clear);
+                        break;
+                    }
+                    None => {
+                        let own = blocker.piece.color == slider.piece.color;
+                        let pawn_on_file = blocker.piece.kind == Kind::Pawn && df == 0;
+                        if !own || pawn_on_file {
+                            break;
+                        }
+                        screen = Some(blocker.ready.max(1));
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// The `k`-th square from `from` towards `to` along their line.
+fn step(from: u8, to: u8, k: u32) -> u8 {
+    let df = (file(to) - file(from)).signum();
+    let dr = (rank(to) - rank(from)).signum();
+    let k = k as i8;
+    ((rank(from) + k * dr) * 8 + file(from) + k * df) as u8
 }
 
 /// What threats are worth: `whole`/10 of the largest and `rest`/10 of the others.
