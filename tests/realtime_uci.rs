@@ -324,7 +324,12 @@ fn the_reference_players_serve_realtime() {
     let mut greedy = Roger::start_with(&["play", "greedy", "--variant", "realtime"]);
     greedy.send("uci");
     let lines = greedy.until("uciok");
-    // GREEDY-OPTIONS-PENDING
+    assert!(
+        lines
+            .iter()
+            .any(|line| line.starts_with("option name GreedyRate type spin")),
+        "{lines:#?}"
+    );
     assert!(
         lines
             .iter()

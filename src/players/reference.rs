@@ -8,35 +8,14 @@
 //! For the arena's tests the players can also misbehave on purpose ([`Fault`]): garbage output,
 //! an illegal move, a hang, a crash, a slow answer or no handshake at all.
 
+use super::realtime::{GreedyRealtimePlayer, RandomRealtimePlayer};
 use super::uci::UciPlayer;
 use super::xboard::XboardDialect;
 use super::{GreedyPlayer, Player, RandomPlayer};
 use crate::eval::Evaluate;
-use crate::protocol::dialect::turn::TurnDialect;
-use temp_realtime::{GreedyRealtimePlayer, RandomRealtimePlayer};
-// TEMP until h-rt-plan's players are merged.
-mod temp_realtime {
-    use crate::plan::RealtimePlayer;
-    use crate::rules::realtime::{Color, Order, RealtimeState};
-    use std::time::Duration;
-    pub struct RandomRealtimePlayer(&'static str);
-    pub type GreedyRealtimePlayer = RandomRealtimePlayer;
-    impl RandomRealtimePlayer {
-        pub fn new(_: u64) -> Self {
-            RandomRealtimePlayer("random")
-        }
-    }
-    impl RealtimePlayer for RandomRealtimePlayer {
-        fn name(&self) -> String {
-            self.0.into()
-        }
-        fn decide(&mut self, state: &RealtimeState, side: Color, _: Duration) -> Option<Order> {
-            state.orders(side).first().copied()
-        }
-    }
-}
 use crate::plan::RealtimePlayer;
 use crate::protocol::dialect::realtime::RealtimeDialect;
+use crate::protocol::dialect::turn::TurnDialect;
 use crate::protocol::dialect::Dialect;
 use crate::protocol::{serve_game, Agent, Output};
 use crate::rules::realtime::{Color, Order, RealtimeState};

@@ -5,16 +5,15 @@
 use super::realtime::RealtimeDialect;
 use super::{Dialect, Language};
 use crate::engine::{Engine, GoParams, OptionSpec, Report};
+use crate::plan::realtime::RealtimePlanner;
 use crate::plan::RealtimePlayer;
 use crate::protocol::output::Output;
 use crate::protocol::parse::{parse_command, Command, PositionStart};
 use crate::protocol::session::Agent;
 use crate::protocol::{print, shell};
-use crate::rules::realtime::{Color, Order, RealtimeState};
 use crate::rules::registry::Family;
 use std::io;
 use std::sync::atomic::AtomicBool;
-use std::time::Duration;
 
 /// What answers the turn dialect's commands. [`Engine`]'s own methods are the model.
 pub trait TurnAgent {
@@ -162,22 +161,9 @@ impl Agent for EngineAgent {
     }
 }
 
-/// Roger's realtime player.
-// PLACEHOLDER until Roger's planner (crate::plan::realtime) is merged: the first order it may
-// start, so the wire can be built and tested.
+/// Roger's realtime player: the planner.
 fn roger_realtime_player() -> Box<dyn RealtimePlayer> {
-    Box::new(PlaceholderPlanner)
-}
-
-struct PlaceholderPlanner;
-
-impl RealtimePlayer for PlaceholderPlanner {
-    fn name(&self) -> String {
-        "Roger (placeholder planner)".into()
-    }
-    fn decide(&mut self, state: &RealtimeState, side: Color, _: Duration) -> Option<Order> {
-        state.orders(side).first().copied()
-    }
+    Box::new(RealtimePlanner::new())
 }
 
 impl TurnAgent for Engine {

@@ -34,6 +34,8 @@ struct Book {
     untold: Vec<Event>,
     /// The order we printed last, not yet started or refused by the referee, and when.
     pending: Option<(Order, Instant)>,
+    /// The order the referee refused last, and when we heard it: not printed again at once.
+    refused: Option<(Order, Instant)>,
     /// Counts the changes, so that a decision made on an older state is judged again.
     changes: u64,
 }
@@ -103,6 +105,7 @@ impl Book {
         if self.pending.is_some_and(|(pending, _)| pending == order) {
             self.pending = None;
         }
+        self.refused = Some((order, Instant::now()));
         self.commit(state, ms, untold);
         Ok(())
     }
@@ -211,6 +214,7 @@ impl Stream {
             given_at: Instant::now(),
             untold: Vec::new(),
             pending: None,
+            refused: None,
             changes: 0,
         };
         let shared = Arc::new(Shared {
@@ -327,8 +331,15 @@ fn run(shared: &Shared, player: &SharedPlayer, name: &str, out: &Output) {
         }
         match decided {
             Ok(Some(order)) => {
+                // The referee refused it a moment ago (its clock may run behind our estimate):
+                // not again before a pause.
+                let refused = book
+                    .refused
+                    .is_some_and(|(refused, at)| refused == order && at.elapsed() < pause(&state));
+                if refused {
+                    book = wait(shared, book, pause(&state));
                 // Time passed while the player thought: the order must still be one to start now.
-                if book.state_now().check(side, order).is_ok() {
+                } else if book.state_now().check(side, order).is_ok() {
                     // A failed write means the referee is gone; the read loop notices on its own.
                     let _ = out.line(&format!("order {order}"));
                     book.pending = Some((order, Instant::now()));
@@ -354,4 +365,90 @@ fn wait<'a>(
         .wait_timeout(book, pause)
         .unwrap_or_else(|poisoned| poisoned.into_inner())
         .0
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::realtime::RealtimeParams;
+
+    fn book(side: Color) -> Book {
+        Book {
+            running: true,
+            side,
+            budget: Duration::ZERO,
+            state: RealtimeState::start(RealtimeParams::default()),
+            clock: 0,
+            given_at: Instant::now(),
+            untold: Vec::new(),
+            pending: None,
+            refused: None,
+            changes: 0,
+        }
+    }
+
+    #[test]
+    fn starts_replay_and_the_other_events_are_checked_once() {
+        let mut book = book(Color::Black);
+        book.event("0 start white e2e4").unwrap();
+        book.event("1000 start black g8f6").unwrap();
+        // The pawn arrives at 2000: told once, and not twice.
+        book.event("2000 arrive white pawn e4").unwrap();
+        let again = book.event("2000 arrive white pawn e4").unwrap_err();
+        assert_eq!(
+            again,
+            "event: '2000 arrive white pawn e4' does not happen in this engine's copy of the \
+             game; at 2000 ms it has nothing else; the state is unchanged"
+        );
+        let early = book.event("1999 start black e7e5").unwrap_err();
+        assert!(
+            early.starts_with("event: 1999 ms is before 2000 ms"),
+            "{early}"
+        );
+        // The knight lands at 3000 whether or not it is told.
+        book.time(3500).unwrap();
+        assert_eq!(
+            book.state.text(),
+            "rnbqkb1r/pppppppp/5n2/8/4P3/8/PPPP1PPP/RNBQKBNR KQkq 3500 0 d:e4:12000 ep:e4:12000 d:f6:13000"
+        );
+        assert_eq!(
+            book.time(3499).unwrap_err().split(',').next(),
+            Some("time: 3499 ms is before 3500 ms")
+        );
+    }
+
+    #[test]
+    fn our_pending_order_settles_on_its_start_or_its_refusal() {
+        let mut book = book(Color::White);
+        let order = Order::parse("e2e4").unwrap();
+        book.pending = Some((order, Instant::now()));
+        book.event("10 start black e7e5").unwrap();
+        assert!(book.pending.is_some());
+        book.event("20 start white e2e4").unwrap();
+        assert!(book.pending.is_none());
+        book.pending = Some((Order::parse("d2d4").unwrap(), Instant::now()));
+        book.refused(30, "d2d4").unwrap();
+        assert!(book.pending.is_none());
+        assert_eq!(
+            book.refused.map(|(order, _)| order.to_string()),
+            Some("d2d4".into())
+        );
+        assert!(book
+            .refused(40, "d2")
+            .unwrap_err()
+            .starts_with("refused: 'd2' at token 3"));
+    }
+
+    #[test]
+    fn a_resignation_ends_the_copy_and_a_start_after_it_is_refused() {
+        let mut book = book(Color::White);
+        book.event("100 end 0-1 resignation").unwrap();
+        assert!(book.state.outcome().is_some());
+        let after = book.event("200 start black e7e5").unwrap_err();
+        assert!(
+            after.contains("this engine's copy of the game refuses black e7e5"),
+            "{after}"
+        );
+        assert!(book.event("300 end 1-0 nonsense").is_err());
+    }
 }
