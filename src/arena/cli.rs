@@ -833,6 +833,97 @@ mod tests {
     }
 
     #[test]
+    fn realtime_flags() {
+        let s = settings(
+            "--variant realtime --engine cmd=roger --engine cmd=roger st=0.1 --poll-ms 50 \
+             --tick-ms 100 --delay-ticks 5 --no-capture-draw-ticks 200 --wall-clock \
+             --max-game-ms 9000",
+        );
+        let realtime = s.referee.realtime;
+        assert_eq!((realtime.poll_ms, realtime.wall_clock), (50, true));
+        assert_eq!(realtime.max_game_ms, Some(9000));
+        let params = realtime.params;
+        assert_eq!(
+            (
+                params.tick_ms,
+                params.delay_ticks,
+                params.no_capture_draw_ticks
+            ),
+            (100, 5, 200)
+        );
+        assert_eq!(s.engines[0].limits, Limits::default());
+        assert_eq!(
+            s.engines[1].limits.movetime,
+            Some(Duration::from_millis(100))
+        );
+        let lockstep = settings("--variant realtime --engine cmd=roger --engine cmd=roger");
+        assert_eq!(lockstep.referee.realtime, RealtimeSettings::default());
+        let two = "--engine cmd=roger --engine cmd=roger";
+        let cases = [
+            (
+                format!("{two} tc=1 --poll-ms 50"),
+                "--poll-ms is for --variant realtime",
+            ),
+            (
+                format!("{two} tc=1 --wall-clock"),
+                "--wall-clock is for --variant realtime",
+            ),
+            (
+                format!("--variant realtime {two} tc=1"),
+                "realtime engines take st=",
+            ),
+            (
+                format!("--variant realtime {two} --random-plies 2"),
+                "--random-plies: not for",
+            ),
+            (
+                format!("--variant realtime {two} --maxplies 20"),
+                "--maxplies: not for",
+            ),
+            (
+                format!("--variant realtime {two} --poll-ms 0"),
+                "at least 1",
+            ),
+            (format!("--variant realtime {two} --tick-ms 5"), "tick_ms"),
+            (
+                format!("--variant realtime {two} --wall-clock yes"),
+                "unexpected value",
+            ),
+            (
+                format!("--variant realtime {two} --tick-ms 99999999999"),
+                "too large",
+            ),
+        ];
+        for (line, message) in cases {
+            let error = error(&line);
+            assert!(error.contains(message), "{line}: {error}");
+        }
+    }
+
+    #[test]
+    fn built_in_players_in_process() {
+        let s = settings(
+            "--engine cmd=roger args=play inprocess=true arg=greedy tc=1 \
+             --engine cmd=roger arg=play arg=random arg=--seed arg=5 inprocess=true tc=1",
+        );
+        let players: Vec<_> = s.engines.iter().map(|e| e.in_process).collect();
+        assert!(players.iter().all(Option::is_some));
+        assert_eq!(players[1].unwrap().seed, 5);
+        for bad in [
+            "--engine cmd=roger inprocess=true tc=1 --engine cmd=roger tc=1",
+            "--engine cmd=roger args=play_greedy inprocess=true tc=1 --engine cmd=roger tc=1",
+            "--engine cmd=roger args=play arg=greedy arg=--fault arg=crash inprocess=true tc=1 \
+             --engine cmd=roger tc=1",
+        ] {
+            assert!(error(bad).contains("inprocess=true needs"), "{bad}");
+        }
+        assert!(
+            error("--engine cmd=roger inprocess=maybe tc=1 --engine cmd=roger tc=1")
+                .contains("not true or false")
+        );
+    }
+
+    #[test]
     fn merge_and_help() {
         assert!(matches!(parse("--help"), Ok(ArenaCommand::Help)));
         match parse("merge a.json b.json --json all.json") {

@@ -382,9 +382,7 @@ impl Summary {
         let mut terminations = BTreeMap::new();
         let mut faults = 0;
         for game in games {
-            *terminations
-                .entry(game.played.termination.text().to_string())
-                .or_insert(0) += 1;
+            *terminations.entry(game.played.ending_text()).or_insert(0) += 1;
             faults += game.played.termination.is_fault() as u64;
         }
         Summary {

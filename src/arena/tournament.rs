@@ -153,7 +153,7 @@ impl Progress {
             let reason = if fault {
                 played.detail.clone()
             } else {
-                played.termination.text().to_string()
+                played.ending_text()
             };
             let unit = match played.record {
                 SessionRecord::Realtime(_) => "orders",

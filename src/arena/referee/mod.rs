@@ -165,6 +165,18 @@ impl SessionResult {
             .join("-")
     }
 
+    /// How the session ended, in a few words: the termination's text, or for a realtime
+    /// game ended by its rules the rules' name of the ending (`king-removed`).
+    pub fn ending_text(&self) -> String {
+        match (&self.record, self.termination) {
+            (SessionRecord::Realtime(record), Termination::GameRule) => record
+                .outcome
+                .clone()
+                .unwrap_or_else(|| self.termination.text().to_string()),
+            _ => self.termination.text().to_string(),
+        }
+    }
+
     /// Plies or moves played (a realtime game: orders given), for progress lines.
     pub fn length(&self) -> usize {
         match &self.record {

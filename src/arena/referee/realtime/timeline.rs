@@ -20,6 +20,9 @@ pub struct TimedOrder {
     pub refusal: Option<Refusal>,
     /// The side's thinking time (lockstep), when measured.
     pub elapsed: Option<Duration>,
+    /// Wall clock: the ms the referee read the order, when that was before `ms` (the referee
+    /// had already played the game on to `ms` and could apply it no earlier).
+    pub read_ms: Option<Ms>,
 }
 
 /// A realtime game as the referee keeps it.
@@ -76,6 +79,7 @@ impl RefereeGame {
                     text: text.to_string(),
                     refusal: Some(refusal.clone()),
                     elapsed,
+                    read_ms: None,
                 });
                 Err(refusal)
             }
@@ -98,6 +102,7 @@ impl RefereeGame {
             text,
             refusal: applied.clone().err(),
             elapsed,
+            read_ms: None,
         });
         applied.map(|()| self.events.len() - before)
     }
@@ -232,6 +237,9 @@ pub struct OrderRecord {
     /// The refusal in words.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub reason: Option<String>,
+    /// Wall clock: the ms the order was read, when it could only be applied later.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub read_ms: Option<Ms>,
 }
 
 impl From<&TimedOrder> for OrderRecord {
@@ -245,6 +253,7 @@ impl From<&TimedOrder> for OrderRecord {
             refused: refusal.map(|r| r.name().to_string()),
             rule: refusal.and_then(Refusal::rule),
             reason: refusal.map(ToString::to_string),
+            read_ms: order.read_ms,
         }
     }
 }

@@ -1,9 +1,10 @@
 //! The wall-clock referee: real time, the engines streaming. Each seat gets
-//! `position startpos` and `play <white|black>`; then the referee sends both, in time order,
+//! `position startpos` and `play <white|black> movetime <budget>`; then the referee sends both, in time order,
 //! `event <event>` lines as the simulator emits them and a `time <ms>` line every `poll_ms`,
 //! and applies each `order <order>` at the ms it read the line (a refusal goes back to its seat
 //! as `refused <ms> <order> <refusal>`). Before the game it measures each pipe's round trip.
 
+use super::polled::DEFAULT_BUDGET;
 use super::table::Table;
 use super::timeline::ClockMode;
 use super::RealtimeSettings;
@@ -30,6 +31,11 @@ pub fn play(
     referee: &RefereeSettings,
     realtime: &RealtimeSettings,
 ) -> Option<SessionResult> {
+    let budgets: Vec<Duration> = session
+        .limits
+        .iter()
+        .map(|limits| limits.movetime.unwrap_or(DEFAULT_BUDGET))
+        .collect();
     let mut table = Table::new(realtime, ClockMode::WallClock);
     if let Err(ended) = table.set_up(session, referee) {
         return *ended;
@@ -54,9 +60,10 @@ pub fn play(
     let mut clock = WallClock::start();
     for (seat, client) in clients.iter_mut().enumerate() {
         let side = side_of(seat);
+        let budget = budgets[seat].as_millis();
         let started = client
             .send("position startpos")
-            .and_then(|_| client.send(&format!("play {}", side.name())));
+            .and_then(|_| client.send(&format!("play {} movetime {budget}", side.name())));
         if let Err(fault) = started {
             return fault_of(&table, side, &fault, client.as_mut());
         }
@@ -67,20 +74,28 @@ pub fn play(
     }
     let mut told = 0; // events already sent
     let mut next_time = 0; // the next `time` line's ms
+                           // A refusal for its seat, sent after the events before it so that lines stay in time order.
+    let mut refused: Option<(usize, String)> = None;
     let result = 'game: loop {
-        // Every event so far to both seats, then the time when one is due.
+        // Every event so far to both seats, a refusal to its seat, then the time when one is due.
         let now = table.game.now();
-        let mut lines: Vec<String> = table.game.events[told..]
+        let events: Vec<String> = table.game.events[told..]
             .iter()
             .map(|event| format!("event {event}"))
             .collect();
         told = table.game.events.len();
-        if now >= next_time {
-            lines.push(format!("time {now}"));
+        let time = (now >= next_time).then(|| format!("time {now}"));
+        if time.is_some() {
             next_time = now - now % poll_ms + poll_ms;
         }
+        let refusal = refused.take();
         for (seat, client) in clients.iter_mut().enumerate() {
-            if let Err(fault) = lines.iter().try_for_each(|l| client.send(l).map(drop)) {
+            let own = refusal.as_ref().filter(|(to, _)| *to == seat);
+            let lines = events
+                .iter()
+                .chain(own.map(|(_, line)| line))
+                .chain(time.as_ref());
+            if let Err(fault) = lines.into_iter().try_for_each(|l| client.send(l).map(drop)) {
                 break 'game fault_of(&table, side_of(seat), &fault, client.as_mut())?;
             }
         }
@@ -118,12 +133,15 @@ pub fn play(
         let Some(order) = line.strip_prefix("order ").map(str::trim) else {
             continue; // `info` and other lines are not part of the game
         };
-        if let Err(refusal) = table.game.order_text(side, order, None) {
-            let ms = table.game.now();
-            let refused = format!("refused {ms} {order} {refusal}");
-            if let Err(fault) = clients[seat].send(&refused) {
-                break 'game fault_of(&table, side, &fault, clients[seat].as_mut())?;
+        let applied = table.game.order_text(side, order, None);
+        if read_ms < table.game.now() {
+            if let Some(last) = table.game.orders.last_mut() {
+                last.read_ms = Some(read_ms);
             }
+        }
+        if let Err(refusal) = applied {
+            let ms = table.game.now();
+            refused = Some((seat, format!("refused {ms} {order} {refusal}")));
         }
     };
     for client in clients.iter_mut() {
@@ -141,7 +159,9 @@ fn round_trip(
     drain(client, inbox)?;
     let mut trips = Vec::with_capacity(ROUND_TRIPS);
     for _ in 0..ROUND_TRIPS {
-        let sent = client.send("isready")?;
+        // From before the write: the answer may be read before `send` returns.
+        let sent = Instant::now();
+        client.send("isready")?;
         loop {
             let (at, line) = next_line(client, inbox, sent + timeout, sent, None)?;
             if line.trim() == "readyok" {
