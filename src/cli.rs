@@ -4,7 +4,7 @@
 use clap::{Args, Parser, Subcommand};
 use roger::arena::selfplay::SelfplayOptions;
 use roger::engine::{MAX_DEPTH, MAX_PERFT_DEPTH};
-use roger::rules::registry::{names_of, Family, DEFAULT_GAME};
+use roger::rules::registry::{game_names, names_of, Family, DEFAULT_GAME};
 
 #[derive(Parser)]
 #[command(
@@ -49,8 +49,8 @@ pub enum Mode {
         #[arg(trailing_var_arg = true, allow_hyphen_values = true)]
         args: Vec<String>,
     },
-    /// Serve the protocol with a built-in reference player, random or greedy (one ply); UCI, or
-    /// xboard with `--xboard`.
+    /// Serve the protocol with a built-in reference player, random or greedy (one ply; in
+    /// realtime chess rate-limited); UCI, or xboard with `--xboard`.
     Play(PlayArgs),
 }
 
@@ -65,6 +65,10 @@ pub struct PlayArgs {
     /// Speak the xboard protocol instead of UCI.
     #[arg(long)]
     pub xboard: bool,
+    /// The game played before any `UCI_Variant` (and that option's default): a turn game, or
+    /// realtime.
+    #[arg(long, default_value = DEFAULT_GAME, value_parser = game_names())]
+    pub variant: String,
     /// Misbehave on purpose, for testing referees: garbage, illegal, hang, crash, slow,
     /// no-handshake.
     #[arg(long, hide = true)]

@@ -92,6 +92,7 @@ fn play_command(args: PlayArgs) -> ExitCode {
         Ok(settings) => exit_code(serve_player(
             settings,
             args.xboard,
+            &args.variant,
             io::stdin().lock(),
             io::stdout(),
         )),

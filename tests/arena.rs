@@ -619,3 +619,5 @@ fn a_version_1_share_merges_with_a_version_2_share() {
 
 #[path = "arena/race.rs"]
 mod race;
+#[path = "arena/realtime.rs"]
+mod realtime;

@@ -4,9 +4,11 @@
 
 use super::openings::{BookFormat, BookOrder, BookSettings};
 use super::process::{EngineConfig, Limits, Protocol, TimeControl};
+use super::referee::realtime::RealtimeSettings;
 use super::referee::{Adjudication, DrawRule, RefereeSettings, ResignRule};
 use super::schedule::Format;
 use super::stats::Sprt;
+use crate::players::reference::PlaySettings;
 use crate::rules::registry::{names_of, Family, DEFAULT_GAME};
 use std::path::{Path, PathBuf};
 use std::time::Duration;
@@ -29,6 +31,7 @@ ENGINES (--engine once per engine, --each for settings they share):
     st=SECONDS          fixed time per move
     nodes=N             node limit per move
     depth=N             depth limit per move
+    inprocess=true      run cmd=roger args=\"play random|greedy\" on a thread, not a process
 
 OPTIONS:
     --variant NAME          chess, nichess, ... (default chess)
@@ -52,6 +55,14 @@ OPTIONS:
     --log FILE              log every line to and from the engines
     --shard I/N             play only the I-th of N equal shares of the games
     -h, --help              this text
+
+REALTIME (--variant realtime; engines take st=SECONDS, the budget per decision, default 0.05):
+    --poll-ms N             game time between two polls, lockstep (default 100)
+    --wall-clock            play in real time, engines streaming (default: lockstep)
+    --tick-ms N             the game's tick (default 1000)
+    --delay-ticks N         a piece's delay after it arrives, in ticks (default 10)
+    --no-capture-draw-ticks N   a draw after N ticks without a removal (default 300)
+    --max-game-ms N         stop a game still going at N ms of game time (a draw)
 ";
 
 /// Everything a tournament needs, checked.
@@ -102,6 +113,7 @@ struct EngineGroup {
     st: Option<Duration>,
     nodes: Option<u64>,
     depth: Option<u32>,
+    in_process: Option<bool>,
 }
 
 fn number<T: std::str::FromStr>(flag: &str, text: &str) -> Result<T, String> {
@@ -162,6 +174,13 @@ fn engine_group(flag: &str, tokens: &[&str]) -> Result<EngineGroup, String> {
             "st" => group.st = Some(seconds(&setting, value)?),
             "nodes" => group.nodes = Some(number(&setting, value)?),
             "depth" => group.depth = Some(number(&setting, value)?),
+            "inprocess" => {
+                group.in_process = Some(match value {
+                    "true" => true,
+                    "false" => false,
+                    _ => return Err(format!("{setting}: '{value}' is not true or false")),
+                })
+            }
             _ => match key.strip_prefix("option.") {
                 Some(name) if !name.is_empty() => {
                     group.options.push((name.to_string(), value.to_string()))
@@ -169,7 +188,7 @@ fn engine_group(flag: &str, tokens: &[&str]) -> Result<EngineGroup, String> {
                 _ => {
                     return Err(format!(
                         "{flag}: unknown setting '{key}' (expected cmd, name, arg, args, dir, \
-                         proto, option.NAME, tc, st, nodes or depth)"
+                         proto, option.NAME, tc, st, nodes, depth or inprocess)"
                     ))
                 }
             },
@@ -211,6 +230,7 @@ fn engine_config(
     number: usize,
     group: &EngineGroup,
     each: &EngineGroup,
+    realtime: bool,
 ) -> Result<(EngineConfig, bool), String> {
     let cmd = group
         .cmd
@@ -234,7 +254,15 @@ fn engine_config(
         nodes: group.nodes.or(each.nodes),
         depth: group.depth.or(each.depth),
     };
-    if limits.is_empty() {
+    if realtime {
+        // A realtime engine is asked every poll; st= is its budget per decision.
+        if limits.tc.is_some() || limits.nodes.is_some() || limits.depth.is_some() {
+            return Err(format!(
+                "{who}: realtime engines take st= (the budget per decision) and no tc=, nodes= \
+                 or depth="
+            ));
+        }
+    } else if limits.is_empty() {
         return Err(format!(
             "{who} has no limit: give tc=, st=, nodes= or depth= (in --engine or --each)"
         ));
@@ -246,6 +274,13 @@ fn engine_config(
     if protocol == Protocol::Xboard && limits.nodes.is_some() {
         return Err(format!("engine '{cmd}': xboard engines take no node limit"));
     }
+    let args = group.args.clone().or(each.args.clone()).unwrap_or_default();
+    let in_process = match group.in_process.or(each.in_process) {
+        Some(true) => {
+            Some(in_process_player(cmd, &args, protocol).map_err(|e| format!("{who}: {e}"))?)
+        }
+        _ => None,
+    };
     let default_name = command
         .file_stem()
         .map(|stem| stem.to_string_lossy().to_string())
@@ -254,14 +289,38 @@ fn engine_config(
         EngineConfig {
             name: name.clone().unwrap_or(default_name),
             command,
-            args: group.args.clone().or(each.args.clone()).unwrap_or_default(),
+            args,
             dir: group.dir.clone().or(each.dir.clone()),
             protocol,
             options,
             limits,
+            in_process,
         },
         name.is_some(),
     ))
+}
+
+/// The built-in player that `cmd=roger args="play <player> [--seed N]"` serves, to run it
+/// in-process (`inprocess=true`).
+fn in_process_player(
+    cmd: &str,
+    args: &[String],
+    protocol: Protocol,
+) -> Result<PlaySettings, String> {
+    let refuse = || {
+        "inprocess=true needs cmd=roger and args=\"play random|greedy [--seed N]\" (UCI)"
+            .to_string()
+    };
+    let args: Vec<&str> = args.iter().map(String::as_str).collect();
+    let (player, seed) = match args[..] {
+        ["play", player] => (player, 1),
+        ["play", player, "--seed", seed] => (player, number("inprocess --seed", seed)?),
+        _ => return Err(refuse()),
+    };
+    if cmd != "roger" || protocol != Protocol::Uci {
+        return Err(refuse());
+    }
+    PlaySettings::from_names(player, seed, None, 0)
 }
 
 /// `I/N` with 1 <= I <= N.
@@ -402,6 +461,44 @@ fn parse_book(tokens: &[&str]) -> Result<BookSettings, String> {
     Ok(book)
 }
 
+/// The realtime flags as given, checked once the variant is known.
+#[derive(Default)]
+struct RealtimeFlags {
+    /// The flags given, to name one used with another game.
+    given: Vec<String>,
+    wall_clock: Option<bool>,
+    values: Vec<(String, u64)>,
+}
+
+impl RealtimeFlags {
+    fn set(&mut self, flag: &str, value: u64) {
+        self.given.push(flag.to_string());
+        self.values.push((flag.to_string(), value));
+    }
+
+    fn settings(&self) -> Result<RealtimeSettings, String> {
+        let mut settings = RealtimeSettings {
+            wall_clock: self.wall_clock.unwrap_or(false),
+            ..RealtimeSettings::default()
+        };
+        let too_big = |flag: &str| format!("{flag}: too large");
+        for (flag, value) in &self.values {
+            let value = *value;
+            let ticks = || u32::try_from(value).map_err(|_| too_big(flag));
+            match flag.as_str() {
+                "--poll-ms" if value == 0 => return Err("--poll-ms must be at least 1".into()),
+                "--poll-ms" => settings.poll_ms = value,
+                "--max-game-ms" => settings.max_game_ms = Some(value),
+                "--tick-ms" => settings.params.tick_ms = ticks()?,
+                "--delay-ticks" => settings.params.delay_ticks = ticks()?,
+                _ => settings.params.no_capture_draw_ticks = ticks()?,
+            }
+        }
+        settings.params.validate()?;
+        Ok(settings)
+    }
+}
+
 /// Reads the arguments after `roger arena`.
 pub fn parse_arena_args(args: &[String]) -> Result<ArenaCommand, String> {
     let args: Vec<&str> = args.iter().map(String::as_str).collect();
@@ -423,6 +520,7 @@ pub fn parse_arena_args(args: &[String]) -> Result<ArenaCommand, String> {
     let mut ready_timeout = Duration::from_secs(30);
     let mut sprt = None;
     let (mut pgnout, mut json, mut log, mut shard) = (None, None, None, None);
+    let mut realtime_flags = RealtimeFlags::default();
     let mut index = 0;
     while index < args.len() {
         let flag = args[index];
@@ -474,16 +572,56 @@ pub fn parse_arena_args(args: &[String]) -> Result<ArenaCommand, String> {
             "--json" => json = Some(PathBuf::from(single()?)),
             "--log" => log = Some(PathBuf::from(single()?)),
             "--shard" => shard = Some(parse_shard(single()?)?),
+            "--wall-clock" => match values {
+                [] => {
+                    realtime_flags.given.push(flag.to_string());
+                    realtime_flags.wall_clock = Some(true);
+                }
+                [extra, ..] => return Err(format!("{flag}: unexpected value '{extra}'")),
+            },
+            "--poll-ms"
+            | "--tick-ms"
+            | "--delay-ticks"
+            | "--no-capture-draw-ticks"
+            | "--max-game-ms" => realtime_flags.set(flag, number(flag, single()?)?),
             other => return Err(format!("unknown option '{other}' (see roger arena --help)")),
         }
         index = end;
     }
-    if crate::rules::registry::find(&variant).is_none() {
+    let Some(entry) = crate::rules::registry::find(&variant) else {
         return Err(format!(
             "--variant: unknown game '{variant}' (games: {})",
-            names_of(Family::Turn).join(", ")
+            names_of(Family::Turn)
+                .into_iter()
+                .chain(names_of(Family::Realtime))
+                .collect::<Vec<_>>()
+                .join(", ")
         ));
-    }
+    };
+    let realtime = match entry.family {
+        Family::Realtime => {
+            let turn_only = [
+                ("--openings", book.is_some()),
+                ("--random-plies", random_plies > 0),
+                ("--draw", adjudication.draw.is_some()),
+                ("--resign", adjudication.resign.is_some()),
+                ("--maxplies", adjudication.max_plies.is_some()),
+            ];
+            if let Some((flag, _)) = turn_only.iter().find(|(_, given)| *given) {
+                return Err(format!(
+                    "{flag}: not for realtime games (they start from the standard setup and \
+                     end by their rules or --max-game-ms)"
+                ));
+            }
+            Some(realtime_flags.settings()?)
+        }
+        _ => {
+            if let Some(flag) = realtime_flags.given.first() {
+                return Err(format!("{flag} is for --variant realtime"));
+            }
+            None
+        }
+    };
     if groups.len() < 2 {
         return Err("a tournament needs at least two --engine".into());
     }
@@ -518,7 +656,7 @@ pub fn parse_arena_args(args: &[String]) -> Result<ArenaCommand, String> {
     let mut engines = Vec::new();
     let mut named = Vec::new();
     for (number, group) in groups.iter().enumerate() {
-        let (config, was_named) = engine_config(number + 1, group, &each)?;
+        let (config, was_named) = engine_config(number + 1, group, &each, realtime.is_some())?;
         engines.push(config);
         named.push(was_named);
     }
@@ -534,6 +672,7 @@ pub fn parse_arena_args(args: &[String]) -> Result<ArenaCommand, String> {
             hang_timeout,
             ready_timeout,
             adjudication,
+            realtime: realtime.unwrap_or_default(),
         },
         variant,
         engines,
@@ -691,6 +830,97 @@ mod tests {
         assert!(error.contains("--draw score: 'six'"), "{error}");
         let draw = parse_draw(&["movenumber=30", "movecount=8", "score=10"]).unwrap();
         assert_eq!((draw.move_number, draw.move_count, draw.score), (30, 8, 10));
+    }
+
+    #[test]
+    fn realtime_flags() {
+        let s = settings(
+            "--variant realtime --engine cmd=roger --engine cmd=roger st=0.1 --poll-ms 50 \
+             --tick-ms 100 --delay-ticks 5 --no-capture-draw-ticks 200 --wall-clock \
+             --max-game-ms 9000",
+        );
+        let realtime = s.referee.realtime;
+        assert_eq!((realtime.poll_ms, realtime.wall_clock), (50, true));
+        assert_eq!(realtime.max_game_ms, Some(9000));
+        let params = realtime.params;
+        assert_eq!(
+            (
+                params.tick_ms,
+                params.delay_ticks,
+                params.no_capture_draw_ticks
+            ),
+            (100, 5, 200)
+        );
+        assert_eq!(s.engines[0].limits, Limits::default());
+        assert_eq!(
+            s.engines[1].limits.movetime,
+            Some(Duration::from_millis(100))
+        );
+        let lockstep = settings("--variant realtime --engine cmd=roger --engine cmd=roger");
+        assert_eq!(lockstep.referee.realtime, RealtimeSettings::default());
+        let two = "--engine cmd=roger --engine cmd=roger";
+        let cases = [
+            (
+                format!("{two} tc=1 --poll-ms 50"),
+                "--poll-ms is for --variant realtime",
+            ),
+            (
+                format!("{two} tc=1 --wall-clock"),
+                "--wall-clock is for --variant realtime",
+            ),
+            (
+                format!("--variant realtime {two} tc=1"),
+                "realtime engines take st=",
+            ),
+            (
+                format!("--variant realtime {two} --random-plies 2"),
+                "--random-plies: not for",
+            ),
+            (
+                format!("--variant realtime {two} --maxplies 20"),
+                "--maxplies: not for",
+            ),
+            (
+                format!("--variant realtime {two} --poll-ms 0"),
+                "at least 1",
+            ),
+            (format!("--variant realtime {two} --tick-ms 5"), "tick_ms"),
+            (
+                format!("--variant realtime {two} --wall-clock yes"),
+                "unexpected value",
+            ),
+            (
+                format!("--variant realtime {two} --tick-ms 99999999999"),
+                "too large",
+            ),
+        ];
+        for (line, message) in cases {
+            let error = error(&line);
+            assert!(error.contains(message), "{line}: {error}");
+        }
+    }
+
+    #[test]
+    fn built_in_players_in_process() {
+        let s = settings(
+            "--engine cmd=roger args=play inprocess=true arg=greedy tc=1 \
+             --engine cmd=roger arg=play arg=random arg=--seed arg=5 inprocess=true tc=1",
+        );
+        let players: Vec<_> = s.engines.iter().map(|e| e.in_process).collect();
+        assert!(players.iter().all(Option::is_some));
+        assert_eq!(players[1].unwrap().seed, 5);
+        for bad in [
+            "--engine cmd=roger inprocess=true tc=1 --engine cmd=roger tc=1",
+            "--engine cmd=roger args=play_greedy inprocess=true tc=1 --engine cmd=roger tc=1",
+            "--engine cmd=roger args=play arg=greedy arg=--fault arg=crash inprocess=true tc=1 \
+             --engine cmd=roger tc=1",
+        ] {
+            assert!(error(bad).contains("inprocess=true needs"), "{bad}");
+        }
+        assert!(
+            error("--engine cmd=roger inprocess=maybe tc=1 --engine cmd=roger tc=1")
+                .contains("not true or false")
+        );
     }
 
     #[test]

@@ -4,11 +4,13 @@
 use super::cli::ArenaSettings;
 use super::openings::BookSettings;
 use super::process::Protocol;
+use super::referee::realtime::RealtimeSettingsRecord;
 use super::referee::{Adjudication, SessionResult};
 use super::schedule::{encounters, Format, ScheduledGame};
 use super::stats::{
     elo_pentanomial, elo_trinomial, EloEstimate, Pentanomial, Sprt, SprtDecision, Trinomial,
 };
+use crate::rules::registry::{self, Family};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
@@ -64,6 +66,9 @@ pub struct SettingsRecord {
     pub timemargin_ms: u64,
     #[serde(default)]
     pub sprt: Option<String>,
+    /// How realtime games were refereed (absent for the other games).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub realtime: Option<RealtimeSettingsRecord>,
 }
 
 impl SettingsRecord {
@@ -91,6 +96,9 @@ impl SettingsRecord {
             adjudication: settings.referee.adjudication,
             timemargin_ms: settings.referee.margin.as_millis() as u64,
             sprt: settings.sprt.as_ref().map(|(_, text)| text.clone()),
+            realtime: registry::find(&settings.variant)
+                .filter(|entry| entry.family == Family::Realtime)
+                .map(|_| settings.referee.realtime.record()),
         }
     }
 
@@ -374,9 +382,7 @@ impl Summary {
         let mut terminations = BTreeMap::new();
         let mut faults = 0;
         for game in games {
-            *terminations
-                .entry(game.played.termination.text().to_string())
-                .or_insert(0) += 1;
+            *terminations.entry(game.played.ending_text()).or_insert(0) += 1;
             faults += game.played.termination.is_fault() as u64;
         }
         Summary {

@@ -226,6 +226,7 @@ pub fn play(
             max_plies: Some(options.max_plies),
             ..Adjudication::default()
         },
+        realtime: Default::default(),
     })?;
     let start = |index: usize, inbox: &mut Inbox| {
         let seed = options.seed.wrapping_add(index as u64 + 1);

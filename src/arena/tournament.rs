@@ -7,7 +7,7 @@ use super::openings::load_book;
 use super::pgn::game_pgn;
 use super::pool::{play_games, Lineup, Workers};
 use super::process::{start_engine, Inbox, TrafficLog};
-use super::referee::referee_for;
+use super::referee::{referee_for, SessionRecord};
 use super::report::{
     encounter_stats, points_for, ArenaReport, FinishedGame, SettingsRecord, Summary,
 };
@@ -153,10 +153,14 @@ impl Progress {
             let reason = if fault {
                 played.detail.clone()
             } else {
-                played.termination.text().to_string()
+                played.ending_text()
+            };
+            let unit = match played.record {
+                SessionRecord::Realtime(_) => "orders",
+                _ => "plies",
             };
             println!(
-                "Game {}/{} (#{}) {}: {} ({reason}, {} plies) | {score}",
+                "Game {}/{} (#{}) {}: {} ({reason}, {} {unit}) | {score}",
                 self.done,
                 self.planned,
                 game.scheduled.index + 1,

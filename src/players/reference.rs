@@ -8,13 +8,17 @@
 //! For the arena's tests the players can also misbehave on purpose ([`Fault`]): garbage output,
 //! an illegal move, a hang, a crash, a slow answer or no handshake at all.
 
+use super::realtime::{GreedyRealtimePlayer, RandomRealtimePlayer};
 use super::uci::UciPlayer;
 use super::xboard::XboardDialect;
 use super::{GreedyPlayer, Player, RandomPlayer};
 use crate::eval::Evaluate;
+use crate::plan::RealtimePlayer;
+use crate::protocol::dialect::realtime::RealtimeDialect;
 use crate::protocol::dialect::turn::TurnDialect;
 use crate::protocol::dialect::Dialect;
-use crate::protocol::{serve, Agent, Output};
+use crate::protocol::{serve_game, Agent, Output};
+use crate::rules::realtime::{Color, Order, RealtimeState};
 use crate::rules::registry::{dispatch, AnyGame, Family};
 use crate::rules::{Game, GameRecord};
 use std::io::{self, BufRead, Write};
@@ -137,22 +141,30 @@ impl Agent for PlayerAgent {
     }
 
     fn families(&self) -> &'static [Family] {
-        &[Family::Turn]
+        match self.xboard {
+            true => &[Family::Turn],
+            false => &[Family::Turn, Family::Realtime],
+        }
     }
 
     fn dialect(&self, family: Family) -> Option<Box<dyn Dialect>> {
         match family {
             Family::Turn if self.xboard => Some(Box::new(XboardDialect::new(self.settings))),
             Family::Turn => Some(Box::new(TurnDialect::new(UciPlayer::new(self.settings)))),
+            Family::Realtime if !self.xboard => Some(Box::new(RealtimeDialect::new(
+                realtime_player(self.settings),
+            ))),
             Family::Realtime | Family::World => None,
         }
     }
 }
 
-/// Serves a reference player (UCI, or xboard) until `quit` or the end of the input.
+/// Serves a reference player (UCI, or xboard) until `quit` or the end of the input, starting
+/// in `game` (a `UCI_Variant` value).
 pub fn serve_player<R: BufRead, W: Write + Send + 'static>(
     settings: PlaySettings,
     xboard: bool,
+    game: &str,
     mut input: R,
     output: W,
 ) -> io::Result<()> {
@@ -161,11 +173,71 @@ pub fn serve_player<R: BufRead, W: Write + Send + 'static>(
         io::copy(&mut input, &mut io::sink())?;
         return Ok(());
     }
-    serve(
+    serve_game(
         Box::new(PlayerAgent { settings, xboard }),
+        game,
         input,
         Output::new(output),
     )
+}
+
+/// The realtime reference player of `settings`, misbehaving when told to.
+fn realtime_player(settings: PlaySettings) -> Box<dyn RealtimePlayer> {
+    let player: Box<dyn RealtimePlayer> = match settings.player {
+        ReferencePlayer::Random => Box::new(RandomRealtimePlayer::new(settings.seed)),
+        ReferencePlayer::Greedy => Box::new(GreedyRealtimePlayer::new(settings.seed)),
+    };
+    match settings.fault {
+        Some(_) => Box::new(FaultyRealtimePlayer {
+            player,
+            settings,
+            answered: 0,
+        }),
+        None => player,
+    }
+}
+
+/// A realtime reference player with a fault. The wire checks every order and answers for a
+/// player that is late, so in realtime chess the faults are the process's: `crash` exits,
+/// `hang` and `slow` never decide within the budget (the wire answers `bestmove none` at the
+/// `movetime`); `garbage` and `illegal` decide nothing (the wire prints no order it refuses).
+struct FaultyRealtimePlayer {
+    player: Box<dyn RealtimePlayer>,
+    settings: PlaySettings,
+    /// Decisions asked since the last new game.
+    answered: u32,
+}
+
+impl RealtimePlayer for FaultyRealtimePlayer {
+    fn name(&self) -> String {
+        self.player.name()
+    }
+    fn options(&self) -> Vec<crate::engine::OptionSpec> {
+        self.player.options()
+    }
+    fn set_option(&mut self, name: &str, value: &str) -> Result<(), String> {
+        self.player.set_option(name, value)
+    }
+    fn new_game(&mut self) {
+        self.answered = 0;
+        self.player.new_game();
+    }
+    fn decide(&mut self, state: &RealtimeState, side: Color, budget: Duration) -> Option<Order> {
+        let fault = self.settings.fault_at(self.answered);
+        self.answered += 1;
+        match fault {
+            None => self.player.decide(state, side, budget),
+            Some(Fault::Slow) => {
+                std::thread::sleep(budget + Duration::from_secs(1));
+                None
+            }
+            Some(Fault::Garbage | Fault::Illegal) => None,
+            Some(fault) => {
+                fault.strike_process();
+                None
+            }
+        }
+    }
 }
 
 /// The reference player's move in `game`, seeded by the position so that it depends on
@@ -204,7 +276,14 @@ mod tests {
 
     fn serve_lines(input: &str, settings: PlaySettings, xboard: bool) -> Vec<String> {
         let captured = Captured::default();
-        serve_player(settings, xboard, input.as_bytes(), captured.clone()).unwrap();
+        serve_player(
+            settings,
+            xboard,
+            "chess",
+            input.as_bytes(),
+            captured.clone(),
+        )
+        .unwrap();
         captured.lines()
     }
 

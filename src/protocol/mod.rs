@@ -12,4 +12,4 @@ pub mod shell;
 
 pub use output::Output;
 pub use parse::{parse_command, Command, PositionStart, ProtocolError};
-pub use session::{run, serve, Agent};
+pub use session::{run, serve, serve_game, Agent};

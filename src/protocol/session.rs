@@ -11,7 +11,7 @@ use super::parse::{
     parse_command, quote, strip_line_end, tokens, Command, QUOTE_LIMIT, SEPARATORS,
 };
 use super::print;
-use crate::engine::{variant_option, OptionSpec, UCI_VARIANT};
+use crate::engine::{check_option, variant_option, OptionKind, OptionSpec, UCI_VARIANT};
 use crate::rules::registry::{Family, GAMES};
 use std::io::{self, BufRead, Write};
 use std::panic::{self, AssertUnwindSafe};
@@ -42,6 +42,8 @@ pub struct Session {
     dialects: Vec<Box<dyn Dialect>>,
     /// Index of the current one in `dialects`.
     current: usize,
+    /// The game played before any `UCI_Variant`: the option's default.
+    default_game: &'static str,
     output: Output,
 }
 
@@ -107,8 +109,19 @@ fn read_line<R: BufRead>(input: &mut R, bytes: &mut Vec<u8>, limit: usize) -> io
 /// Serves `agent` until `quit` or the end of the input. At the end of the input work that ends
 /// by itself is let finish, endless work (`go infinite`, pondering) is stopped; either way its
 /// answer is printed before this returns.
-pub fn serve<R: BufRead>(agent: Box<dyn Agent>, mut input: R, output: Output) -> io::Result<()> {
-    let mut session = Session::new(agent, output)?;
+pub fn serve<R: BufRead>(agent: Box<dyn Agent>, input: R, output: Output) -> io::Result<()> {
+    serve_game(agent, GAMES[0].name, input, output)
+}
+
+/// [`serve`], starting in `game` (a `UCI_Variant` value, which `UCI_Variant` then announces as
+/// its default) instead of the first game.
+pub fn serve_game<R: BufRead>(
+    agent: Box<dyn Agent>,
+    game: &str,
+    mut input: R,
+    output: Output,
+) -> io::Result<()> {
+    let mut session = Session::starting(agent, game, output)?;
     let mut bytes = Vec::new();
     loop {
         let read = read_line(&mut input, &mut bytes, MAX_LINE_BYTES)?;
@@ -153,18 +166,29 @@ pub fn serve<R: BufRead>(agent: Box<dyn Agent>, mut input: R, output: Output) ->
 impl Session {
     /// A session speaking the dialect of the default game's family.
     pub fn new(agent: Box<dyn Agent>, output: Output) -> io::Result<Session> {
-        let family = GAMES[0].family;
-        let dialect = agent.dialect(family).ok_or_else(|| {
-            io::Error::other(format!(
-                "{} does not play the default game '{}'",
-                agent.name(),
-                GAMES[0].name
-            ))
-        })?;
+        Session::starting(agent, GAMES[0].name, output)
+    }
+
+    /// A session playing `game` from the start: its family's dialect, with `UCI_Variant` set.
+    pub fn starting(agent: Box<dyn Agent>, game: &str, output: Output) -> io::Result<Session> {
+        let refusal = |why: &str| io::Error::other(format!("{} {why} '{game}'", agent.name()));
+        let Some(entry) = GAMES.iter().find(|entry| entry.name == game) else {
+            return Err(refusal("was asked for the unknown game"));
+        };
+        let mut dialect = agent
+            .dialect(entry.family)
+            .ok_or_else(|| refusal("does not play the game"))?;
+        if entry.name != GAMES[0].name {
+            // Nobody asked yet: the variant's announcement is not printed.
+            dialect
+                .set_option(UCI_VARIANT, Some(entry.name))
+                .map_err(|error| refusal(&format!("cannot start ({error}) the game")))?;
+        }
         Ok(Session {
             agent,
             dialects: vec![dialect],
             current: 0,
+            default_game: entry.name,
             output,
         })
     }
@@ -237,9 +261,13 @@ impl Session {
             .map(|entry| entry.name)
             .collect();
         let mut specs = self.dialect().option_specs();
+        let default_game = self.default_game;
         for spec in &mut specs {
             if spec.name == UCI_VARIANT {
                 *spec = variant_option(&games);
+                if let OptionKind::Combo { default, .. } = &mut spec.kind {
+                    *default = default_game.to_string();
+                }
             }
         }
         specs
@@ -248,6 +276,10 @@ impl Session {
     /// `setoption`; a `UCI_Variant` of another family first switches the dialect.
     fn set_option(&mut self, name: &str, value: Option<&str>) -> io::Result<()> {
         if name.eq_ignore_ascii_case(UCI_VARIANT) {
+            // Checked against every game the agent plays, not the current dialect's alone.
+            if let Err(error) = check_option(&self.announced_options(), name, value) {
+                return self.output.error(&format!("setoption: {error}"));
+            }
             let wanted = value.unwrap_or_default().trim_matches(SEPARATORS);
             let entry = GAMES
                 .iter()
@@ -446,13 +478,38 @@ mod tests {
     }
 
     #[test]
-    fn the_engine_serves_the_turn_family_only() {
+    fn the_engine_serves_the_turn_and_realtime_families() {
         let mut session = Session::new(Box::new(EngineAgent), Output::new(io::sink())).unwrap();
         assert_eq!(session.dialect().family(), Family::Turn);
-        let refused = session.switch_to(Family::Realtime).unwrap_err();
-        assert!(
-            refused.ends_with("does not play realtime games"),
-            "{refused}"
+        session.switch_to(Family::Realtime).unwrap();
+        assert_eq!(session.dialect().family(), Family::Realtime);
+        let refused = session.switch_to(Family::World).unwrap_err();
+        assert!(refused.ends_with("does not play world games"), "{refused}");
+    }
+
+    #[test]
+    fn a_session_may_start_in_another_game_which_becomes_the_default() {
+        let log = Log::default();
+        let captured = Captured::default();
+        let agent = Box::new(RecordingAgent(log.clone()));
+        serve_game(
+            agent,
+            "realtime",
+            "uci\nfoo\n".as_bytes(),
+            Output::new(captured.clone()),
+        )
+        .unwrap();
+        assert_eq!(
+            captured.lines()[2],
+            "option name UCI_Variant type combo default realtime var chess var nichess \
+             var millennium var realtime"
         );
+        assert_eq!(
+            *log.borrow(),
+            ["realtime: set UCI_Variant", "realtime: foo"]
+        );
+        let agent = Box::new(RecordingAgent(Log::default()));
+        let unknown = Session::starting(agent, "shogi", Output::new(io::sink()));
+        assert!(unknown.is_err());
     }
 }

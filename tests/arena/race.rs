@@ -157,6 +157,7 @@ fn settings_record(names: &[&str], rounds: usize, games: usize, seed: u64) -> Se
         adjudication: Adjudication::default(),
         timemargin_ms: 50,
         sprt: None,
+        realtime: None,
     }
 }
 

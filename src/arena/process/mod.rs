@@ -101,6 +101,9 @@ pub struct EngineConfig {
     /// Options in the order given (`option.Hash=64`).
     pub options: Vec<(String, String)>,
     pub limits: Limits,
+    /// A built-in player (`cmd=roger args="play greedy" inprocess=true`) served on a thread of
+    /// the arena instead of a process: the same protocol session, without the pipes.
+    pub in_process: Option<crate::players::reference::PlaySettings>,
 }
 
 /// A score as an engine reported it, from its own point of view.
@@ -334,7 +337,8 @@ pub fn greet(
     }
 }
 
-/// Starts an engine process and completes its handshake for `game`.
+/// Starts an engine process (or a built-in player in-process) and completes its handshake for
+/// `game`.
 pub fn start_engine(
     config: &EngineConfig,
     game: &str,
@@ -342,10 +346,24 @@ pub fn start_engine(
     log: Option<TrafficLog>,
     inbox: &mut Inbox,
 ) -> Result<Box<dyn Client>, String> {
-    let transport = ChildTransport::spawn(config, inbox, log)?;
-    let client: Box<dyn Client> = match config.protocol {
-        Protocol::Uci => Box::new(uci::UciClient::new(transport)),
-        Protocol::Xboard => Box::new(xboard::XboardClient::new(transport)),
+    let client: Box<dyn Client> = match (config.in_process, config.protocol) {
+        (Some(settings), _) => {
+            let agent = move || -> Box<dyn crate::protocol::Agent> {
+                Box::new(crate::players::reference::PlayerAgent {
+                    settings,
+                    xboard: false,
+                })
+            };
+            let serve = local::serve_session(agent);
+            let transport = local::LocalTransport::spawn(&config.name, inbox, log, serve);
+            Box::new(uci::UciClient::new(transport))
+        }
+        (None, Protocol::Uci) => Box::new(uci::UciClient::new(ChildTransport::spawn(
+            config, inbox, log,
+        )?)),
+        (None, Protocol::Xboard) => Box::new(xboard::XboardClient::new(ChildTransport::spawn(
+            config, inbox, log,
+        )?)),
     };
     let setup = GameSetup {
         game,

@@ -31,6 +31,8 @@ pub enum Termination {
     AdjudicatedDraw,
     AdjudicatedResign,
     MaxPlies,
+    /// A game without turns stopped at its time limit (`--max-game-ms`): a draw.
+    MaxGameTime,
     // By an engine.
     Resignation,
     TimeForfeit,
@@ -56,6 +58,7 @@ impl Termination {
             Termination::AdjudicatedDraw => "adjudicated draw",
             Termination::AdjudicatedResign => "adjudicated resignation",
             Termination::MaxPlies => "max plies (adjudicated draw)",
+            Termination::MaxGameTime => "max game time (adjudicated draw)",
             Termination::Resignation => "resignation",
             Termination::TimeForfeit => "loss on time",
             Termination::IllegalMove => "illegal move",
@@ -71,7 +74,8 @@ impl Termination {
         match self {
             Termination::AdjudicatedDraw
             | Termination::AdjudicatedResign
-            | Termination::MaxPlies => "adjudication",
+            | Termination::MaxPlies
+            | Termination::MaxGameTime => "adjudication",
             Termination::TimeForfeit => "time forfeit",
             Termination::IllegalMove | Termination::ProtocolError => "rules infraction",
             Termination::Crash | Termination::Unresponsive | Termination::StartFailure => {
@@ -161,6 +165,18 @@ impl SessionResult {
             .join("-")
     }
 
+    /// How the session ended, in a few words: the termination's text, or for a realtime
+    /// game ended by its rules the rules' name of the ending (`king-removed`).
+    pub fn ending_text(&self) -> String {
+        match (&self.record, self.termination) {
+            (SessionRecord::Realtime(record), Termination::GameRule) => record
+                .outcome
+                .clone()
+                .unwrap_or_else(|| self.termination.text().to_string()),
+            _ => self.termination.text().to_string(),
+        }
+    }
+
     /// Plies or moves played (a realtime game: orders given), for progress lines.
     pub fn length(&self) -> usize {
         match &self.record {
@@ -202,7 +218,8 @@ pub fn referee_for(settings: RefereeSettings) -> Result<Box<dyn Referee>, String
         .ok_or_else(|| format!("unknown variant '{}'", settings.variant))?;
     match entry.family {
         Family::Turn => Ok(Box::new(TurnReferee::new(settings)?)),
-        family @ (Family::Realtime | Family::World) => Err(format!(
+        Family::Realtime => Ok(Box::new(realtime::RealtimeReferee::new(settings))),
+        family @ Family::World => Err(format!(
             "the arena has no referee for {} games yet ('{}')",
             family.name(),
             entry.name
@@ -257,9 +274,11 @@ mod tests {
             hang_timeout: Duration::from_secs(1),
             ready_timeout: Duration::from_secs(1),
             adjudication: Adjudication::default(),
+            realtime: Default::default(),
         };
-        for name in registry::names_of(Family::Turn) {
-            let referee = referee_for(settings(name)).expect("every turn game has a referee");
+        let families = [Family::Turn, Family::Realtime];
+        for name in families.into_iter().flat_map(registry::names_of) {
+            let referee = referee_for(settings(name)).expect("every such game has a referee");
             assert_eq!(referee.game(), name);
         }
         let error = referee_for(settings("shogi")).err().expect("refused");

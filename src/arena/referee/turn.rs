@@ -68,6 +68,8 @@ pub struct RefereeSettings {
     /// How long to wait for `readyok` (and xboard's `pong`).
     pub ready_timeout: Duration,
     pub adjudication: Adjudication,
+    /// How realtime games are refereed (the other families ignore it).
+    pub realtime: super::realtime::RealtimeSettings,
 }
 
 /// The referee of one turn game, by name.

@@ -2,8 +2,11 @@
 //! `position`, `go` (and `go perft`), `stop` and `ponderhit`, answered by a [`TurnAgent`]:
 //! Roger's [`Engine`], or a reference player of `roger play`.
 
+use super::realtime::RealtimeDialect;
 use super::{Dialect, Language};
 use crate::engine::{Engine, GoParams, OptionSpec, Report};
+use crate::plan::realtime::RealtimePlanner;
+use crate::plan::RealtimePlayer;
 use crate::protocol::output::Output;
 use crate::protocol::parse::{parse_command, Command, PositionStart};
 use crate::protocol::session::Agent;
@@ -136,7 +139,8 @@ impl<A: TurnAgent> Dialect for TurnDialect<A> {
     }
 }
 
-/// Roger's engine, as the session's agent: it plays the turn games.
+/// Roger's engine, as the session's agent: it plays the turn games with its search and realtime
+/// chess with its planner.
 pub struct EngineAgent;
 
 impl Agent for EngineAgent {
@@ -145,15 +149,21 @@ impl Agent for EngineAgent {
     }
 
     fn families(&self) -> &'static [Family] {
-        &[Family::Turn]
+        &[Family::Turn, Family::Realtime]
     }
 
     fn dialect(&self, family: Family) -> Option<Box<dyn Dialect>> {
         match family {
             Family::Turn => Some(Box::new(TurnDialect::new(Engine::new()))),
-            Family::Realtime | Family::World => None,
+            Family::Realtime => Some(Box::new(RealtimeDialect::new(roger_realtime_player()))),
+            Family::World => None,
         }
     }
+}
+
+/// Roger's realtime player: the planner.
+fn roger_realtime_player() -> Box<dyn RealtimePlayer> {
+    Box::new(RealtimePlanner::new())
 }
 
 impl TurnAgent for Engine {

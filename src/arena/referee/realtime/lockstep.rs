@@ -6,7 +6,8 @@
 //! ms. The planner measures its strength with this; the process referee plays the same loop
 //! over the wire.
 
-use super::timeline::{RefereeGame, TimedOrder};
+use super::timeline::{reason_name, result_text, ClockMode, DecisionRecord, OrderRecord};
+use super::timeline::{RealtimeRecord, RefereeGame, TimedOrder};
 use crate::arena::clock::{GameClock, VirtualClock};
 use crate::plan::RealtimePlayer;
 use crate::rules::realtime::{Color, Event, Ms, Outcome, RealtimeParams};
@@ -73,6 +74,27 @@ pub struct LockstepGame {
 }
 
 impl LockstepGame {
+    /// The game as the JSON file keeps it.
+    pub fn record(&self, settings: &LockstepSettings) -> RealtimeRecord {
+        let decision = |stats: &DecisionStats| DecisionRecord {
+            count: stats.count,
+            max_ms: stats.max.as_millis() as u64,
+            over_budget: stats.over_budget,
+        };
+        RealtimeRecord {
+            params: settings.params.into(),
+            mode: ClockMode::Lockstep,
+            poll_ms: Some(settings.poll_ms),
+            orders: self.orders.iter().map(OrderRecord::from).collect(),
+            events: self.events.iter().map(ToString::to_string).collect(),
+            end_ms: self.end_ms,
+            result: result_text(self.outcome).to_string(),
+            outcome: self.outcome.map(|o| reason_name(o.reason).to_string()),
+            decisions: Some([decision(&self.decisions[0]), decision(&self.decisions[1])]),
+            round_trip_us: None,
+        }
+    }
+
     /// Points of White and Black: 1, ½ or 0 (a game cut off is a draw).
     pub fn points(&self) -> [f64; 2] {
         match self.outcome.and_then(|o| o.winner) {

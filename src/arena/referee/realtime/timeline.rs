@@ -20,6 +20,9 @@ pub struct TimedOrder {
     pub refusal: Option<Refusal>,
     /// The side's thinking time (lockstep), when measured.
     pub elapsed: Option<Duration>,
+    /// Wall clock: the ms the referee read the order, when that was before `ms` (the referee
+    /// had already played the game on to `ms` and could apply it no earlier).
+    pub read_ms: Option<Ms>,
 }
 
 /// A realtime game as the referee keeps it.
@@ -76,6 +79,7 @@ impl RefereeGame {
                     text: text.to_string(),
                     refusal: Some(refusal.clone()),
                     elapsed,
+                    read_ms: None,
                 });
                 Err(refusal)
             }
@@ -98,6 +102,7 @@ impl RefereeGame {
             text,
             refusal: applied.clone().err(),
             elapsed,
+            read_ms: None,
         });
         applied.map(|()| self.events.len() - before)
     }
@@ -116,7 +121,8 @@ impl RefereeGame {
                 .state
                 .outcome()
                 .map(|o| reason_name(o.reason).to_string()),
-            latency: None,
+            decisions: None,
+            round_trip_us: None,
         }
     }
 }
@@ -202,6 +208,16 @@ impl From<ParamsRecord> for RealtimeParams {
     }
 }
 
+/// How a tournament's realtime games were refereed, in the JSON file's settings.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RealtimeSettingsRecord {
+    pub params: ParamsRecord,
+    pub mode: ClockMode,
+    pub poll_ms: Ms,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub max_game_ms: Option<Ms>,
+}
+
 /// One order in the JSON file.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct OrderRecord {
@@ -221,6 +237,9 @@ pub struct OrderRecord {
     /// The refusal in words.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub reason: Option<String>,
+    /// Wall clock: the ms the order was read, when it could only be applied later.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub read_ms: Option<Ms>,
 }
 
 impl From<&TimedOrder> for OrderRecord {
@@ -234,15 +253,20 @@ impl From<&TimedOrder> for OrderRecord {
             refused: refusal.map(|r| r.name().to_string()),
             rule: refusal.and_then(Refusal::rule),
             reason: refusal.map(ToString::to_string),
+            read_ms: order.read_ms,
         }
     }
 }
 
-/// The pipe latency a wall-clock game measured before it started: `isready` round trips.
-#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
-pub struct LatencyRecord {
-    /// Per seat: the median round trip in microseconds.
-    pub round_trip_us: [u64; 2],
+/// One seat's decisions in a lockstep game.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct DecisionRecord {
+    /// Times it was asked.
+    pub count: u64,
+    /// Its slowest answer, in ms.
+    pub max_ms: u64,
+    /// Answers later than its budget (within the margin; later still loses on time).
+    pub over_budget: u64,
 }
 
 /// A realtime game in the JSON file (`"family": "realtime"`).
@@ -265,8 +289,13 @@ pub struct RealtimeRecord {
     /// the time limit).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub outcome: Option<String>,
+    /// Lockstep: each seat's decisions (White's, Black's).
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub latency: Option<LatencyRecord>,
+    pub decisions: Option<[DecisionRecord; 2]>,
+    /// Wall clock: each seat's pipe round trip (`isready` to `readyok`, the median of a few)
+    /// in microseconds, measured before the game.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub round_trip_us: Option<[u64; 2]>,
 }
 
 impl RealtimeRecord {
