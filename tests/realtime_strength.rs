@@ -41,6 +41,10 @@ struct MatchResult {
     thinking: Duration,
     slowest: Duration,
     over_budget: u64,
+    /// The opponent's slowest decision and its answers over the budget: a control for the
+    /// machine's own stalls (its decisions take a fraction of a millisecond of work).
+    opponent_slowest: Duration,
+    opponent_over_budget: u64,
     /// Orders the referee refused, from either side (a player must give only legal orders).
     refused: u64,
     wall: Duration,
@@ -94,12 +98,15 @@ fn play_match(
         result.thinking += stats.total;
         result.slowest = result.slowest.max(stats.max);
         result.over_budget += stats.over_budget;
+        let control = played.decisions[roger_color.flip().index()];
+        result.opponent_slowest = result.opponent_slowest.max(control.max);
+        result.opponent_over_budget += control.over_budget;
         result.refused += played.orders.iter().filter(|o| o.refusal.is_some()).count() as u64;
     }
     result.wall = began.elapsed();
     println!(
         "roger vs {opponent:?} tick {tick_ms} ms: {:.1}% (+{} ={} -{}) in {} games; average game {:.1} ticks; \
-         {} decisions, mean {:.2} ms, max {:.2} ms, {} over the {} ms budget; {} refused; {:.1} s",
+         {} decisions, mean {:.2} ms, max {:.2} ms, {} over the {} ms budget (opponent: max {:.2} ms, {} over); {} refused; {:.1} s",
         100.0 * result.score(),
         result.wins,
         result.draws,
@@ -111,6 +118,8 @@ fn play_match(
         result.slowest.as_secs_f64() * 1000.0,
         result.over_budget,
         BUDGET.as_millis(),
+        result.opponent_slowest.as_secs_f64() * 1000.0,
+        result.opponent_over_budget,
         result.refused,
         result.wall.as_secs_f64(),
     );

@@ -20,6 +20,9 @@ use view::View;
 /// piece on delay, which the judgement only partly sees.
 const START_MARGIN: i32 = 5;
 
+/// The longest reaction it assumes: decisions farther apart than this are not a poll.
+const MAX_REACTION: Ms = 10_000;
+
 /// Roger's realtime player.
 pub struct RealtimePlanner {
     /// The smallest gap seen between two decisions: how soon either side answers a new threat.
@@ -44,14 +47,14 @@ impl RealtimePlanner {
         }
     }
 
-    fn learn_reaction(&mut self, now: Ms, tick: Ms) {
+    fn learn_reaction(&mut self, now: Ms) {
         if let Some(last) = self.last_now {
             if now > last {
                 self.reaction = self.reaction.min(now - last);
             }
         }
         self.last_now = Some(now);
-        self.reaction = self.reaction.clamp(1, tick);
+        self.reaction = self.reaction.clamp(1, MAX_REACTION);
     }
 
     /// The judgement of the game after `order` (or none) starts now and the next decision comes;
@@ -111,8 +114,7 @@ impl RealtimePlayer for RealtimePlanner {
 
     fn decide(&mut self, state: &RealtimeState, side: Color, budget: Duration) -> Option<Order> {
         let began = Instant::now();
-        let tick = state.params().tick();
-        self.learn_reaction(state.now(), tick);
+        self.learn_reaction(state.now());
         if state.outcome().is_some() {
             return None;
         }

@@ -179,7 +179,11 @@ pub fn ticks(kind: Kind, a: u8, b: u8) -> u32 {
 /// The first ms at which a move of `n` ticks started at `start` occupies its destination (when
 /// it takes what stands there).
 pub fn capture_ms(kind: Kind, start: Ms, n: u32, tick: Ms) -> Ms {
-    let n = if kind == Kind::Knight { 2 } else { n as Ms };
+    let n = if kind == Kind::Knight {
+        2
+    } else {
+        n.max(1) as Ms
+    };
     start + (2 * n - 1) * tick / 2 + 1
 }
 
