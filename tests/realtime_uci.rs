@@ -130,8 +130,14 @@ fn stop_answers_at_once_and_a_late_player_is_answered_for() {
 /// orders are told as they happen.
 #[test]
 fn streaming_orders_are_legal_when_they_arrive() {
-    let mut roger = realtime(&[]);
-    let mut state = start_state();
+    // The greedy player orders whenever its rate lets it: one order a tick, here 100 ms.
+    let mut roger = realtime(&["play", "greedy"]);
+    roger.send("setoption name tick_ms value 100");
+    let params = RealtimeParams {
+        tick_ms: 100,
+        ..RealtimeParams::default()
+    };
+    let mut state = RealtimeState::start(params);
     roger.send("play white movetime 20");
     let began = Instant::now();
     let mut orders = 0;
@@ -154,10 +160,11 @@ fn streaming_orders_are_legal_when_they_arrive() {
         if state.check(Color::Black, reply).is_ok() {
             state.apply(Color::Black, reply, &mut events).unwrap();
         }
-        roger.send(&format!("time {ms}"));
+        // In time order: what happened up to `ms`, then the clock.
         for event in events {
             roger.send(&format!("event {event}"));
         }
+        roger.send(&format!("time {ms}"));
         orders += 1;
     }
     roger.send("stop");
@@ -169,6 +176,12 @@ fn streaming_orders_are_legal_when_they_arrive() {
     // After `stop` nothing more comes, and the engine's copy is the referee's game as told.
     roger.assert_silent(Duration::from_millis(300));
     assert_eq!(state_text(&mut roger), state.text());
+    // Roger's planner streams as well: its first order is legal at the start.
+    let mut roger = realtime(&[]);
+    roger.send("play black");
+    let line = roger.next_line(PROMPT).expect("an order");
+    let order = Order::parse(line.strip_prefix("order ").expect("an order line")).unwrap();
+    assert_eq!(start_state().check(Color::Black, order), Ok(()));
 }
 
 /// Streams for black from a state where black's one piece may not start before 10 s, so every

@@ -205,6 +205,7 @@ impl Dialect for RealtimeDialect {
     fn set_option(&mut self, name: &str, value: Option<&str>) -> Result<Option<String>, String> {
         let (name, value) = check_option(&self.option_specs(), name, value)?;
         if name == UCI_VARIANT {
+            self.thinker.stop();
             // The GUI learns the board and the start state from this line, as for other games.
             return Ok(Some(format!(
                 "variant {REALTIME} files 8 ranks 8 startpos {}",
