@@ -621,3 +621,5 @@ fn a_version_1_share_merges_with_a_version_2_share() {
 mod race;
 #[path = "arena/realtime.rs"]
 mod realtime;
+#[path = "arena/realtime_cli.rs"]
+mod realtime_cli;

@@ -4,7 +4,7 @@
 
 use super::openings::{BookFormat, BookOrder, BookSettings};
 use super::process::{EngineConfig, Limits, Protocol, TimeControl};
-use super::referee::realtime::RealtimeSettings;
+use super::referee::realtime::flags::RealtimeFlags;
 use super::referee::{Adjudication, DrawRule, RefereeSettings, ResignRule};
 use super::schedule::Format;
 use super::stats::Sprt;
@@ -461,44 +461,6 @@ fn parse_book(tokens: &[&str]) -> Result<BookSettings, String> {
     Ok(book)
 }
 
-/// The realtime flags as given, checked once the variant is known.
-#[derive(Default)]
-struct RealtimeFlags {
-    /// The flags given, to name one used with another game.
-    given: Vec<String>,
-    wall_clock: Option<bool>,
-    values: Vec<(String, u64)>,
-}
-
-impl RealtimeFlags {
-    fn set(&mut self, flag: &str, value: u64) {
-        self.given.push(flag.to_string());
-        self.values.push((flag.to_string(), value));
-    }
-
-    fn settings(&self) -> Result<RealtimeSettings, String> {
-        let mut settings = RealtimeSettings {
-            wall_clock: self.wall_clock.unwrap_or(false),
-            ..RealtimeSettings::default()
-        };
-        let too_big = |flag: &str| format!("{flag}: too large");
-        for (flag, value) in &self.values {
-            let value = *value;
-            let ticks = || u32::try_from(value).map_err(|_| too_big(flag));
-            match flag.as_str() {
-                "--poll-ms" if value == 0 => return Err("--poll-ms must be at least 1".into()),
-                "--poll-ms" => settings.poll_ms = value,
-                "--max-game-ms" => settings.max_game_ms = Some(value),
-                "--tick-ms" => settings.params.tick_ms = ticks()?,
-                "--delay-ticks" => settings.params.delay_ticks = ticks()?,
-                _ => settings.params.no_capture_draw_ticks = ticks()?,
-            }
-        }
-        settings.params.validate()?;
-        Ok(settings)
-    }
-}
-
 /// Reads the arguments after `roger arena`.
 pub fn parse_arena_args(args: &[String]) -> Result<ArenaCommand, String> {
     let args: Vec<&str> = args.iter().map(String::as_str).collect();
@@ -830,97 +792,6 @@ mod tests {
         assert!(error.contains("--draw score: 'six'"), "{error}");
         let draw = parse_draw(&["movenumber=30", "movecount=8", "score=10"]).unwrap();
         assert_eq!((draw.move_number, draw.move_count, draw.score), (30, 8, 10));
-    }
-
-    #[test]
-    fn realtime_flags() {
-        let s = settings(
-            "--variant realtime --engine cmd=roger --engine cmd=roger st=0.1 --poll-ms 50 \
-             --tick-ms 100 --delay-ticks 5 --no-capture-draw-ticks 200 --wall-clock \
-             --max-game-ms 9000",
-        );
-        let realtime = s.referee.realtime;
-        assert_eq!((realtime.poll_ms, realtime.wall_clock), (50, true));
-        assert_eq!(realtime.max_game_ms, Some(9000));
-        let params = realtime.params;
-        assert_eq!(
-            (
-                params.tick_ms,
-                params.delay_ticks,
-                params.no_capture_draw_ticks
-            ),
-            (100, 5, 200)
-        );
-        assert_eq!(s.engines[0].limits, Limits::default());
-        assert_eq!(
-            s.engines[1].limits.movetime,
-            Some(Duration::from_millis(100))
-        );
-        let lockstep = settings("--variant realtime --engine cmd=roger --engine cmd=roger");
-        assert_eq!(lockstep.referee.realtime, RealtimeSettings::default());
-        let two = "--engine cmd=roger --engine cmd=roger";
-        let cases = [
-            (
-                format!("{two} tc=1 --poll-ms 50"),
-                "--poll-ms is for --variant realtime",
-            ),
-            (
-                format!("{two} tc=1 --wall-clock"),
-                "--wall-clock is for --variant realtime",
-            ),
-            (
-                format!("--variant realtime {two} tc=1"),
-                "realtime engines take st=",
-            ),
-            (
-                format!("--variant realtime {two} --random-plies 2"),
-                "--random-plies: not for",
-            ),
-            (
-                format!("--variant realtime {two} --maxplies 20"),
-                "--maxplies: not for",
-            ),
-            (
-                format!("--variant realtime {two} --poll-ms 0"),
-                "at least 1",
-            ),
-            (format!("--variant realtime {two} --tick-ms 5"), "tick_ms"),
-            (
-                format!("--variant realtime {two} --wall-clock yes"),
-                "unexpected value",
-            ),
-            (
-                format!("--variant realtime {two} --tick-ms 99999999999"),
-                "too large",
-            ),
-        ];
-        for (line, message) in cases {
-            let error = error(&line);
-            assert!(error.contains(message), "{line}: {error}");
-        }
-    }
-
-    #[test]
-    fn built_in_players_in_process() {
-        let s = settings(
-            "--engine cmd=roger args=play inprocess=true arg=greedy tc=1 \
-             --engine cmd=roger arg=play arg=random arg=--seed arg=5 inprocess=true tc=1",
-        );
-        let players: Vec<_> = s.engines.iter().map(|e| e.in_process).collect();
-        assert!(players.iter().all(Option::is_some));
-        assert_eq!(players[1].unwrap().seed, 5);
-        for bad in [
-            "--engine cmd=roger inprocess=true tc=1 --engine cmd=roger tc=1",
-            "--engine cmd=roger args=play_greedy inprocess=true tc=1 --engine cmd=roger tc=1",
-            "--engine cmd=roger args=play arg=greedy arg=--fault arg=crash inprocess=true tc=1 \
-             --engine cmd=roger tc=1",
-        ] {
-            assert!(error(bad).contains("inprocess=true needs"), "{bad}");
-        }
-        assert!(
-            error("--engine cmd=roger inprocess=maybe tc=1 --engine cmd=roger tc=1")
-                .contains("not true or false")
-        );
     }
 
     #[test]

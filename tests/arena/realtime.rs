@@ -375,7 +375,7 @@ fn engine_match(
 }
 
 /// The record's orders replay through the simulator to its events.
-fn assert_replays(record: &RealtimeRecord) {
+pub(super) fn assert_replays(record: &RealtimeRecord) {
     let replayed: Vec<String> = record
         .replay()
         .expect("the record replays")
@@ -636,82 +636,4 @@ fn realtime_games_round_trip_through_json_and_merge() {
     );
     let whole = report(finished.clone(), None, 4);
     assert!(ArenaReport::merge(vec![("a".into(), whole), ("b".into(), other)]).is_err());
-}
-
-/// The realtime records of a report's games.
-fn records(report: &serde_json::Value) -> Vec<RealtimeRecord> {
-    super::games(report)
-        .iter()
-        .map(
-            |game| match serde_json::from_value(game["record"].clone()) {
-                Ok(SessionRecord::Realtime(record)) => record,
-                other => panic!("not a realtime record: {other:?} in {game}"),
-            },
-        )
-        .collect()
-}
-
-#[test]
-fn roger_play_processes_in_lockstep_and_on_the_wall_clock() {
-    let engines = [
-        "--engine",
-        "cmd=roger",
-        "name=greedy1",
-        "args=play greedy --seed 1",
-        "--engine",
-        "cmd=roger",
-        "name=greedy2",
-        "args=play random --seed 2",
-        "--games",
-        "2",
-        "--seed",
-        "1",
-        "--variant",
-        "realtime",
-    ];
-    // Lockstep at a tick of 100 ms.
-    let mut args = engines.to_vec();
-    args.extend(["--tick-ms", "100", "--max-game-ms", "60000"]);
-    let report = super::tournament("realtime-lockstep", &args);
-    assert_eq!(report["settings"]["realtime"]["mode"], "lockstep");
-    for (game, record) in super::games(&report).iter().zip(records(&report)) {
-        assert_eq!(record.mode, ClockMode::Lockstep);
-        assert!(!Termination::is_fault(
-            serde_json::from_value(game["termination"].clone()).unwrap()
-        ));
-        assert!(record.orders.iter().all(|o| o.ms % 100 == 0));
-        assert_replays(&record);
-    }
-    // The wall clock at a tick of 20 ms: orders count at the ms the referee read them.
-    let mut args = engines.to_vec();
-    args.extend(["--wall-clock", "--tick-ms", "20", "--max-game-ms", "5000"]);
-    let report = super::tournament("realtime-wall", &args);
-    for (game, record) in super::games(&report).iter().zip(records(&report)) {
-        assert_eq!(record.mode, ClockMode::WallClock, "{game}");
-        let termination = game["termination"].as_str().unwrap();
-        assert!(
-            ["game_rule", "max_game_time"].contains(&termination),
-            "{game}"
-        );
-        let trips = record.round_trip_us.expect("the pipes' round trips");
-        assert!(
-            trips.iter().all(|&us| us > 0 && us < 1_000_000),
-            "{trips:?}"
-        );
-        assert!(!record.orders.is_empty());
-        let mut last = 0;
-        for order in &record.orders {
-            assert!(order.ms >= last, "in time order: {order:?}");
-            assert!(order.read_ms.is_none_or(|read| read < order.ms));
-            last = order.ms;
-        }
-        // Applied later than read only when the referee had played on past the read ms: rare.
-        let late = record.orders.iter().filter(|o| o.read_ms.is_some()).count();
-        assert!(
-            late * 10 <= record.orders.len(),
-            "{late} of {}",
-            record.orders.len()
-        );
-        assert_replays(&record);
-    }
 }

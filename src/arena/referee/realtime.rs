@@ -4,6 +4,7 @@
 //! with the engines streaming ([`wall`]). [`timeline`] keeps the authoritative game, its orders
 //! and events, and its JSON record; [`table`] what the process referees share.
 
+pub mod flags;
 pub mod lockstep;
 pub mod polled;
 mod table;
