@@ -14,7 +14,7 @@ use crate::players::Rng;
 use crate::rules::chess::{Chess, MoveFlag};
 use crate::rules::millennium::Millennium;
 use crate::rules::nichess::{Nichess, MOVE_LIMIT};
-use crate::rules::registry::{bind_game, names_of, Family, TurnGame, GAMES};
+use crate::rules::registry::{bind_game, names_of, record_from, Family, TurnGame, GAMES};
 use crate::rules::{Color, Game, GameRecord, MoveList, Outcome, PackedMove};
 use checks::{Check, KeysSeen};
 use std::collections::BTreeMap;
@@ -442,6 +442,8 @@ fn play_game<G: FuzzedGame>(
     let play_past_draws = matches!(style, Style::Quiet | Style::Repeat) && rng.below(2) == 0;
     let mut record = GameRecord::new(start_position::<G>(rng, starts, counts, trace)?);
     let mut keys_seen = KeysSeen::default();
+    // Each position of the game as its FEN without the counters, for repetitions.
+    let mut identities = Vec::new();
     let mut ending: Option<&'static str> = None;
     // One position of the game, drawn evenly, is kept for later games to start from.
     let mut kept: Option<String> = None;
@@ -453,16 +455,18 @@ fn play_game<G: FuzzedGame>(
         let mut legal = MoveList::new();
         position.generate_moves(&mut legal);
         check_position(&position, &fen, &legal, &record, &mut keys_seen, rng)?;
+        identities.push(checks::identity(&fen, true));
+        checks::repetition(&record, &identities)?;
         counts.positions += 1;
         if rng.below(ply as usize + 1) == 0 {
-            kept = Some(fen);
+            kept = Some(fen.clone());
         }
 
         let mut children = Vec::with_capacity(legal.len());
         for (index, &mv) in legal.iter().enumerate() {
             trace.mv = Some(mv.pack());
             let after = position.play(mv);
-            checks::child(&position, mv, &after, index == 0)
+            checks::child(&position, mv, &after, index == 0, rng.below(8) == 0)
                 .map_err(|what| format!("after {}: {what}", position.move_text(mv)))?;
             children.push(after);
         }
@@ -488,9 +492,14 @@ fn play_game<G: FuzzedGame>(
         let mv = legal[index];
         trace.mv = Some(mv.pack());
         let text = position.move_text(mv);
-        let read = position.parse_move(&text);
-        if read != Ok(mv) {
-            return Err(format!("'{text}' reads back as {read:?}"));
+        // As `position fen <fen> moves <move>` sets it up.
+        let replayed = record_from::<G>(Some(&fen), std::slice::from_ref(&text))
+            .map_err(|error| format!("the position and move are refused: {error}"))?;
+        let (set_up, after) = (replayed.position().fen(), children[index].fen());
+        if set_up != after {
+            return Err(format!(
+                "the position and move set up {set_up}, not {after}"
+            ));
         }
         counts.special += position.is_special(mv) as u64;
         record.play(mv);

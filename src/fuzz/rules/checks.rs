@@ -4,7 +4,9 @@
 use super::FuzzedGame;
 use crate::players::Rng;
 use crate::rules::registry;
-use crate::rules::{parse_move_squares, EndReason, Game, MoveList, Outcome, PackedMove, RuleError};
+use crate::rules::{
+    parse_move_squares, EndReason, Game, GameRecord, MoveList, Outcome, PackedMove, RuleError,
+};
 use std::collections::HashMap;
 
 pub type Check = Result<(), String>;
@@ -280,9 +282,16 @@ pub fn null_move<G: Game>(position: &G, legal: &MoveList<G::Move>) -> Check {
 }
 
 /// The position after `mv`: its key as from scratch, the other side to move, its clock reset by
-/// an irreversible move and else one more; copy-make as make in place; a special move's
-/// position reads back from its FEN.
-pub fn child<G: FuzzedGame>(position: &G, mv: G::Move, after: &G, full: bool) -> Check {
+/// an irreversible move and else one more. With `full`, copy-make as make in place; with
+/// `full` or `read_back` and after every special move, the position reads back from its FEN
+/// (which also refuses a position whose side not to move is in check).
+pub fn child<G: FuzzedGame>(
+    position: &G,
+    mv: G::Move,
+    after: &G,
+    full: bool,
+    read_back: bool,
+) -> Check {
     key_from_scratch(after)?;
     ensure!(
         after.side_to_move() == position.side_to_move().flip(),
@@ -310,7 +319,7 @@ pub fn child<G: FuzzedGame>(position: &G, mv: G::Move, after: &G, full: bool) ->
             after.key()
         );
     }
-    if full || position.is_special(mv) {
+    if full || read_back || position.is_special(mv) {
         let fen = after.fen();
         let reread = G::from_fen(&fen)
             .map_err(|error| format!("the FEN after it, {fen}, is refused: {error}"))?;
@@ -325,15 +334,46 @@ pub fn child<G: FuzzedGame>(position: &G, mv: G::Move, after: &G, full: bool) ->
     Ok(())
 }
 
-/// What a position is apart from its counters and its en passant square (which the key counts
-/// only where a capture can use it): placement, side, castling rights and pools.
-fn identity(fen: &str) -> String {
+/// What a position is apart from its counters: placement, side, castling rights, pools, and
+/// the en passant square if `with_en_passant` (the key counts it only where a capture can use
+/// it).
+pub fn identity(fen: &str, with_en_passant: bool) -> String {
+    let dropped = if with_en_passant { 4..=5 } else { 3..=5 };
     fen.split(' ')
         .enumerate()
-        .filter(|&(index, _)| !(3..=5).contains(&index))
+        .filter(|(index, _)| !dropped.contains(index))
         .map(|(_, field)| field)
         .collect::<Vec<_>>()
         .join(" ")
+}
+
+/// The record's count of the current position (for threefold repetition) against the game's
+/// positions since the last irreversible move, compared by their FEN: at least those equal
+/// with the en passant square, at most those equal without it.
+pub fn repetition<G: Game>(record: &GameRecord<G>, identities: &[String]) -> Check {
+    let position = record.position();
+    let window = (position.halfmove_clock() as usize).saturating_add(1);
+    let recent = &identities[identities.len().saturating_sub(window)..];
+    let Some(current) = recent.last() else {
+        return Ok(());
+    };
+    let loose = |id: &String| {
+        let mut fields: Vec<&str> = id.split(' ').collect();
+        fields.remove(3);
+        fields.join(" ")
+    };
+    let exact = recent.iter().filter(|id| *id == current).count();
+    let without_en_passant = recent
+        .iter()
+        .filter(|id| loose(id) == loose(current))
+        .count();
+    let counted = record.occurrences();
+    ensure!(
+        exact <= counted && counted <= without_en_passant,
+        "the record counts {counted} occurrences; the FENs say {exact} (at most \
+         {without_en_passant} without the en passant square)"
+    );
+    Ok(())
 }
 
 /// The positions of one game by key: two positions with one key must be one position, with the
@@ -344,7 +384,7 @@ pub struct KeysSeen(HashMap<u64, (String, Vec<u32>)>);
 impl KeysSeen {
     pub fn check<G: Game>(&mut self, position: &G, fen: &str, legal: &MoveList<G::Move>) -> Check {
         let moves = move_set::<G>(legal);
-        let this = identity(fen);
+        let this = identity(fen, false);
         match self.0.get(&position.key()) {
             None => {
                 self.0.insert(position.key(), (this, moves));
