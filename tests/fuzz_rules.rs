@@ -1,7 +1,7 @@
 //! The rules fuzzer: a short seeded pass over every turn game finds nothing, the checker catches
 //! rules broken on purpose (with a reproducer), and `roger fuzz rules` prints its counts.
 
-use roger::fuzz::rules::{fuzz_games, run, Failure, FuzzedGame, GameCounts, RulesFuzzOptions};
+use roger::fuzz::rules::{fuzz_games, run, Failure, FuzzedGame, RulesFuzzOptions};
 use roger::rules::chess::{Chess, Move};
 use roger::rules::{Color, EndReason, Game, MoveList, RuleError};
 use std::process::Command;
@@ -14,47 +14,61 @@ fn options(games: u64, seed: u64, variant: Option<&str>) -> RulesFuzzOptions {
     }
 }
 
-/// A short seeded pass over one game: no failure, and the games reach what they should.
-fn short_pass(variant: &str, games: u64) -> GameCounts {
+/// A short seeded pass over one game: no failure, and the games reach the special moves and
+/// the endings they should.
+fn short_pass(variant: &str, games: u64, specials: &[&str], endings: &[&str]) {
     let report = run(&options(games, 7, Some(variant)));
+    let text = report.text();
     assert!(
         report.failures.is_empty() && report.total_failures() == 0,
-        "{}",
-        report.text()
+        "{text}"
     );
-    let (name, counts) = report.counts[0].clone();
-    assert_eq!((name, counts.games), (variant, games));
-    assert!(
-        counts.from_fen > 0 && counts.special > 0,
-        "{}",
-        report.text()
-    );
+    let (name, counts) = &report.counts[0];
+    assert_eq!((*name, counts.games), (variant, games));
+    assert!(counts.from_fen > 0, "{text}");
     assert!(counts.children > counts.positions && counts.positions > counts.plies);
-    counts
+    for special in specials {
+        assert!(counts.special.contains_key(special), "{special}: {text}");
+    }
+    for ending in endings {
+        assert!(counts.endings.contains_key(ending), "{ending}: {text}");
+    }
 }
 
 #[test]
 fn chess_random_games_pass_every_check() {
-    let counts = short_pass("chess", 100);
-    for ending in ["checkmate", "50-move rule", "threefold repetition"] {
-        assert!(counts.endings.contains_key(ending), "{:?}", counts.endings);
-    }
+    short_pass(
+        "chess",
+        100,
+        &["castling", "promotion", "en passant"],
+        &[
+            "checkmate",
+            "stalemate",
+            "50-move rule",
+            "threefold repetition",
+            "insufficient material",
+        ],
+    );
 }
 
 #[test]
 fn millennium_random_games_pass_every_check() {
-    let counts = short_pass("millennium", 40);
-    for ending in ["checkmate", "50-move rule", "threefold repetition"] {
-        assert!(counts.endings.contains_key(ending), "{:?}", counts.endings);
-    }
+    short_pass(
+        "millennium",
+        40,
+        &["castling", "promotion", "en passant"],
+        &["checkmate", "50-move rule", "threefold repetition"],
+    );
 }
 
 #[test]
 fn nichess_random_games_pass_every_check() {
-    let counts = short_pass("nichess", 120);
-    for ending in ["king destroyed", "move limit", "threefold repetition"] {
-        assert!(counts.endings.contains_key(ending), "{:?}", counts.endings);
-    }
+    short_pass(
+        "nichess",
+        120,
+        &["castling", "promotion", "throw"],
+        &["king destroyed", "move limit", "threefold repetition"],
+    );
 }
 
 /// Chess with one fault put in on purpose, for proving that the fuzzer finds it.
@@ -166,8 +180,8 @@ impl<const FAULT: u8> Game for Broken<FAULT> {
 }
 
 impl<const FAULT: u8> FuzzedGame for Broken<FAULT> {
-    fn is_special(&self, mv: Move) -> bool {
-        self.inner.is_special(mv)
+    fn special_kind(&self, mv: Move) -> Option<&'static str> {
+        self.inner.special_kind(mv)
     }
     fn in_quiescence(&self, mv: Move) -> bool {
         self.inner.in_quiescence(mv)
@@ -243,4 +257,21 @@ fn the_command_prints_counts_for_every_game_and_succeeds() {
         );
     }
     assert!(text.contains("rules fuzz seed 3: 0 failures"), "{text}");
+}
+
+#[test]
+fn one_game_alone_plays_the_same_games_as_in_a_full_run() {
+    let alone = run(&options(6, 9, Some("nichess")));
+    let full = run(&options(6, 9, None));
+    let plies = |report: &roger::fuzz::rules::Report| {
+        report
+            .counts
+            .iter()
+            .find(|(name, _)| *name == "nichess")
+            .map(|(_, counts)| (counts.plies, counts.positions, counts.children))
+    };
+    assert_eq!(alone.counts.len(), 1);
+    assert_eq!(full.counts.len(), 3);
+    assert!(plies(&alone).is_some());
+    assert_eq!(plies(&alone), plies(&full));
 }

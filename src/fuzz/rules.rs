@@ -10,6 +10,7 @@
 
 mod checks;
 
+use crate::board::Square;
 use crate::players::Rng;
 use crate::rules::chess::{Chess, MoveFlag};
 use crate::rules::millennium::Millennium;
@@ -28,8 +29,12 @@ pub trait FuzzedGame: Game {
     /// Most plies a game lasts, where the rules bound it (Nichess: 333); a FEN's counters must
     /// then fit in it.
     const PLY_LIMIT: Option<u32> = None;
-    /// The rarer moves some games seek out: castling, promotion, en passant, throws.
-    fn is_special(&self, mv: Self::Move) -> bool;
+    /// The rarer moves some games seek out, by name: castling, promotion, en passant, throw;
+    /// `None` for any other move.
+    fn special_kind(&self, mv: Self::Move) -> Option<&'static str>;
+    fn is_special(&self, mv: Self::Move) -> bool {
+        self.special_kind(mv).is_some()
+    }
     /// True for the moves [`Game::generate_tactical`] lists (out of check): by default the
     /// tactical ones.
     fn in_quiescence(&self, mv: Self::Move) -> bool {
@@ -41,9 +46,22 @@ pub trait FuzzedGame: Game {
     }
 }
 
+/// The special moves of chess and Millennium, by name.
+fn chess_special_kind(castle: bool, promotion: bool, en_passant: bool) -> Option<&'static str> {
+    if castle {
+        Some("castling")
+    } else if promotion {
+        Some("promotion")
+    } else if en_passant {
+        Some("en passant")
+    } else {
+        None
+    }
+}
+
 impl FuzzedGame for Chess {
-    fn is_special(&self, mv: Self::Move) -> bool {
-        mv.is_castle() || mv.is_promotion() || mv.is_en_passant()
+    fn special_kind(&self, mv: Self::Move) -> Option<&'static str> {
+        chess_special_kind(mv.is_castle(), mv.is_promotion(), mv.is_en_passant())
     }
     /// Quiescence leaves out quiet under-promotions, which a queen promotion beats.
     fn in_quiescence(&self, mv: Self::Move) -> bool {
@@ -67,15 +85,23 @@ impl FuzzedGame for Chess {
 }
 
 impl FuzzedGame for Millennium {
-    fn is_special(&self, mv: Self::Move) -> bool {
-        mv.is_castle() || mv.is_promotion() || mv.is_en_passant()
+    fn special_kind(&self, mv: Self::Move) -> Option<&'static str> {
+        chess_special_kind(mv.is_castle(), mv.is_promotion(), mv.is_en_passant())
     }
 }
 
 impl FuzzedGame for Nichess {
     const PLY_LIMIT: Option<u32> = Some(MOVE_LIMIT as u32);
-    fn is_special(&self, mv: Self::Move) -> bool {
-        mv.is_castle() || mv.is_promotion() || mv.is_throw()
+    fn special_kind(&self, mv: Self::Move) -> Option<&'static str> {
+        if mv.is_castle() {
+            Some("castling")
+        } else if mv.is_promotion() {
+            Some("promotion")
+        } else if mv.is_throw() {
+            Some("throw")
+        } else {
+            None
+        }
     }
     /// A finished game has no actions; the plies played fit the limit and the side to move,
     /// and the clock fits the plies.
@@ -165,8 +191,8 @@ pub struct GameCounts {
     pub positions: u64,
     /// Positions after every legal move, checked for their key and counters.
     pub children: u64,
-    /// Castlings, promotions, en passant captures and throws played in the games.
-    pub special: u64,
+    /// Castlings, promotions, en passant captures and throws played in the games, by kind.
+    pub special: BTreeMap<&'static str, u64>,
     /// How the games ended (the first ending each game reached), by reason.
     pub endings: BTreeMap<&'static str, u64>,
     pub failures: u64,
@@ -191,22 +217,17 @@ impl Report {
     pub fn text(&self) -> String {
         let mut out = String::new();
         for (name, c) in &self.counts {
-            let endings: Vec<String> = c
-                .endings
-                .iter()
-                .map(|(reason, count)| format!("{reason} {count}"))
-                .collect();
             out.push_str(&format!(
-                "{name}: {} games ({} from FEN), {} plies ({} special), {} positions, {} \
-                 positions after each legal move, {} failures; endings: {}\n",
+                "{name}: {} games ({} from FEN), {} plies, {} positions, {} positions after \
+                 each legal move, {} failures; special moves: {}; endings: {}\n",
                 c.games,
                 c.from_fen,
                 c.plies,
-                c.special,
                 c.positions,
                 c.children,
                 c.failures,
-                endings.join(", ")
+                tally(&c.special),
+                tally(&c.endings)
             ));
         }
         for failure in &self.failures {
@@ -222,6 +243,15 @@ impl Report {
     }
 }
 
+/// Counts by name as `name count, name count`.
+fn tally(counts: &BTreeMap<&'static str, u64>) -> String {
+    let parts: Vec<String> = counts
+        .iter()
+        .map(|(name, count)| format!("{name} {count}"))
+        .collect();
+    parts.join(", ")
+}
+
 /// Runs the fuzzer as the options say.
 pub fn run(options: &RulesFuzzOptions) -> Report {
     let started = Instant::now();
@@ -229,14 +259,13 @@ pub fn run(options: &RulesFuzzOptions) -> Report {
         seed: options.seed,
         ..Report::default()
     };
-    let chosen = GAMES.iter().filter(|entry| {
-        options
+    // A game's number is its row in the registry, so that `--variant` plays the same games.
+    for (number, entry) in GAMES.iter().enumerate() {
+        let chosen = options
             .variant
             .as_deref()
-            .is_none_or(|name| name == entry.name)
-    });
-    for (number, entry) in chosen.enumerate() {
-        let Some(turn_game) = entry.turn else {
+            .is_none_or(|name| name == entry.name);
+        let Some(turn_game) = entry.turn.filter(|_| chosen) else {
             continue;
         };
         let counts = fuzz_turn_game(turn_game, options, number as u64, &mut report.failures);
@@ -501,7 +530,9 @@ fn play_game<G: FuzzedGame>(
                 "the position and move set up {set_up}, not {after}"
             ));
         }
-        counts.special += position.is_special(mv) as u64;
+        if let Some(kind) = position.special_kind(mv) {
+            *counts.special.entry(kind).or_default() += 1;
+        }
         record.play(mv);
         if record.position().fen() != children[index].fen() {
             return Err(format!(
@@ -533,6 +564,7 @@ fn check_position<G: FuzzedGame>(
 ) -> Check {
     checks::key_from_scratch(position)?;
     checks::round_trip(position, fen, legal)?;
+    checks::other_forms::<G>(fen, rng)?;
     checks::display(position, fen)?;
     checks::move_texts(position, legal)?;
     checks::move_parsing(position, fen, legal, rng)?;
@@ -571,7 +603,25 @@ fn choose_move<G: FuzzedGame>(
         Style::Tactical if rng.below(4) != 0 => pick(rng, &tactical),
         Style::Special if rng.below(10) != 0 => {
             let special = |i: usize| position.is_special(legal[i]);
-            pick(rng, &special).or_else(|| pick(rng, &pawn_like))
+            // Pieces leaving the back rank open the way to castling; pawn moves lead to
+            // promotions and en passant.
+            let back_rank = match position.side_to_move() {
+                Color::White => 0,
+                Color::Black => G::RANKS - 1,
+            };
+            let rank = |square: Square| square.0 / G::FILES;
+            let develops = |i: usize| {
+                let (from, to) = legal[i].squares();
+                rank(from) == back_rank && rank(to) != back_rank
+            };
+            let next: &dyn Fn(usize) -> bool = if rng.below(2) == 0 {
+                &develops
+            } else {
+                &pawn_like
+            };
+            pick(rng, &special)
+                .or_else(|| pick(rng, next))
+                .or_else(|| pick(rng, &pawn_like))
         }
         Style::Quiet if rng.below(20) != 0 => pick(rng, &reversible),
         Style::Repeat if rng.below(5) != 0 => {

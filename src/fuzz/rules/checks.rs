@@ -81,6 +81,46 @@ pub fn round_trip<G: Game>(position: &G, fen: &str, legal: &MoveList<G::Move>) -
     Ok(())
 }
 
+/// The position's FEN written in another form that protocol.md says reads the same: fields
+/// split by runs of spaces and tabs, castling letters and pool letters in another order, a
+/// move number of 1 written 0, counters of `0 1` left out.
+pub fn other_forms<G: Game>(fen: &str, rng: &mut Rng) -> Check {
+    let mut fields: Vec<String> = fen.split(' ').map(str::to_string).collect();
+    let shuffle = |field: &mut String, rng: &mut Rng| {
+        let mut letters: Vec<char> = field.chars().collect();
+        for i in (1..letters.len()).rev() {
+            letters.swap(i, rng.below(i + 1));
+        }
+        *field = letters.into_iter().collect();
+    };
+    if fields.len() >= 3 && fields[2] != "-" {
+        shuffle(&mut fields[2], rng);
+    }
+    if fields.len() >= 7 {
+        shuffle(&mut fields[6], rng);
+    }
+    if fields.len() == 6 && fields[4] == "0" && fields[5] == "1" && rng.below(2) == 0 {
+        fields.truncate(4);
+    } else if fields.len() >= 6 && fields[5] == "1" && rng.below(2) == 0 {
+        fields[5] = "0".to_string();
+    }
+    let mut form = String::new();
+    for field in &fields {
+        if !form.is_empty() {
+            form.push_str([" ", "  ", "\t", " \t "][rng.below(4)]);
+        }
+        form.push_str(field);
+    }
+    let read = G::from_fen(&form)
+        .map_err(|error| format!("its FEN written as {form:?} is refused: {error}"))?;
+    ensure!(
+        read.fen() == fen,
+        "its FEN written as {form:?} reads as {}",
+        read.fen()
+    );
+    Ok(())
+}
+
 /// The incremental key equals the key computed from scratch.
 pub fn key_from_scratch<G: Game>(position: &G) -> Check {
     let scratch = position.key_from_scratch();
