@@ -425,18 +425,27 @@ fn random_counters<G: FuzzedGame>(rng: &mut Rng, side: Color) -> (u32, u32) {
     }
 }
 
-/// `fen` with its halfmove clock and move number replaced.
-fn with_counters(fen: &str, halfmove: u32, fullmove: u32) -> String {
+/// `fen` with its halfmove clock and move number replaced and, half the time, some of its
+/// castling rights given up (any subset of rights is as valid as the whole).
+fn with_counters(fen: &str, halfmove: u32, fullmove: u32, rng: &mut Rng) -> String {
     let mut fields: Vec<String> = fen.split(' ').map(str::to_string).collect();
     if fields.len() >= 6 {
         fields[4] = halfmove.to_string();
         fields[5] = fullmove.to_string();
     }
+    if fields.len() >= 3 && fields[2] != "-" && rng.below(2) == 0 {
+        let kept: String = fields[2].chars().filter(|_| rng.below(2) == 0).collect();
+        fields[2] = if kept.is_empty() {
+            "-".to_string()
+        } else {
+            kept
+        };
+    }
     fields.join(" ")
 }
 
 /// The start of a game: mostly the start position, else a position an earlier game reached,
-/// with random counters.
+/// with random counters and perhaps fewer castling rights.
 fn start_position<G: FuzzedGame>(
     rng: &mut Rng,
     starts: &[String],
@@ -452,11 +461,11 @@ fn start_position<G: FuzzedGame>(
         .map_err(|error| format!("a reached position's FEN is refused: {error}"))?
         .side_to_move();
     let (halfmove, fullmove) = random_counters::<G>(rng, side);
-    let fen = with_counters(reached, halfmove, fullmove);
+    let fen = with_counters(reached, halfmove, fullmove, rng);
     trace.fen = fen.clone();
     counts.from_fen += 1;
     G::from_fen(&fen).map_err(|error| {
-        format!("a reached position with the counters {halfmove} {fullmove} is refused: {error}")
+        format!("a reached position with new counters ({halfmove} {fullmove}) is refused: {error}")
     })
 }
 
