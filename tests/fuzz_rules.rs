@@ -84,6 +84,7 @@ const FEN_DROPS_A_RIGHT: u8 = 1;
 const TEXT_DROPS_PROMOTION: u8 = 2;
 const MATE_CALLED_STALEMATE: u8 = 3;
 const KEY_OF_PLACEMENT_ONLY: u8 = 4;
+const PANIC_ON_EN_PASSANT: u8 = 5;
 
 impl<const FAULT: u8> Game for Broken<FAULT> {
     type Move = Move;
@@ -147,6 +148,9 @@ impl<const FAULT: u8> Game for Broken<FAULT> {
         self.inner.is_tactical(mv)
     }
     fn make(&mut self, mv: Move) {
+        if FAULT == PANIC_ON_EN_PASSANT && mv.is_en_passant() {
+            panic!("en passant is not written yet");
+        }
         if FAULT == KEY_FORGETS_CASTLING && mv.is_castle() {
             self.drift ^= 0x0123_4567_89AB_CDEF;
         }
@@ -238,6 +242,23 @@ fn a_checkmate_reported_as_stalemate_is_caught() {
 fn a_key_blind_to_the_side_to_move_is_caught_by_a_shared_key() {
     let failure = first_failure::<KEY_OF_PLACEMENT_ONLY>();
     assert!(failure.what.contains("also belongs to"), "{failure}");
+}
+
+#[test]
+fn a_panic_in_the_rules_is_caught_and_reported_with_the_move() {
+    let failure = first_failure::<PANIC_ON_EN_PASSANT>();
+    assert!(
+        failure
+            .what
+            .contains("panicked: en passant is not written yet"),
+        "{failure}"
+    );
+    let position = Chess::from_fen(&failure.fen).unwrap();
+    let mv = failure.mv.clone().expect("the move is named");
+    assert!(
+        position.parse_move(&mv).unwrap().is_en_passant(),
+        "{failure}"
+    );
 }
 
 #[test]
