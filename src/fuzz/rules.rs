@@ -243,8 +243,11 @@ impl Report {
     }
 }
 
-/// Counts by name as `name count, name count`.
+/// Counts by name as `name count, name count`, or `none`.
 fn tally(counts: &BTreeMap<&'static str, u64>) -> String {
+    if counts.is_empty() {
+        return "none".to_string();
+    }
     let parts: Vec<String> = counts
         .iter()
         .map(|(name, count)| format!("{name} {count}"))
