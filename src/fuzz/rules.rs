@@ -495,7 +495,8 @@ fn play_game<G: FuzzedGame>(
         trace.mv = None;
         let mut legal = MoveList::new();
         position.generate_moves(&mut legal);
-        check_position(&position, &fen, &legal, &record, &mut keys_seen, rng)?;
+        let outcome = record.outcome();
+        check_position(&position, &fen, &legal, outcome, &mut keys_seen, rng)?;
         identities.push(checks::identity(&fen, true));
         checks::repetition(&record, &identities)?;
         counts.positions += 1;
@@ -514,7 +515,6 @@ fn play_game<G: FuzzedGame>(
         counts.children += children.len() as u64;
         trace.mv = None;
 
-        let outcome = record.outcome();
         if legal.is_empty() {
             ending.get_or_insert(outcome_name(outcome));
             break;
@@ -546,7 +546,7 @@ fn play_game<G: FuzzedGame>(
             *counts.special.entry(kind).or_default() += 1;
         }
         record.play(mv);
-        if record.position().fen() != children[index].fen() {
+        if record.position().fen() != after {
             return Err(format!(
                 "the record's position after {text} is not copy-make's"
             ));
@@ -570,7 +570,7 @@ fn check_position<G: FuzzedGame>(
     position: &G,
     fen: &str,
     legal: &MoveList<G::Move>,
-    record: &GameRecord<G>,
+    outcome: Outcome,
     keys_seen: &mut KeysSeen,
     rng: &mut Rng,
 ) -> Check {
@@ -580,7 +580,7 @@ fn check_position<G: FuzzedGame>(
     checks::display(position, fen)?;
     checks::move_texts(position, legal)?;
     checks::move_parsing(position, fen, legal, rng)?;
-    checks::ending(position, legal, record.outcome())?;
+    checks::ending(position, legal, outcome)?;
     checks::null_move(position, legal)?;
     keys_seen.check(position, fen, legal)
 }
