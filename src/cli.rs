@@ -4,6 +4,7 @@
 use clap::{Args, Parser, Subcommand};
 use roger::arena::selfplay::SelfplayOptions;
 use roger::engine::{MAX_DEPTH, MAX_PERFT_DEPTH};
+use roger::fuzz::rules::RulesFuzzOptions;
 use roger::rules::registry::{game_names, names_of, Family, DEFAULT_GAME};
 
 #[derive(Parser)]
@@ -52,6 +53,17 @@ pub enum Mode {
     /// Serve the protocol with a built-in reference player, random or greedy (one ply; in
     /// realtime chess rate-limited); UCI, or xboard with `--xboard`.
     Play(PlayArgs),
+    /// Check the engine with seeded random input.
+    #[command(subcommand)]
+    Fuzz(FuzzCommand),
+}
+
+/// `roger fuzz`.
+#[derive(Subcommand)]
+pub enum FuzzCommand {
+    /// Random games of every turn game, checking FEN round trips, Zobrist keys against keys
+    /// from scratch, move texts, printed positions and game endings.
+    Rules(RulesFuzzOptions),
 }
 
 /// `roger play`.

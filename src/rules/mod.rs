@@ -142,6 +142,13 @@ pub trait Game: Clone + Send + Sync + Debug + 'static {
     fn halfmove_clock(&self) -> u32;
     /// Zobrist key of the position (pieces, side to move, and every right that matters).
     fn key(&self) -> u64;
+    /// The key computed afresh from the position's fields, which the key [`Game::key`] keeps
+    /// up to date move by move must always equal (the rules fuzzer checks it at every ply). By
+    /// default the key of the position read back from its own FEN; a game that can do it
+    /// without the text overrides it.
+    fn key_from_scratch(&self) -> u64 {
+        Self::from_fen(&self.fen()).map_or(!self.key(), |position| position.key())
+    }
     fn in_check(&self) -> bool;
 
     /// Every legal move.

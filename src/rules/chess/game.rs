@@ -33,6 +33,9 @@ impl Game for Chess {
     fn key(&self) -> u64 {
         self.key
     }
+    fn key_from_scratch(&self) -> u64 {
+        Chess::key_from_scratch(self)
+    }
     #[inline(always)]
     fn in_check(&self) -> bool {
         self.checkers.any()

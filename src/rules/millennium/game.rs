@@ -35,6 +35,9 @@ impl Game for Millennium {
     fn key(&self) -> u64 {
         self.key
     }
+    fn key_from_scratch(&self) -> u64 {
+        Millennium::key_from_scratch(self)
+    }
     /// Only a side down to its last king can be in check.
     #[inline(always)]
     fn in_check(&self) -> bool {

@@ -40,6 +40,9 @@ impl Game for Nichess {
     fn key(&self) -> u64 {
         self.key
     }
+    fn key_from_scratch(&self) -> u64 {
+        Nichess::key_from_scratch(self)
+    }
     #[inline]
     fn in_check(&self) -> bool {
         if self.ply >= MOVE_LIMIT {
