@@ -4,6 +4,7 @@
 use clap::{Args, Parser, Subcommand};
 use roger::arena::selfplay::SelfplayOptions;
 use roger::engine::{MAX_DEPTH, MAX_PERFT_DEPTH};
+use roger::fuzz::protocol::ProtocolFuzzOptions;
 use roger::rules::registry::{names_of, Family, DEFAULT_GAME};
 
 #[derive(Parser)]
@@ -52,6 +53,19 @@ pub enum Mode {
     /// Serve the protocol with a built-in reference player, random or greedy (one ply); UCI, or
     /// xboard with `--xboard`.
     Play(PlayArgs),
+    /// Fuzz the engine: generated input, every answer checked (see docs/fuzzing.md).
+    Fuzz {
+        #[command(subcommand)]
+        command: FuzzCommand,
+    },
+}
+
+/// `roger fuzz`'s fuzzers.
+#[derive(Subcommand)]
+pub enum FuzzCommand {
+    /// Feed a child roger generated protocol lines (valid, corrupted, interleaved with
+    /// searches, huge, binary) for every game and check each answer.
+    Protocol(ProtocolFuzzOptions),
 }
 
 /// `roger play`.

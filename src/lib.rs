@@ -9,6 +9,7 @@ pub mod bench;
 pub mod board;
 pub mod engine;
 pub mod eval;
+pub mod fuzz;
 pub mod players;
 pub mod protocol;
 pub mod rules;

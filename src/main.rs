@@ -5,7 +5,7 @@
 mod cli;
 
 use clap::Parser;
-use cli::{Cli, Mode, PlayArgs};
+use cli::{Cli, FuzzCommand, Mode, PlayArgs};
 use roger::arena::cli::{parse_arena_args, ArenaCommand, USAGE};
 use roger::arena::selfplay;
 use roger::arena::tournament;
@@ -34,6 +34,11 @@ fn main() -> ExitCode {
         Some(Mode::Arena { args }) => return arena_command(&args),
         Some(Mode::Play(args)) => return play_command(args),
         Some(Mode::Selfplay(options)) => return selfplay::command(&options),
+        Some(Mode::Fuzz { command }) => {
+            return match command {
+                FuzzCommand::Protocol(options) => roger::fuzz::protocol::command(&options),
+            }
+        }
     };
     exit_code(result)
 }

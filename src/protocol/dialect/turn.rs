@@ -3,14 +3,13 @@
 //! Roger's [`Engine`], or a reference player of `roger play`.
 
 use super::{Dialect, Language};
-use crate::engine::{Engine, GoParams, OptionSpec, Report};
+use crate::engine::{Background, Engine, GoParams, OptionSpec, Report};
 use crate::protocol::output::Output;
 use crate::protocol::parse::{parse_command, Command, PositionStart};
 use crate::protocol::session::Agent;
 use crate::protocol::{print, shell};
 use crate::rules::registry::Family;
 use std::io;
-use std::sync::atomic::AtomicBool;
 
 /// What answers the turn dialect's commands. [`Engine`]'s own methods are the model.
 pub trait TurnAgent {
@@ -226,8 +225,9 @@ impl TurnAgent for Engine {
     fn go_bench(&mut self, depth: Option<u32>, out: &Output) -> io::Result<()> {
         let lines = out.clone();
         // As for a search, a failed write means the GUI is gone.
-        let job = move |stop: &AtomicBool| {
-            let _ = shell::bench_until(depth, stop, &mut |line| lines.line(line));
+        let job = move |job: &Background| {
+            let emit = &mut |line: &str| lines.line(line);
+            let _ = shell::bench_until(depth, job.stop, emit, &mut || job.answering());
         };
         match Engine::run_in_background(self, job) {
             Ok(()) => Ok(()),
