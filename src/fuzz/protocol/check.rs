@@ -30,6 +30,8 @@ impl Default for Bounds {
 /// The job that runs in the engine, with what it printed so far.
 struct Active {
     job: Job,
+    /// `go infinite`, or `go ponder` before `ponderhit`: answers only when something ends it.
+    waits: bool,
     /// Its `info` lines (searches) or count lines (perft).
     lines: Vec<String>,
     answered: bool,
@@ -127,6 +129,8 @@ pub struct Driver {
     history: Vec<Vec<u8>>,
     variant_line: Option<Vec<u8>>,
     line: u64,
+    /// The line being checked may end the running job (so a waiting search may answer).
+    ending: bool,
     /// This line's failures, reported once it is done.
     failed: Vec<(&'static str, String)>,
 }
@@ -135,6 +139,8 @@ pub struct Driver {
 #[derive(Default)]
 struct Window {
     readyoks: usize,
+    /// `info string variant ...` announcements.
+    announced: Vec<String>,
     errors: Vec<String>,
     fen: Option<String>,
     uciok: bool,
@@ -161,6 +167,7 @@ impl Driver {
             history: Vec::new(),
             variant_line: None,
             line: 0,
+            ending: false,
             failed: Vec::new(),
         })
     }
@@ -195,6 +202,12 @@ impl Driver {
         self.line += 1;
         self.count(&step);
         self.remember(&step);
+        self.ending = step.ends_job || step.reply == Reply::Quit;
+        if step.ponderhit {
+            if let Some(active) = &mut self.active {
+                active.waits = false;
+            }
+        }
         if step.reply == Reply::Quit {
             self.quit(&step);
         } else {
@@ -281,8 +294,13 @@ impl Driver {
                 if matches!(job.kind, JobKind::Search(_)) {
                     self.report.searches += 1;
                 }
+                let waits = matches!(
+                    job.kind,
+                    JobKind::Search(SearchMode::Endless | SearchMode::Ponder)
+                );
                 self.active = Some(Active {
                     job: job.clone(),
+                    waits,
                     lines: Vec::new(),
                     answered: false,
                 });
@@ -397,6 +415,9 @@ impl Driver {
         } else if line == "readyok" {
             window.readyoks += 1;
         } else if let Some(text) = line.strip_prefix("info string ") {
+            if text.starts_with("variant ") {
+                window.announced.push(text.to_string());
+            }
             let stopped = match job_kind {
                 Some(JobKind::Perft { depth, .. }) => text == format!("perft {depth} stopped"),
                 Some(JobKind::Bench { .. }) => text == "bench stopped",
@@ -483,6 +504,7 @@ impl Driver {
             return;
         };
         active.answered = true;
+        let early = active.waits && !self.ending;
         let position = active.job.position.clone();
         let pv_first = active
             .lines
@@ -496,6 +518,12 @@ impl Driver {
             .and_then(|pv| pv.split(' ').next())
             .map(str::to_string);
         self.report.bestmoves += 1;
+        if early {
+            self.fail(
+                "early answers",
+                format!("{line:?} before stop or ponderhit"),
+            );
+        }
         let fields: Vec<&str> = line.split(' ').collect();
         let (best, ponder) = match fields[..] {
             ["bestmove", best] => (best, None),
@@ -608,6 +636,21 @@ impl Driver {
                 }
             }
             Reply::Uci if !window.uciok => self.fail("missing answers", "uci without uciok".into()),
+            Reply::Variant(changed) => {
+                let prefix = changed.map(|name| format!("variant {name} files "));
+                let right = match &prefix {
+                    Some(prefix) => {
+                        window.announced.len() == 1 && window.announced[0].starts_with(prefix)
+                    }
+                    None => window.announced.is_empty(),
+                };
+                if !right {
+                    self.fail(
+                        "unexpected lines",
+                        format!("announcements {:?} for {changed:?}", window.announced),
+                    );
+                }
+            }
             _ => {}
         }
     }
@@ -662,6 +705,7 @@ impl Driver {
     /// with status 0.
     fn end_of_input(&mut self) {
         self.line += 1;
+        self.ending = true;
         self.engine.close_input();
         let step = Step {
             bytes: Vec::new(),

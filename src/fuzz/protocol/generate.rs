@@ -702,9 +702,11 @@ impl Generator {
             }
             Update::Variant(game) => {
                 step.ends_job = self.model.job.take().is_some();
-                if game != self.model.kind() {
+                let changed = game != self.model.kind();
+                if changed {
                     self.model = Model::new(game);
                 }
+                step.reply = Reply::Variant(changed.then(|| variant_name(game)));
             }
             Update::Option | Update::Stop => {
                 step.ends_job = self.model.job.take().is_some();

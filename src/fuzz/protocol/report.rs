@@ -17,6 +17,7 @@ pub const FAILURE_KINDS: &[&str] = &[
     "unexpected errors",
     "double errors",
     "double answers",
+    "early answers",
     "missing answers",
     "unexpected lines",
     "display mismatches",

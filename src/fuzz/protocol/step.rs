@@ -81,6 +81,9 @@ pub enum Reply {
     Display(String),
     /// `quit`: the engine exits with status 0 (after a running job's answer).
     Quit,
+    /// `setoption name UCI_Variant`: one `info string variant <name> ...` when the game changes
+    /// to `<name>`, nothing when it stays.
+    Variant(Option<&'static str>),
 }
 
 /// One generated line.
