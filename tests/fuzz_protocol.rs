@@ -2,7 +2,8 @@
 //! real binary that must find nothing, proof that its checks can fail, and checks of its
 //! generator's corruptions against the rules.
 
-use roger::fuzz::protocol::corrupt::corrupt_fen;
+use roger::fuzz::protocol::corrupt::{corrupt_fen, normalise};
+use roger::fuzz::protocol::generate::Generator;
 use roger::fuzz::protocol::model::{fen, playout, set_up};
 use roger::players::Rng;
 use roger::rules::registry::TurnGame;
@@ -28,6 +29,53 @@ fn every_corrupted_fen_is_refused_by_the_rules() {
         }
     }
     assert!(accepted.is_empty(), "{accepted:#?}");
+}
+
+/// Every normalised form the generator sends as valid is read by the rules as the same
+/// position (so a line it calls good is good).
+#[test]
+fn every_normalised_fen_is_read_as_the_same_position() {
+    let mut rng = Rng::new(8);
+    let mut wrong = Vec::new();
+    let mut tried = 0;
+    for game in GAMES {
+        for round in 0..400 {
+            let mut position = game.start();
+            playout(&mut position, round % 70, &mut rng);
+            let good = fen(&position);
+            let Some(other) = normalise(&good, game, &mut rng) else {
+                continue;
+            };
+            tried += 1;
+            let read = |text: &str| set_up(game, Some(text), &[]).map(|game| fen(&game));
+            let (want, got) = (read(&good), read(&other));
+            // Counters left out read as `0 1`, and the move number `0` as 1: the placement,
+            // side and castling rights stay as the rules write them.
+            let head = |fen: &str| fen.split(' ').take(3).collect::<Vec<_>>().join(" ");
+            let same = match (&want, &got) {
+                (Ok(want), Ok(got)) => head(want) == head(got),
+                _ => false,
+            };
+            if !same {
+                wrong.push(format!("{game:?}: {good} -> {other}: {got:?}"));
+            }
+        }
+    }
+    assert!(tried > 300, "only {tried} normalised");
+    assert!(wrong.is_empty(), "{wrong:#?}");
+}
+
+/// The same seed gives the same lines; another seed other lines.
+#[test]
+fn the_generator_is_seeded() {
+    let lines = |seed: u64| -> Vec<Vec<u8>> {
+        let mut generator = Generator::new(seed);
+        (0..3000).map(|_| generator.next_step().bytes).collect()
+    };
+    let first = lines(42);
+    assert_eq!(first, lines(42));
+    assert_ne!(first, lines(43));
+    assert_ne!(first, lines(44));
 }
 
 use roger::fuzz::protocol::check::{Bounds, Driver, Judge, Settings};

@@ -281,6 +281,26 @@ pub fn corrupt_fen(fen: &str, game: TurnGame, rng: &mut Rng) -> (String, &'stati
     (fields.join(" "), what)
 }
 
+/// The FEN written as the protocol accepts and normalises it (the counters left out, move
+/// number `0`, castling letters in another order), if that changes anything.
+pub fn normalise(fen: &str, game: TurnGame, rng: &mut Rng) -> Option<String> {
+    let mut fields: Vec<String> = fen.split(' ').map(str::to_string).collect();
+    match rng.below(3) {
+        0 if game == TurnGame::Nichess => fields.truncate(2),
+        0 if fields.len() == 6 => fields.truncate(4),
+        // Not Nichess: its move number counts the plies of its 333-ply limit.
+        1 if fields.len() >= 6 && game != TurnGame::Nichess => fields[5] = "0".to_string(),
+        2 if fields[2] != "-" && game != TurnGame::Nichess => {
+            let mut letters: Vec<char> = fields[2].chars().collect();
+            letters.reverse();
+            fields[2] = letters.into_iter().collect();
+        }
+        _ => return None,
+    }
+    let text = fields.join(" ");
+    (text != fen).then_some(text)
+}
+
 /// Text that is no move in `game`'s notation.
 pub fn malformed_move(game: TurnGame, rng: &mut Rng) -> String {
     let texts: &[&str] = match game {

@@ -111,6 +111,15 @@ fn variant_name(game: TurnGame) -> &'static str {
     game.start().variant()
 }
 
+/// A seed spread over all 64 bits (splitmix64, a bijection): `Rng::new` sets the lowest bit,
+/// so seeds that differ only there would give the same lines.
+fn spread(seed: u64) -> u64 {
+    let mut z = seed.wrapping_add(0x9E37_79B9_7F4A_7C15);
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    z ^ (z >> 31)
+}
+
 pub struct Generator {
     pub(super) rng: Rng,
     pub(super) model: Model,
@@ -125,7 +134,7 @@ impl Generator {
             .map(|(game, fen)| (*game, fen.to_string()))
             .collect();
         Generator {
-            rng: Rng::new(seed),
+            rng: Rng::new(spread(seed)),
             model: Model::default(),
             specials,
         }
@@ -364,25 +373,6 @@ impl Generator {
         }
     }
 
-    /// A FEN the protocol accepts although the rules would write it otherwise.
-    fn normalised_fen(&mut self, fen: &str) -> Option<String> {
-        let kind = self.model.kind();
-        let mut fields: Vec<String> = words(fen);
-        match self.rng.below(3) {
-            0 if kind == TurnGame::Nichess => fields.truncate(2),
-            0 if fields.len() == 6 => fields.truncate(4),
-            1 if fields.len() >= 6 => fields[5] = "0".to_string(),
-            2 if fields[2] != "-" && kind != TurnGame::Nichess => {
-                let mut letters: Vec<char> = fields[2].chars().collect();
-                letters.reverse();
-                fields[2] = letters.into_iter().collect();
-            }
-            _ => return None,
-        }
-        let text = fields.join(" ");
-        (text != fen).then_some(text)
-    }
-
     pub(super) fn plan_position(&mut self) -> Planned {
         let kind = self.model.kind();
         let (mut fen, mut label) = match self.rng.below(10) {
@@ -391,15 +381,14 @@ impl Generator {
         };
         if let Some(text) = &fen {
             if self.chance(200) {
-                if let Some(normalised) = self.normalised_fen(text) {
+                if let Some(normalised) = corrupt::normalise(text, kind, &mut self.rng) {
                     fen = Some(normalised);
                     label = "position fen (normalised)";
                 }
             }
         }
         let Ok(mut game) = model::set_up(kind, fen.as_deref(), &[]) else {
-            // A normalised form the rules refuse: the plain FEN, and the test of the
-            // normalisation (`fuzz_protocol.rs`) says which.
+            // Never: `tests/fuzz_protocol.rs` checks that the rules read every normalised form.
             return self.plan_position();
         };
         let plies = self.some_plies();
