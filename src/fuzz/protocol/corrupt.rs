@@ -100,7 +100,7 @@ pub fn corrupt_fen(fen: &str, game: TurnGame, rng: &mut Rng) -> (String, &'stati
         }
     };
     let side_to_move_is_white = fields.get(1).is_none_or(|side| side == "w");
-    let what = match rng.below(17) {
+    let what = match rng.below(19) {
         0 => {
             fields[1] = pick(rng, &["x", "W", "B", "white", "-", "wb", "0"]).to_string();
             "side to move"
@@ -261,6 +261,29 @@ pub fn corrupt_fen(fen: &str, game: TurnGame, rng: &mut Rng) -> (String, &'stati
                 fields.extend(["x", "y", "z"].map(str::to_string));
                 "too many fields"
             }
+        }
+        17 if game != TurnGame::Nichess => {
+            // Two ranks of pawns of one side on top of what it has: more than it may hold.
+            let pawn = if rng.below(2) == 0 { 'P' } else { 'p' };
+            let mut ranks: Vec<String> = fields[0].split('/').map(str::to_string).collect();
+            let width = expand_rank(&ranks[0]).map_or(8, |squares| squares.len());
+            for index in [3, 4] {
+                if index < ranks.len() {
+                    ranks[index] = pawn.to_string().repeat(width);
+                }
+            }
+            fields[0] = ranks.join("/");
+            "too many pawns"
+        }
+        18 if game == TurnGame::Millennium => {
+            fill(&mut fields, 6);
+            let pool = *pick(rng, &["K", "k", "QQQ", "P", "x", "Kq", "-Q"]);
+            if fields.len() == 6 {
+                fields.push(pool.to_string());
+            } else {
+                fields[6] = pool.to_string();
+            }
+            "pool"
         }
         _ => {
             let hp = *pick(rng, &["(25)", "(0)", "(70)", "(", "(x)", "()"]);
