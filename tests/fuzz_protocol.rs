@@ -114,6 +114,12 @@ fn a_short_seeded_pass_finds_nothing() {
             "no {game}: {summary}"
         );
     }
+    for game in ["chess", "millennium", "nichess"] {
+        assert!(
+            report.by_game.get(game).is_some_and(|&n| n > 200),
+            "{summary}"
+        );
+    }
     assert!(report.bestmoves_checked_own > 100, "{summary}");
     assert!(report.bestmoves_checked_python > 20, "{summary}");
     assert_eq!(report.errors_seen, report.errors_expected, "{summary}");

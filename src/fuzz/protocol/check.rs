@@ -176,6 +176,8 @@ impl Driver {
     pub fn run(mut self) -> Result<Report, String> {
         let started = Instant::now();
         for _ in 0..self.settings.lines {
+            let game = self.generator.model().game.variant();
+            *self.report.by_game.entry(game.to_string()).or_default() += 1;
             let step = self.generator.next_step();
             self.play(step)?;
             let every = self.settings.progress_every;
@@ -679,6 +681,8 @@ impl Driver {
             Ok(engine) => {
                 self.engine = engine;
                 self.active = None;
+                self.history.clear();
+                self.variant_line = None;
                 self.report.restarts += 1;
             }
             Err(error) => self.fail("crashes", format!("cannot restart the engine: {error}")),

@@ -42,6 +42,8 @@ pub struct Report {
     pub lines: u64,
     pub elapsed_ms: u64,
     pub python_chess: bool,
+    /// Lines by the game selected when they were sent.
+    pub by_game: BTreeMap<String, u64>,
     /// Lines by what the generator made of them.
     pub by_kind: BTreeMap<String, u64>,
     pub accepted_lines: u64,
@@ -113,6 +115,12 @@ impl Report {
             self.lines,
             self.lines as f64 / seconds.max(0.001)
         );
+        let games: Vec<String> = self
+            .by_game
+            .iter()
+            .map(|(g, n)| format!("{g} {n}"))
+            .collect();
+        let _ = writeln!(text, "lines by game: {}", games.join(", "));
         let _ = writeln!(text, "lines by kind:");
         for (kind, count) in &self.by_kind {
             let _ = writeln!(text, "  {count:>9}  {kind}");
