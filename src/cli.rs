@@ -4,6 +4,7 @@
 use clap::{Args, Parser, Subcommand};
 use roger::arena::selfplay::SelfplayOptions;
 use roger::engine::{MAX_DEPTH, MAX_PERFT_DEPTH};
+use roger::fuzz::protocol::ProtocolFuzzOptions;
 use roger::fuzz::rules::RulesFuzzOptions;
 use roger::rules::registry::{game_names, names_of, Family, DEFAULT_GAME};
 
@@ -53,14 +54,19 @@ pub enum Mode {
     /// Serve the protocol with a built-in reference player, random or greedy (one ply; in
     /// realtime chess rate-limited); UCI, or xboard with `--xboard`.
     Play(PlayArgs),
-    /// Check the engine with seeded random input.
-    #[command(subcommand)]
-    Fuzz(FuzzCommand),
+    /// Fuzz the engine: generated input, every answer checked (see docs/fuzzing.md).
+    Fuzz {
+        #[command(subcommand)]
+        command: FuzzCommand,
+    },
 }
 
-/// `roger fuzz`.
+/// `roger fuzz`'s fuzzers.
 #[derive(Subcommand)]
 pub enum FuzzCommand {
+    /// Feed a child roger generated protocol lines (valid, corrupted, interleaved with
+    /// searches, huge, binary) for every game and check each answer.
+    Protocol(ProtocolFuzzOptions),
     /// Random games of every turn game, checking FEN round trips, Zobrist keys against keys
     /// from scratch, move texts, printed positions and game endings.
     Rules(RulesFuzzOptions),

@@ -34,8 +34,11 @@ fn main() -> ExitCode {
         Some(Mode::Arena { args }) => return arena_command(&args),
         Some(Mode::Play(args)) => return play_command(args),
         Some(Mode::Selfplay(options)) => return selfplay::command(&options),
-        Some(Mode::Fuzz(FuzzCommand::Rules(options))) => {
-            return roger::fuzz::rules::command(&options)
+        Some(Mode::Fuzz { command }) => {
+            return match command {
+                FuzzCommand::Protocol(options) => roger::fuzz::protocol::command(&options),
+                FuzzCommand::Rules(options) => roger::fuzz::rules::command(&options),
+            }
         }
     };
     exit_code(result)

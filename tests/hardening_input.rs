@@ -173,3 +173,55 @@ fn resizing_the_hash_never_holds_both_tables() {
     roger.send("go depth 2");
     roger.await_bestmove(PROMPT);
 }
+
+/// One `\r` before the `\n` is the line end; a second one is part of the line (found by the
+/// protocol fuzzer: the line end was stripped twice, so `go depth 1\r\r\n` searched).
+#[test]
+fn only_one_carriage_return_belongs_to_the_line_end() {
+    let mut roger = Roger::start();
+    roger.send_bytes(b"go depth 1\r\r\n");
+    let replies = roger.sync();
+    assert_eq!(
+        replies,
+        ["info string error: go: 'depth' needs an integer at token 3, found '1\\r'"]
+    );
+    roger.send_bytes(b"position startpos moves e2e4\r\r\n");
+    let replies = roger.sync();
+    assert_eq!(replies.len(), 1, "{replies:#?}");
+    assert!(replies[0].contains("move 1 'e2e4"), "{replies:#?}");
+    assert_eq!(roger.fen(), START_FEN);
+    roger.send_bytes(b"isready\r\r\n");
+    assert_eq!(
+        roger.sync(),
+        ["info string error: unknown command 'isready\\r'"]
+    );
+}
+
+/// A GUI may send its next command as soon as it reads an answer: a `go perft` or `bench` that
+/// has printed its result no longer counts as running (found by the protocol fuzzer: the next
+/// `go` was now and then refused as "a search is running").
+#[test]
+fn the_next_command_is_taken_as_soon_as_perft_or_bench_has_answered() {
+    let mut roger = Roger::start();
+    for round in 0..150 {
+        roger.send("go perft 1");
+        roger.until("Nodes searched");
+        let next = if round % 3 == 0 {
+            "bench depth 1"
+        } else {
+            "go perft 1"
+        };
+        roger.send(next);
+        let awaited = if next == "bench depth 1" {
+            " nps"
+        } else {
+            "Nodes searched"
+        };
+        let lines = roger.read_until(PROMPT, |line| {
+            line.ends_with(awaited) || line.starts_with("Nodes searched") || line.contains("error")
+        });
+        let errors: Vec<&String> = lines.iter().filter(|line| line.contains("error")).collect();
+        assert!(errors.is_empty(), "round {round}: {errors:?}");
+        roger.sync();
+    }
+}

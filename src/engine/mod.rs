@@ -283,14 +283,19 @@ impl Engine {
         }
         let game = self.game.clone();
         let threads = self.search_threads();
-        self.run_in_background(move |stop| on_done(game.perft_until(depth, threads, stop)))
+        self.run_in_background(move |job: &Background| {
+            let counts = game.perft_until(depth, threads, job.stop);
+            job.answering();
+            on_done(counts)
+        })
     }
 
     /// Runs `job` on its own thread as a search runs (see [`Engine::go_perft`]); `job` should
-    /// end soon after the flag it is given is set.
+    /// end soon after its stop flag is set, and call [`Background::answering`] just before it
+    /// prints its answer.
     pub fn run_in_background<J>(&mut self, job: J) -> Result<(), String>
     where
-        J: FnOnce(&AtomicBool) + Send + 'static,
+        J: FnOnce(&Background) + Send + 'static,
     {
         if self.is_searching() {
             return Err("a search is running; send 'stop' first".into());
@@ -300,8 +305,12 @@ impl Engine {
         let answered = Arc::new(AtomicBool::new(false));
         let (thread_stop, thread_answered) = (stop.clone(), answered.clone());
         let thread = std::thread::spawn(move || {
-            job(&thread_stop);
-            thread_answered.store(true, Ordering::Release);
+            let background = Background {
+                stop: &thread_stop,
+                answered: &thread_answered,
+            };
+            job(&background);
+            background.answering();
         });
         self.search = Some(RunningSearch {
             stop,
@@ -338,6 +347,21 @@ impl Engine {
 impl Drop for Engine {
     fn drop(&mut self) {
         self.stop();
+    }
+}
+
+/// What a job of [`Engine::run_in_background`] is given.
+pub struct Background<'a> {
+    /// Set when the job should end.
+    pub stop: &'a AtomicBool,
+    answered: &'a AtomicBool,
+}
+
+impl Background<'_> {
+    /// The job is about to print its answer: from now on the engine takes new work (a GUI may
+    /// send its next `go` as soon as it reads the answer), which waits for this thread first.
+    pub fn answering(&self) {
+        self.answered.store(true, Ordering::Release);
     }
 }
 

@@ -300,7 +300,8 @@ fn go_value(arguments: &[&str], index: usize, keyword: &str) -> Result<i64, Prot
             ))
         } else {
             error(format!(
-                "go: '{keyword}' needs an integer at token {position}, found '{text}'"
+                "go: '{keyword}' needs an integer at token {position}, found {}",
+                quote(text)
             ))
         }
     })
@@ -349,17 +350,20 @@ fn parse_bench(arguments: &[&str]) -> Result<Command, ProtocolError> {
                 format!("bench: 'depth' value {text} at token 3 is out of range 1..={MAX_DEPTH}"),
             )),
             _ => Err(error(format!(
-                "bench: 'depth' needs a positive integer at token 3, found '{text}'"
+                "bench: 'depth' needs a positive integer at token 3, found {}",
+                quote(text)
             ))),
         },
         ["depth"] => Err(error(
             "bench: 'depth' needs a value at token 3, found end of line",
         )),
         ["depth", _, extra, ..] => Err(error(format!(
-            "bench: unexpected token '{extra}' at token 4"
+            "bench: unexpected token {} at token 4",
+            quote(extra)
         ))),
         [other, ..] => Err(error(format!(
-            "bench: expected 'depth', found '{other}' at token 2"
+            "bench: expected 'depth', found {} at token 2",
+            quote(other)
         ))),
     }
 }

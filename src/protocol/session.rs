@@ -142,9 +142,10 @@ pub fn serve_game<R: BufRead>(
                 // A stray invalid byte should not end the session: it becomes U+FFFD and an
                 // error.
                 let line = String::from_utf8_lossy(&bytes);
+                // The line goes on with its line end: the parser strips it, once (a second
+                // `\r` before the `\n` is part of the line, and makes its last token bad).
+                let handled = panic::catch_unwind(AssertUnwindSafe(|| session.handle_line(&line)));
                 let line = strip_line_end(&line);
-                // Whatever goes wrong with one line, the session keeps serving the next.
-                let handled = panic::catch_unwind(AssertUnwindSafe(|| session.handle_line(line)));
                 match handled {
                     Ok(Ok(Flow::Continue)) => {}
                     Ok(Ok(Flow::Quit)) => return Ok(()),

@@ -17,15 +17,16 @@ pub fn perft(fen: Option<&str>, depth: u32, variant: &str) -> Result<Vec<String>
 /// Runs the benchmark, giving `emit` each game's lines as they come and the summary at the end.
 /// Stops emitting at the first failed write, and returns its error.
 pub fn bench(depth: Option<u32>, emit: &mut dyn FnMut(&str) -> io::Result<()>) -> io::Result<()> {
-    bench_until(depth, &AtomicBool::new(false), emit)
+    bench_until(depth, &AtomicBool::new(false), emit, &mut || {})
 }
 
 /// [`bench`] that ends soon after `stop` is set, with `info string bench stopped` in place of
-/// the summary.
+/// the summary; `answering` is called just before the summary (or that line) is emitted.
 pub fn bench_until(
     depth: Option<u32>,
     stop: &AtomicBool,
     emit: &mut dyn FnMut(&str) -> io::Result<()>,
+    answering: &mut dyn FnMut(),
 ) -> io::Result<()> {
     let mut written = Ok(());
     let result = crate::bench::run_until(depth, stop, &mut |line: &str| {
@@ -34,6 +35,7 @@ pub fn bench_until(
         }
     });
     written?;
+    answering();
     match result {
         Some((nodes, nps)) => print::bench_summary(nodes, nps)
             .iter()

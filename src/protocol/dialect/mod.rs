@@ -56,7 +56,8 @@ pub trait Dialect {
         }
     }
 
-    /// Answers one line that is not a shared command.
+    /// Answers one line that is not a shared command (given with its line end, if any, which
+    /// the parser strips: one `\n`, and one `\r` before it).
     fn handle_line(&mut self, line: &str, out: &Output) -> io::Result<()>;
 
     /// Stops whatever runs, and waits until its answer is out (`quit`, or a switch of dialect).

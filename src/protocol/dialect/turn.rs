@@ -4,7 +4,7 @@
 
 use super::realtime::RealtimeDialect;
 use super::{Dialect, Language};
-use crate::engine::{Engine, GoParams, OptionSpec, Report};
+use crate::engine::{Background, Engine, GoParams, OptionSpec, Report};
 use crate::plan::realtime::RealtimePlanner;
 use crate::plan::RealtimePlayer;
 use crate::protocol::output::Output;
@@ -13,7 +13,6 @@ use crate::protocol::session::Agent;
 use crate::protocol::{print, shell};
 use crate::rules::registry::Family;
 use std::io;
-use std::sync::atomic::AtomicBool;
 
 /// What answers the turn dialect's commands. [`Engine`]'s own methods are the model.
 pub trait TurnAgent {
@@ -236,8 +235,9 @@ impl TurnAgent for Engine {
     fn go_bench(&mut self, depth: Option<u32>, out: &Output) -> io::Result<()> {
         let lines = out.clone();
         // As for a search, a failed write means the GUI is gone.
-        let job = move |stop: &AtomicBool| {
-            let _ = shell::bench_until(depth, stop, &mut |line| lines.line(line));
+        let job = move |job: &Background| {
+            let emit = &mut |line: &str| lines.line(line);
+            let _ = shell::bench_until(depth, job.stop, emit, &mut || job.answering());
         };
         match Engine::run_in_background(self, job) {
             Ok(()) => Ok(()),

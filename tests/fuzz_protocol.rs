@@ -1,0 +1,202 @@
+//! The protocol fuzzer (`roger fuzz protocol`, src/fuzz/protocol): a short seeded pass over the
+//! real binary that must find nothing, proof that its checks can fail, and checks of its
+//! generator's corruptions against the rules.
+
+use roger::fuzz::protocol::corrupt::{corrupt_fen, normalise};
+use roger::fuzz::protocol::generate::Generator;
+use roger::fuzz::protocol::model::{fen, playout, set_up};
+use roger::players::Rng;
+use roger::rules::registry::TurnGame;
+
+const GAMES: [TurnGame; 3] = [TurnGame::Chess, TurnGame::Millennium, TurnGame::Nichess];
+
+/// Every FEN the generator breaks is refused by the rules (so a line it calls bad is bad).
+#[test]
+fn every_corrupted_fen_is_refused_by_the_rules() {
+    let mut rng = Rng::new(7);
+    let mut accepted = Vec::new();
+    for game in GAMES {
+        for round in 0..600 {
+            let mut position = game.start();
+            playout(&mut position, round % 80, &mut rng);
+            let good = fen(&position);
+            let (bad, what) = corrupt_fen(&good, game, &mut rng);
+            match std::panic::catch_unwind(|| set_up(game, Some(&bad), &[]).is_ok()) {
+                Ok(false) => {}
+                Ok(true) => accepted.push(format!("{game:?} {what} accepted: {good} -> {bad}")),
+                Err(_) => accepted.push(format!("{game:?} {what} panicked: {good} -> {bad}")),
+            }
+        }
+    }
+    assert!(accepted.is_empty(), "{accepted:#?}");
+}
+
+/// Every normalised form the generator sends as valid is read by the rules as the same
+/// position (so a line it calls good is good).
+#[test]
+fn every_normalised_fen_is_read_as_the_same_position() {
+    let mut rng = Rng::new(8);
+    let mut wrong = Vec::new();
+    let mut tried = 0;
+    for game in GAMES {
+        for round in 0..400 {
+            let mut position = game.start();
+            playout(&mut position, round % 70, &mut rng);
+            let good = fen(&position);
+            let Some(other) = normalise(&good, game, &mut rng) else {
+                continue;
+            };
+            tried += 1;
+            let read = |text: &str| set_up(game, Some(text), &[]).map(|game| fen(&game));
+            let (want, got) = (read(&good), read(&other));
+            // Counters left out read as `0 1`, and the move number `0` as 1: the placement,
+            // side and castling rights stay as the rules write them.
+            let head = |fen: &str| fen.split(' ').take(3).collect::<Vec<_>>().join(" ");
+            let same = match (&want, &got) {
+                (Ok(want), Ok(got)) => head(want) == head(got),
+                _ => false,
+            };
+            if !same {
+                wrong.push(format!("{game:?}: {good} -> {other}: {got:?}"));
+            }
+        }
+    }
+    assert!(tried > 300, "only {tried} normalised");
+    assert!(wrong.is_empty(), "{wrong:#?}");
+}
+
+/// The same seed gives the same lines; another seed other lines.
+#[test]
+fn the_generator_is_seeded() {
+    let lines = |seed: u64| -> Vec<Vec<u8>> {
+        let mut generator = Generator::new(seed);
+        (0..3000).map(|_| generator.next_step().bytes).collect()
+    };
+    let first = lines(42);
+    assert_eq!(first, lines(42));
+    assert_ne!(first, lines(43));
+    assert_ne!(first, lines(44));
+}
+
+use roger::fuzz::protocol::check::{Bounds, Driver, Judge, Settings};
+use roger::fuzz::protocol::peer::{Launcher, Next, Peer, PythonChess};
+use roger::fuzz::protocol::{self, launcher};
+use std::collections::VecDeque;
+use std::io;
+use std::path::PathBuf;
+use std::time::Duration;
+
+fn roger() -> PathBuf {
+    PathBuf::from(env!("CARGO_BIN_EXE_roger"))
+}
+
+/// A few thousand lines over the three games: no crash, hang, illegal move, silent bad input,
+/// double or missing answer. python-chess must be there (`.ci/run` installs it).
+#[test]
+fn a_short_seeded_pass_finds_nothing() {
+    let report = protocol::run(roger(), 2500, 20261123, true, 0).expect("the fuzzer runs");
+    let summary = report.summary();
+    assert_eq!(
+        report.failure_count(),
+        0,
+        "{summary}\n{:#?}",
+        report.failure_details
+    );
+    for game in [
+        "setoption UCI_Variant",
+        "go",
+        "go infinite",
+        "bad FEN",
+        "illegal move",
+    ] {
+        assert!(
+            report.by_kind.get(game).is_some_and(|&n| n > 0),
+            "no {game}: {summary}"
+        );
+    }
+    for game in ["chess", "millennium", "nichess"] {
+        assert!(
+            report.by_game.get(game).is_some_and(|&n| n > 200),
+            "{summary}"
+        );
+    }
+    assert!(report.bestmoves_checked_own > 100, "{summary}");
+    assert!(report.bestmoves_checked_python > 20, "{summary}");
+    assert_eq!(report.errors_seen, report.errors_expected, "{summary}");
+}
+
+/// A fake engine that answers `readyok` and a `bestmove` from nowhere, and nothing else: it
+/// never refuses anything and plays `a1a1` whatever the position.
+struct Careless {
+    replies: VecDeque<String>,
+    closed: bool,
+}
+
+impl Peer for Careless {
+    fn send(&mut self, bytes: &[u8]) -> io::Result<()> {
+        for line in String::from_utf8_lossy(bytes).lines() {
+            match line.split(' ').next() {
+                Some("isready") => self.replies.push_back("readyok".into()),
+                Some("go") if !line.contains("perft") => {
+                    self.replies
+                        .push_back("info depth 1 score cp 0 nodes 1 pv e2e4".into());
+                    self.replies.push_back("bestmove a1a1".into());
+                }
+                Some("quit") => self.closed = true,
+                _ => {}
+            }
+        }
+        Ok(())
+    }
+    fn next_line(&mut self, _: Duration) -> Next {
+        match self.replies.pop_front() {
+            Some(line) => Next::Line(line),
+            None if self.closed => Next::Closed,
+            None => Next::Timeout,
+        }
+    }
+    fn close_input(&mut self) {
+        self.closed = true;
+    }
+    fn exit_code(&mut self, _: Duration) -> Option<Option<i32>> {
+        Some(Some(0))
+    }
+}
+
+/// The checks fail when they should: silent bad input, illegal best moves (for the second
+/// roger and for python-chess), a PV that disagrees, and a search that never answers `stop`.
+#[test]
+fn the_checks_flag_a_careless_engine() {
+    let careless: Launcher = Box::new(|| {
+        Ok(Box::new(Careless {
+            replies: VecDeque::new(),
+            closed: false,
+        }) as Box<dyn Peer>)
+    });
+    let bounds = Bounds {
+        ready: Duration::from_secs(10),
+        job: Duration::from_secs(10),
+    };
+    let judge = Judge::new(launcher(roger()), bounds).expect("the judge starts");
+    let python = PythonChess::start().expect("python-chess is installed");
+    let settings = Settings {
+        lines: 400,
+        seed: 5,
+        bounds,
+        progress_every: 0,
+    };
+    let driver = Driver::new(settings, careless, judge, Some(python)).expect("starts");
+    let report = driver.run().expect("runs");
+    let failures = |kind: &str| report.failures.get(kind).copied().unwrap_or(0);
+    let summary = report.summary();
+    for kind in [
+        "silent bad inputs",
+        "illegal moves",
+        "illegal moves (python-chess)",
+        "PV mismatches",
+    ] {
+        assert!(failures(kind) > 0, "{kind} not flagged: {summary}");
+    }
+    let first = &report.failure_details[0];
+    assert!(first.reproducer.contains("printf '"), "{first:?}");
+}
