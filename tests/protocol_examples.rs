@@ -165,6 +165,8 @@ fn every_worked_session_of_protocol_md_replays() {
         sessions.len()
     );
     for session in &sessions {
+        // Names the session on the output, should a read time out inside the driver.
+        println!("replaying the session at protocol.md:{}", session.line);
         replay(session);
     }
 }

@@ -383,9 +383,12 @@ impl Generator {
                         "standard",
                         "nichess2",
                         "mill",
-                        "realtime",
+                        "real-time",
+                        "mega chess",
                     ],
                 );
+                // A name the registry learns later must not count as bad.
+                debug_assert!(crate::rules::registry::find(value).is_none());
                 (
                     format!("setoption name UCI_Variant value {value}"),
                     "setoption: bad variant",
