@@ -222,6 +222,18 @@ mod tests {
     }
 
     #[test]
+    fn blocks_the_path_of_a_rook_towards_its_king() {
+        // The white king sits out its delay until 15000; the black rook on e8 may start at 6000
+        // and would take it at 12501. The white rook on a4 can stand in the way on e4: while it moves
+        // there, rule 4 forbids the black rook's path through e4, and then it stands there.
+        let start = state("4r2k/8/8/8/R7/8/8/4K3 - 5000 0 d:e8:6000 d:e1:15000");
+        let (mut end, orders) = run(start, Color::White, 5900);
+        end.advance_to(6000, &mut Vec::new());
+        let strike = Order::parse("e8e1").unwrap();
+        assert!(end.check(Color::Black, strike).is_err(), "{orders:?}");
+    }
+
+    #[test]
     fn waits_when_it_has_no_time_to_think() {
         let start = RealtimeState::start(RealtimeParams::default());
         let mut planner = RealtimePlanner::new();
