@@ -3,7 +3,7 @@
 //! Shared by the greedy reference player and the planner.
 
 use crate::board::Square;
-use crate::rules::realtime::{Color, Kind, Motion, Ms, Order, Piece, RealtimeState};
+use crate::rules::realtime::{Color, Kind, Motion, Ms, Order, Piece, RealtimeState, KNIGHT_STEPS};
 
 /// No piece on a square of [`View::board`].
 pub const EMPTY: u8 = u8::MAX;
@@ -195,16 +195,6 @@ pub fn dodge_deadline(kind: Kind, start: Ms, n: u32, tick: Ms) -> Ms {
     (capture - 1).saturating_sub(tick / 2)
 }
 
-const KNIGHT: [(i8, i8); 8] = [
-    (1, 2),
-    (2, 1),
-    (2, -1),
-    (1, -2),
-    (-1, -2),
-    (-2, -1),
-    (-2, 1),
-    (-1, 2),
-];
 const ORTHOGONAL: [(i8, i8); 4] = [(1, 0), (-1, 0), (0, 1), (0, -1)];
 const DIAGONAL: [(i8, i8); 4] = [(1, 1), (1, -1), (-1, 1), (-1, -1)];
 
@@ -246,7 +236,7 @@ pub fn strikes_from(
             }
         }
         Kind::Knight => {
-            for (df, dr) in KNIGHT {
+            for (df, dr) in KNIGHT_STEPS {
                 if let Some(t) = offset(square, df, dr) {
                     f(t, 2);
                 }

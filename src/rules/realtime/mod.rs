@@ -6,6 +6,7 @@
 
 mod event;
 mod movement;
+pub use movement::KNIGHT_STEPS;
 mod order;
 mod params;
 mod state;

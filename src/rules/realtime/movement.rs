@@ -469,16 +469,7 @@ impl RealtimeState {
                     }
                 }
                 Kind::Knight => {
-                    for (df, dr) in [
-                        (1, 2),
-                        (2, 1),
-                        (2, -1),
-                        (1, -2),
-                        (-1, -2),
-                        (-2, -1),
-                        (-2, 1),
-                        (-1, 2),
-                    ] {
+                    for (df, dr) in KNIGHT_STEPS {
                         let (f, r) = (file(from) + df, rank(from) + dr);
                         if (0..8).contains(&f) && (0..8).contains(&r) {
                             let to = Square((r * 8 + f) as u8);
@@ -520,3 +511,15 @@ impl RealtimeState {
         orders
     }
 }
+
+/// A knight's eight jumps as (file, rank) steps.
+pub const KNIGHT_STEPS: [(i8, i8); 8] = [
+    (1, 2),
+    (2, 1),
+    (2, -1),
+    (1, -2),
+    (-1, -2),
+    (-2, -1),
+    (-2, 1),
+    (-1, 2),
+];

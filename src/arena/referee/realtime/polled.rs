@@ -4,7 +4,7 @@
 //! `none`) is applied at the poll's ms. Game time stands still while an engine thinks. An answer
 //! later than the budget plus the margin loses on time; a crash loses.
 
-use super::table::Table;
+use super::table::{budgets, Table};
 use super::timeline::ClockMode;
 use super::RealtimeSettings;
 use crate::arena::clock::{GameClock, VirtualClock};
@@ -14,20 +14,13 @@ use crate::rules::realtime::Color;
 use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 
-/// The default thinking budget of a decision, when an engine has no `st=`.
-pub const DEFAULT_BUDGET: Duration = Duration::from_millis(50);
-
 /// Plays one lockstep session; `None` when the tournament is stopping.
 pub fn play(
     session: &mut Session,
     referee: &RefereeSettings,
     realtime: &RealtimeSettings,
 ) -> Option<SessionResult> {
-    let budgets: Vec<Duration> = session
-        .limits
-        .iter()
-        .map(|limits| limits.movetime.unwrap_or(DEFAULT_BUDGET))
-        .collect();
+    let budgets = budgets(session);
     let mut table = Table::new(realtime, ClockMode::Lockstep);
     if let Err(ended) = table.set_up(session, referee) {
         return *ended;

@@ -21,6 +21,18 @@ pub struct Table {
     pub round_trip_us: Option<[u64; 2]>,
 }
 
+/// The default thinking budget of a decision, when an engine has no `st=`.
+pub const DEFAULT_BUDGET: Duration = Duration::from_millis(50);
+
+/// Each seat's thinking budget per decision: its `st=`, or the default.
+pub fn budgets(session: &Session) -> Vec<Duration> {
+    session
+        .limits
+        .iter()
+        .map(|limits| limits.movetime.unwrap_or(DEFAULT_BUDGET))
+        .collect()
+}
+
 impl Table {
     pub fn new(settings: &RealtimeSettings, mode: ClockMode) -> Table {
         Table {

@@ -4,8 +4,7 @@
 //! and applies each `order <order>` at the ms it read the line (a refusal goes back to its seat
 //! as `refused <ms> <order> <refusal>`). Before the game it measures each pipe's round trip.
 
-use super::polled::DEFAULT_BUDGET;
-use super::table::Table;
+use super::table::{budgets, Table};
 use super::timeline::ClockMode;
 use super::RealtimeSettings;
 use crate::arena::clock::{GameClock, WallClock};
@@ -31,11 +30,7 @@ pub fn play(
     referee: &RefereeSettings,
     realtime: &RealtimeSettings,
 ) -> Option<SessionResult> {
-    let budgets: Vec<Duration> = session
-        .limits
-        .iter()
-        .map(|limits| limits.movetime.unwrap_or(DEFAULT_BUDGET))
-        .collect();
+    let budgets = budgets(session);
     let mut table = Table::new(realtime, ClockMode::WallClock);
     if let Err(ended) = table.set_up(session, referee) {
         return *ended;
