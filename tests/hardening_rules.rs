@@ -124,6 +124,20 @@ fn lenient_fen_text_is_refused_with_what_is_wrong() {
             "4k3/8/8/8/p7/8/pppppppp/4K3 b - - 0 1",
             "black has 10 pieces, 9 of them pawns",
         ),
+        // Found by the protocol fuzzer: a run with a leading zero, and an en passant square on
+        // the first rank (which overflowed a square index in debug builds).
+        (
+            "rnbqkbnr/pppppppp/08/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+            "rank 6 has an empty-run count of 08, expected 1 to 8",
+        ),
+        (
+            "4k3/8/8/8/8/8/8/4K3 w - a1 0 1",
+            "en passant square a1 does not follow a double pawn push",
+        ),
+        (
+            "4k3/8/8/8/8/8/8/4K3 b - h8 0 1",
+            "en passant square h8 does not follow a double pawn push",
+        ),
     ] {
         roger.expect_error(&format!("position fen {fen}"), &[fragment]);
         // The engine keeps its last good position.

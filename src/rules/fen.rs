@@ -182,7 +182,8 @@ pub fn read_placement<T: PlacementTarget>(
                 let run_text = &text[at - 1..at + digits];
                 at += digits;
                 let run = run_text.parse::<u32>().unwrap_or(u32::MAX);
-                if run == 0 || run > files {
+                // `08` is refused like `44`: one run of empty squares, one number as written.
+                if run == 0 || run > files || run_text.starts_with('0') {
                     return Err(bad_fen(format!(
                         "rank {number} has an empty-run count of {run_text}, expected 1 to {files}"
                     )));

@@ -119,10 +119,8 @@ pub fn corrupt_fen(fen: &str, game: TurnGame, rng: &mut Rng) -> (String, &'stati
             fill(&mut fields, 4);
             fields[3] = match game {
                 TurnGame::Nichess => pick(rng, &["e3", "a6", "x", "e9"]),
-                // Not `a1`: the chess rules overflow on an en passant square on the first rank
-                // (reported; a panic in a debug build).
-                TurnGame::Millennium => pick(rng, &["p3", "e9", "e4", "33", "e"]),
-                TurnGame::Chess => pick(rng, &["e9", "z3", "e4", "33", "e", "i3"]),
+                TurnGame::Millennium => pick(rng, &["p3", "e9", "e4", "33", "e", "a1"]),
+                TurnGame::Chess => pick(rng, &["e9", "z3", "e4", "33", "e", "i3", "a1", "h8"]),
             }
             .to_string();
             "en passant"
@@ -240,9 +238,8 @@ pub fn corrupt_fen(fen: &str, game: TurnGame, rng: &mut Rng) -> (String, &'stati
         }
         14 => {
             let (empty, bad): (&str, &[&str]) = match game {
-                // Not `08` nor `015`: the rules read a leading zero in a run (reported).
-                TurnGame::Millennium => ("15", &["78", "96", "114"]),
-                _ => ("8", &["44", "26", "71"]),
+                TurnGame::Millennium => ("15", &["78", "96", "114", "015"]),
+                _ => ("8", &["44", "26", "71", "08"]),
             };
             let mut ranks: Vec<String> = fields[0].split('/').map(str::to_string).collect();
             match ranks.iter().position(|rank| rank == empty) {

@@ -88,9 +88,15 @@ impl Chess {
             let sq = Board8x8::parse_square(fields[3]).ok_or_else(|| {
                 error(format!("en passant square '{}' is not a square", fields[3]))
             })?;
-            let (rank, behind, front) = match pos.side {
-                Color::White => (5, sq.0 - 8, sq.0 + 8),
-                Color::Black => (2, sq.0 + 8, sq.0 - 8),
+            let rank = match pos.side {
+                Color::White => 5,
+                Color::Black => 2,
+            };
+            // Only a square on the sixth (third) rank has squares behind and in front of it to
+            // look at; any other is refused before they are computed.
+            let (behind, front) = match pos.side {
+                Color::White => (sq.0.wrapping_sub(8), sq.0.wrapping_add(8)),
+                Color::Black => (sq.0.wrapping_add(8), sq.0.wrapping_sub(8)),
             };
             let pawn = Piece {
                 kind: PieceKind::Pawn,
