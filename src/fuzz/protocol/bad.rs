@@ -2,7 +2,7 @@
 //! commands whose text is broken.
 
 use super::corrupt::{self, pick, WRONG_SEPARATORS};
-use super::generate::{words, Generator, Planned};
+use super::generate::{position_tokens, words, Generator, Planned};
 use super::model;
 use super::step::Expect;
 
@@ -159,14 +159,7 @@ impl Generator {
         if self.rng.below(4) == 0 {
             moves.extend(legal.into_iter().take(2));
         }
-        let mut tokens = words("position");
-        match &fen {
-            None => tokens.push("startpos".into()),
-            Some(text) => {
-                tokens.push("fen".into());
-                tokens.extend(words(text));
-            }
-        }
+        let mut tokens = position_tokens(fen.as_deref());
         tokens.push("moves".into());
         tokens.extend(moves);
         Planned::bad(tokens, label)

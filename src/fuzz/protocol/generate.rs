@@ -107,6 +107,19 @@ pub(super) fn words(text: &str) -> Vec<String> {
     text.split(' ').map(str::to_string).collect()
 }
 
+/// `position startpos` or `position fen <fen>`, as tokens, for a move list to follow.
+pub(super) fn position_tokens(fen: Option<&str>) -> Vec<String> {
+    let mut tokens = words("position");
+    match fen {
+        None => tokens.push("startpos".into()),
+        Some(text) => {
+            tokens.push("fen".into());
+            tokens.extend(words(text));
+        }
+    }
+    tokens
+}
+
 fn variant_name(game: TurnGame) -> &'static str {
     game.start().variant()
 }
@@ -393,14 +406,7 @@ impl Generator {
         };
         let plies = self.some_plies();
         let moves = model::playout(&mut game, plies, &mut self.rng);
-        let mut tokens = words("position");
-        match &fen {
-            None => tokens.push("startpos".into()),
-            Some(text) => {
-                tokens.push("fen".into());
-                tokens.extend(words(text));
-            }
-        }
+        let mut tokens = position_tokens(fen.as_deref());
         if !moves.is_empty() || self.chance(200) {
             tokens.push("moves".into());
             tokens.extend(moves.iter().cloned());

@@ -20,9 +20,7 @@ use crate::engine::{
 use crate::plan::RealtimePlayer;
 use crate::protocol::parse::quote;
 use crate::protocol::Output;
-use crate::rules::realtime::{
-    Color, Event, EventKind, Kind, Motion, RealtimeParams, RealtimeState,
-};
+use crate::rules::realtime::{Event, EventKind, Motion, RealtimeParams, RealtimeState};
 use crate::rules::registry::{self, Family};
 use command::RealtimeCommand;
 use oneshot::{lock_player, SharedPlayer, Thinker};
@@ -263,22 +261,6 @@ impl Dialect for RealtimeDialect {
     }
 }
 
-/// The letter of a piece, FEN style.
-fn letter(color: Color, kind: Kind) -> char {
-    let letter = match kind {
-        Kind::Pawn => 'p',
-        Kind::Knight => 'n',
-        Kind::Bishop => 'b',
-        Kind::Rook => 'r',
-        Kind::Queen => 'q',
-        Kind::King => 'k',
-    };
-    match color {
-        Color::White => letter.to_ascii_uppercase(),
-        Color::Black => letter,
-    }
-}
-
 /// The `d` reply: the standing pieces as a diagram, then each moving piece and each piece on
 /// delay, the ms, the outcome if any, and the state text.
 pub fn display(state: &RealtimeState) -> String {
@@ -286,7 +268,7 @@ pub fn display(state: &RealtimeState) -> String {
     let mut moving = Vec::new();
     let mut waiting = Vec::new();
     for unit in state.units() {
-        let piece = letter(unit.piece.color, unit.piece.kind);
+        let piece = unit.piece.letter();
         match unit.motion {
             Motion::Standing {
                 square, ready_at, ..

@@ -4,6 +4,7 @@
 use super::*;
 use crate::engine::OptionSpec;
 use crate::protocol::output::Captured;
+use crate::rules::realtime::Color;
 use crate::rules::realtime::Order;
 use std::time::Duration;
 
