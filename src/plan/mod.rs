@@ -4,7 +4,9 @@
 pub mod realtime;
 
 use crate::engine::OptionSpec;
+use crate::rules::megachess::{Move, PlayerId, World};
 use crate::rules::realtime::{Color, Order, RealtimeState};
+use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 
 /// A realtime chess player: Roger's planner, or a reference player (random, greedy).
@@ -22,4 +24,44 @@ pub trait RealtimePlayer: Send {
     /// The order `side` starts at `state.now()`, or `None` to wait; answered within `budget`. A
     /// returned order passes `state.check(side, order)`.
     fn decide(&mut self, state: &RealtimeState, side: Color, budget: Duration) -> Option<Order>;
+}
+
+/// How far a Megachess turn plan has got, for `info` lines.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct PlanProgress {
+    /// Time since planning began.
+    pub elapsed: Duration,
+    /// The planner's own count of rounds (iterations, generations, beam layers).
+    pub iteration: u32,
+    /// Candidate moves or turns evaluated so far.
+    pub evaluated: u64,
+    /// The evaluation of the best turn so far, in pawn ranks x 100, from the player's side.
+    pub score: i64,
+    /// The best turn so far.
+    pub moves: Vec<Move>,
+}
+
+/// A Megachess player: Roger's turn planner, or a reference player (random, greedy).
+pub trait MegachessPlayer: Send {
+    fn name(&self) -> String;
+    /// The options it takes beyond the world's parameters.
+    fn options(&self) -> Vec<OptionSpec> {
+        Vec::new()
+    }
+    fn set_option(&mut self, name: &str, _value: &str) -> Result<(), String> {
+        Err(format!("unknown option '{name}'"))
+    }
+    /// Called before each world.
+    fn new_game(&mut self) {}
+    /// The moves `me` makes in this turn of its team, in the order to apply them: each passes
+    /// `World::check` after the ones before it. Returns within `budget`, or soon after `stop`
+    /// is set; `progress` is called now and then with the best turn so far.
+    fn plan_turn(
+        &mut self,
+        world: &World,
+        me: PlayerId,
+        budget: Duration,
+        stop: &AtomicBool,
+        progress: &mut dyn FnMut(&PlanProgress),
+    ) -> Vec<Move>;
 }

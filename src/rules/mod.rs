@@ -8,6 +8,7 @@ pub mod pieces;
 
 pub mod chess;
 pub mod fen;
+pub mod megachess;
 pub mod millennium;
 pub mod nichess;
 pub mod realtime;

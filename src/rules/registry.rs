@@ -106,6 +106,12 @@ pub const GAMES: &[GameEntry] = &[
         parameters: crate::rules::realtime::PARAMETERS,
         turn: None,
     },
+    GameEntry {
+        name: "megachess",
+        family: Family::World,
+        parameters: crate::rules::megachess::PARAMETERS,
+        turn: None,
+    },
 ];
 
 /// The game a session, a command or a tournament plays when none is named: the first row.
