@@ -378,6 +378,28 @@ fn a_king_hand_over_moves_the_kingdom_centre() {
     assert_eq!(w.piece_at(sq(44, 44)).unwrap().life, Some(2));
 }
 
+#[test]
+fn a_player_who_left_keeps_its_pieces_unmoving_until_its_king_is_taken() {
+    let mut w = world_with(&params_without_bonus(), 2, "1K5,5 3K30,30 3P50,50 1N28,29");
+    w.leave(3);
+    assert_eq!(
+        w.check(3, mv((30, 30), (31, 31))),
+        Err(Rejection::PlayerLeft(3))
+    );
+    assert!(w.legal_moves(3).is_empty());
+    let end = w.end_turn();
+    assert_eq!(end.survivors, vec![4], "no survival point after leaving");
+    assert_eq!(
+        w.piece_at(sq(50, 50)).unwrap().life,
+        Some(2),
+        "its pieces still fade"
+    );
+    let effects = w.apply(1, mv((28, 29), (30, 30))).unwrap();
+    assert_eq!(effects.king_captured, Some(3));
+    assert_eq!(w.piece_at(sq(50, 50)).unwrap().owner, 1);
+    assert!(w.player(3).is_none());
+}
+
 // ---- kingdoms and fading --------------------------------------------------------------------
 
 #[test]
