@@ -1100,3 +1100,30 @@ fn a_million_wide_world_works() {
     );
     assert_eq!(again.unwrap().world.position_line(1, None), printed);
 }
+
+#[test]
+fn a_long_line_of_scattered_pieces_reads_and_prints_back() {
+    let mut random = Random(3);
+    let mut pieces = vec!["1K0,0".to_string(), "3K999999,999999".to_string()];
+    let mut squares = BTreeSet::new();
+    while pieces.len() < 20_000 {
+        let (x, y) = (random.below(1_000_000), random.below(1_000_000));
+        if (x, y) != (0, 0) && (x, y) != (999_999, 999_999) && squares.insert((x, y)) {
+            let owner = [0, 1, 3][random.below(3)];
+            pieces.push(format!("{owner}P{x},{y}"));
+        }
+    }
+    let line = format!(
+        "size 1000000 1000000 turn 1 me 1 players 1:a 3:m pieces {}",
+        pieces.join(" ")
+    );
+    let world = WorldView::parse(&line, &MegachessParams::default())
+        .unwrap()
+        .world;
+    assert_eq!(world.piece_count(), 20_000);
+    assert_eq!(
+        world.position_line(1, None),
+        format!("position megachess {line}")
+    );
+    assert!(!world.legal_moves(1).is_empty());
+}
