@@ -5,6 +5,7 @@
 //! of the engine: [`reference`](mod@reference) (settings, faults, the agent), [`uci`] (the
 //! turn dialect's answers) and [`xboard`] (the xboard dialect).
 
+pub mod megachess;
 pub mod realtime;
 pub mod reference;
 pub mod uci;

@@ -8,6 +8,7 @@
 pub mod adjudication;
 pub mod realtime;
 pub mod turn;
+pub mod world;
 
 use super::process::{Client, EngineFault, Inbox, Limits};
 use super::schedule::ScheduledGame;
