@@ -125,9 +125,8 @@ impl MegachessDialect {
                 lock_player(&self.player).new_game();
             }
             MegachessCommand::Position(text) => {
-                let told = Self::read(text, &self.params).map_err(|error| {
-                    format!("position: {error}; the world is unchanged")
-                })?;
+                let told = Self::read(text, &self.params)
+                    .map_err(|error| format!("position: {error}; the world is unchanged"))?;
                 self.thinker.stop();
                 self.told = Some(told);
             }

@@ -73,7 +73,22 @@ fn parse_position<'a>(line: &'a str, arguments: &[&str]) -> Result<MegachessComm
              me P players ... pieces ...'"
                 .into(),
         ),
-        ["megachess", ..] => Ok(MegachessCommand::Position(after_tokens(line, 2))),
+        ["megachess", ..] => {
+            // Only spaces and tabs separate tokens (protocol.md, "Transport"); other whitespace
+            // is part of a token, which no world token may hold.
+            let odd = tokens(line)
+                .enumerate()
+                .find(|(_, token)| token.chars().any(char::is_whitespace));
+            if let Some((index, token)) = odd {
+                return Err(format!(
+                    "position: token {} at token {} holds whitespace that does not separate \
+                     tokens (only spaces and tabs do)",
+                    quote(token),
+                    index + 1
+                ));
+            }
+            Ok(MegachessCommand::Position(after_tokens(line, 2)))
+        }
         [other, ..] => Err(format!(
             "position: expected 'megachess' at token 2, found {}",
             quote(other)
@@ -85,7 +100,9 @@ fn parse_go(arguments: &[&str]) -> Result<MegachessCommand<'static>, String> {
     match arguments {
         [] => Ok(MegachessCommand::Go(Limit::Turn)),
         ["infinite"] => Ok(MegachessCommand::Go(Limit::Infinite)),
-        ["movetime"] => Err("go: 'movetime' needs a number of ms at token 3, found end of line".into()),
+        ["movetime"] => {
+            Err("go: 'movetime' needs a number of ms at token 3, found end of line".into())
+        }
         ["movetime", value, rest @ ..] => {
             if let Some(extra) = rest.first() {
                 return Err(format!("go: unexpected token {} at token 4", quote(extra)));
@@ -137,7 +154,10 @@ mod tests {
             parse("go movetime 250"),
             Ok(Go(Limit::Movetime(Duration::from_millis(250))))
         );
-        assert_eq!(parse("go movetime 0"), Ok(Go(Limit::Movetime(Duration::ZERO))));
+        assert_eq!(
+            parse("go movetime 0"),
+            Ok(Go(Limit::Movetime(Duration::ZERO)))
+        );
     }
 
     #[test]
@@ -161,6 +181,11 @@ mod tests {
         );
         assert!(refused("position megachess").starts_with("position: missing the world"));
         assert_eq!(
+            refused("position megachess size 8 8 turn 1 me 1 players 1:a pieces 1K0,0\u{a0}1P0,1"),
+            "position: token '1K0,0\\u{a0}1P0,1' at token 13 holds whitespace that does not \
+             separate tokens (only spaces and tabs do)"
+        );
+        assert_eq!(
             refused("go movetime"),
             "go: 'movetime' needs a number of ms at token 3, found end of line"
         );
@@ -172,7 +197,10 @@ mod tests {
             refused("go movetime 86400001"),
             "go: 'movetime' value '86400001' at token 3 is out of range 0..=86400000"
         );
-        assert_eq!(refused("go movetime 5 x"), "go: unexpected token 'x' at token 4");
+        assert_eq!(
+            refused("go movetime 5 x"),
+            "go: unexpected token 'x' at token 4"
+        );
         assert_eq!(
             refused("go infinite 5"),
             "go: unexpected token '5' at token 3, 'infinite' takes nothing more"

@@ -95,16 +95,14 @@ fn map(world: &World, me: PlayerId, rect: Rect, lines: &mut Vec<String>) {
         }
         lines.push(format!("{} {y}", row.trim_end()));
     }
-    lines.push(format!("x from {} (left) to {} (right)", rect.min.x, rect.max.x));
+    lines.push(format!(
+        "x from {} (left) to {} (right)",
+        rect.min.x, rect.max.x
+    ));
 }
 
 /// The pieces inside the window, counted by whose they are and their kind.
-fn summary(
-    world: &World,
-    me: PlayerId,
-    rect: Rect,
-    lines: &mut Vec<String>,
-) {
+fn summary(world: &World, me: PlayerId, rect: Rect, lines: &mut Vec<String>) {
     let inside = |at: Coord| {
         (rect.min.x..=rect.max.x).contains(&at.x) && (rect.min.y..=rect.max.y).contains(&at.y)
     };
@@ -115,7 +113,12 @@ fn summary(
     lines.push(format!(
         "Map: too large to draw (more than {MAP_LIMIT} x {MAP_LIMIT}); pieces in the window:"
     ));
-    for (mark, name) in [('*', "mine"), ('+', "allies"), ('-', "enemies"), ('o', "neutral")] {
+    for (mark, name) in [
+        ('*', "mine"),
+        ('+', "allies"),
+        ('-', "enemies"),
+        ('o', "neutral"),
+    ] {
         let Some(by_kind) = counts.get(&mark) else {
             continue;
         };

@@ -156,7 +156,11 @@ fn a_late_player_is_answered_for_with_its_best_so_far() {
     send(&mut dialect, &out, &format!("position megachess {WORLD}"));
     let started = Instant::now();
     send(&mut dialect, &out, "go movetime 100");
-    while !captured.lines().iter().any(|line| line.starts_with("bestturn")) {
+    while !captured
+        .lines()
+        .iter()
+        .any(|line| line.starts_with("bestturn"))
+    {
         assert!(started.elapsed() < Duration::from_secs(2));
         thread::sleep(Duration::from_millis(1));
     }
@@ -164,7 +168,10 @@ fn a_late_player_is_answered_for_with_its_best_so_far() {
     assert!(took < Duration::from_millis(100), "{took:?}");
     let lines = captured.lines();
     assert!(
-        lines.contains(&"info string tester did not finish within 100 ms; answering its best turn so far".into()),
+        lines.contains(
+            &"info string tester did not finish within 100 ms; answering its best turn so far"
+                .into()
+        ),
         "{lines:#?}"
     );
     assert_eq!(checked_bestturn(&lines, WORLD).len(), 1);
@@ -188,7 +195,10 @@ fn stop_ends_an_infinite_plan_and_a_second_go_is_refused_meanwhile() {
     send(&mut dialect, &out, "go infinite");
     thread::sleep(Duration::from_millis(50));
     send(&mut dialect, &out, "go movetime 10");
-    assert!(!captured.lines().iter().any(|line| line.starts_with("bestturn")));
+    assert!(!captured
+        .lines()
+        .iter()
+        .any(|line| line.starts_with("bestturn")));
     send(&mut dialect, &out, "stop");
     let lines = captured.lines();
     assert!(lines.contains(

@@ -127,7 +127,9 @@ impl Go {
         let due = {
             let mut last = self.lock_progress();
             last.0 = Some(progress.clone());
-            let due = last.1.is_none_or(|at| now.duration_since(at) >= INFO_INTERVAL);
+            let due = last
+                .1
+                .is_none_or(|at| now.duration_since(at) >= INFO_INTERVAL);
             if due {
                 last.1 = Some(now);
             }
@@ -137,9 +139,11 @@ impl Go {
             let given = self.lock_given();
             if !*given {
                 // A failed write means the server is gone; the read loop notices on its own.
-                let _ = self
-                    .out
-                    .line(&info_line(progress, self.started.elapsed(), &progress.moves));
+                let _ = self.out.line(&info_line(
+                    progress,
+                    self.started.elapsed(),
+                    &progress.moves,
+                ));
             }
         }
     }
