@@ -200,3 +200,114 @@ pub fn standings_text(standings: &[WorldStanding]) -> String {
 fn percent(part: u64, whole: u64) -> f64 {
     100.0 * part as f64 / whole.max(1) as f64
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::arena::referee::world::record::{KingCaptureRecord, SeatRecord, WorldSetupRecord};
+    use crate::arena::referee::{SessionResult, Termination};
+    use crate::arena::schedule::ScheduledGame;
+
+    fn seat(seat: usize, score: i64, kings: (u32, u32), pieces: usize) -> SeatRecord {
+        SeatRecord {
+            seat,
+            team: if seat % 2 == 0 { "alabaster" } else { "metal" }.into(),
+            players: vec![seat as u32 + 1],
+            score,
+            kings_captured: kings.0,
+            kings_lost: kings.1,
+            pieces_left: pieces,
+            moves: 10,
+            rejected: seat as u64,
+            late_turns: 0,
+            plan_ms_max: 40 + seat as u64,
+        }
+    }
+
+    fn record(end: &str, winner: Option<&str>, scores: [i64; 2]) -> WorldRecord {
+        WorldRecord {
+            setup: WorldSetupRecord {
+                params: Default::default(),
+                seed: 1,
+                seats: 2,
+                players_per_seat: 1,
+                layout: "facing:8".into(),
+                max_turns: 200,
+                window_margin: None,
+            },
+            turns: 57,
+            end: end.into(),
+            winner: winner.map(String::from),
+            seats: vec![
+                seat(0, scores[0], (1, 0), 30),
+                seat(1, scores[1], (0, 1), 0),
+            ],
+            points: vec![1.0, 0.0],
+            first_king_capture: Some(KingCaptureRecord {
+                turn: 31,
+                capturer: 1,
+                capturer_seat: 0,
+                captured: 2,
+                captured_seat: 1,
+                mv: "4,4-4,5".into(),
+            }),
+            king_captures: Vec::new(),
+            rejections: Vec::new(),
+            faded: 0,
+            bonus_placed: 0,
+            final_pieces: Vec::new(),
+        }
+    }
+
+    #[test]
+    fn outcomes_in_words() {
+        let won = record("team-left", Some("alabaster"), [150, 20]);
+        assert_eq!(
+            outcome_text(&won),
+            "alabaster wins at turn 57: metal has no players left; first king: seat 1 at turn 31"
+        );
+        let mut scored = record("max-turns", None, [40, 40]);
+        scored.first_king_capture = None;
+        assert_eq!(
+            outcome_text(&scored),
+            "scored at turn 57: alabaster 40, metal 40, a draw"
+        );
+        assert!(seats_text(&won).starts_with("seat 1 score 150 kings 1/0 pieces 30 rejected 0"));
+    }
+
+    #[test]
+    fn standings_add_up_each_engine_s_seats() {
+        // Engine 0 plays seat 1 in the first world and seat 2 in the second.
+        let game = |index: usize, seats: Vec<usize>| FinishedGame {
+            scheduled: ScheduledGame {
+                index,
+                round: 0,
+                pair: 0,
+                seats,
+                opening: Default::default(),
+            },
+            names: vec![],
+            played: SessionResult {
+                points: vec![1.0, 0.0],
+                termination: Termination::GameRule,
+                detail: String::new(),
+                record: SessionRecord::World(record("team-left", Some("alabaster"), [100, 10])),
+            },
+            date: String::new(),
+            duration_ms: 0,
+        };
+        let games = [game(0, vec![0, 1]), game(1, vec![1, 0])];
+        let names = ["a".to_string(), "b".to_string()];
+        let standings = world_standings(&games, &names);
+        assert_eq!(standings.len(), 2);
+        let a = &standings[0];
+        assert_eq!(
+            (a.worlds, a.first_kings, a.kings_captured, a.kings_lost),
+            (2, 1, 1, 1)
+        );
+        assert_eq!((a.mean_score, a.mean_pieces_left), (55.0, 15.0));
+        assert_eq!((a.rejected, a.plan_ms_max), (1, 41));
+        assert!(standings_text(&standings).contains("1 (50%)"));
+        assert!(world_standings(&[], &names).is_empty());
+    }
+}
