@@ -211,7 +211,7 @@ mod tests {
     fn seat(seat: usize, score: i64, kings: (u32, u32), pieces: usize) -> SeatRecord {
         SeatRecord {
             seat,
-            team: if seat % 2 == 0 { "alabaster" } else { "metal" }.into(),
+            team: crate::arena::referee::world::seat_team(seat).name().into(),
             players: vec![seat as u32 + 1],
             score,
             kings_captured: kings.0,
