@@ -2,6 +2,7 @@
 //! the first king captured, every rejected move with its reason, and the final pieces.
 
 use super::layout::WorldSetup;
+use crate::rules::megachess::PARAMETERS;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 
@@ -22,8 +23,22 @@ pub struct WorldSetupRecord {
 
 impl From<&WorldSetup> for WorldSetupRecord {
     fn from(setup: &WorldSetup) -> WorldSetupRecord {
-        let _ = setup;
-        todo!()
+        let params = PARAMETERS
+            .iter()
+            .filter_map(|parameter| {
+                let value = setup.params.get(parameter.name)?;
+                Some((parameter.name.to_string(), value))
+            })
+            .collect();
+        WorldSetupRecord {
+            params,
+            seed: setup.seed,
+            seats: setup.seats,
+            players_per_seat: setup.players_per_seat,
+            layout: setup.layout.to_string(),
+            max_turns: setup.max_turns,
+            window_margin: setup.window_margin,
+        }
     }
 }
 
