@@ -83,8 +83,8 @@ pub struct PlayArgs {
     /// Speak the xboard protocol instead of UCI.
     #[arg(long)]
     pub xboard: bool,
-    /// The game played before any `UCI_Variant` (and that option's default): a turn game, or
-    /// realtime.
+    /// The game played before any `UCI_Variant` (and that option's default): a turn game,
+    /// realtime or megachess.
     #[arg(long, default_value = DEFAULT_GAME, value_parser = game_names())]
     pub variant: String,
     /// Misbehave on purpose, for testing referees: garbage, illegal, hang, crash, slow,

@@ -8,20 +8,24 @@
 //! For the arena's tests the players can also misbehave on purpose ([`Fault`]): garbage output,
 //! an illegal move, a hang, a crash, a slow answer or no handshake at all.
 
+use super::megachess::{GreedyMegachessPlayer, RandomMegachessPlayer};
 use super::realtime::{GreedyRealtimePlayer, RandomRealtimePlayer};
 use super::uci::UciPlayer;
 use super::xboard::XboardDialect;
 use super::{GreedyPlayer, Player, RandomPlayer};
 use crate::eval::Evaluate;
-use crate::plan::RealtimePlayer;
+use crate::plan::{MegachessPlayer, PlanProgress, RealtimePlayer};
+use crate::protocol::dialect::megachess::MegachessDialect;
 use crate::protocol::dialect::realtime::RealtimeDialect;
 use crate::protocol::dialect::turn::TurnDialect;
 use crate::protocol::dialect::Dialect;
 use crate::protocol::{serve_game, Agent, Output};
+use crate::rules::megachess::{Move, PlayerId, World};
 use crate::rules::realtime::{Color, Order, RealtimeState};
 use crate::rules::registry::{dispatch, AnyGame, Family};
 use crate::rules::{Game, GameRecord};
 use std::io::{self, BufRead, Write};
+use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 
 /// Which reference player answers.
@@ -143,7 +147,7 @@ impl Agent for PlayerAgent {
     fn families(&self) -> &'static [Family] {
         match self.xboard {
             true => &[Family::Turn],
-            false => &[Family::Turn, Family::Realtime],
+            false => &[Family::Turn, Family::Realtime, Family::World],
         }
     }
 
@@ -153,6 +157,9 @@ impl Agent for PlayerAgent {
             Family::Turn => Some(Box::new(TurnDialect::new(UciPlayer::new(self.settings)))),
             Family::Realtime if !self.xboard => Some(Box::new(RealtimeDialect::new(
                 realtime_player(self.settings),
+            ))),
+            Family::World if !self.xboard => Some(Box::new(MegachessDialect::new(
+                megachess_player(self.settings),
             ))),
             Family::Realtime | Family::World => None,
         }
@@ -235,6 +242,73 @@ impl RealtimePlayer for FaultyRealtimePlayer {
             Some(fault) => {
                 fault.strike_process();
                 None
+            }
+        }
+    }
+}
+
+/// The Megachess reference player of `settings`, misbehaving when told to.
+fn megachess_player(settings: PlaySettings) -> Box<dyn MegachessPlayer> {
+    let player: Box<dyn MegachessPlayer> = match settings.player {
+        ReferencePlayer::Random => Box::new(RandomMegachessPlayer::new(settings.seed)),
+        ReferencePlayer::Greedy => Box::new(GreedyMegachessPlayer::new(settings.seed)),
+    };
+    match settings.fault {
+        Some(_) => Box::new(FaultyMegachessPlayer {
+            player,
+            settings,
+            answered: 0,
+        }),
+        None => player,
+    }
+}
+
+/// A Megachess reference player with a fault. As in realtime chess the wire checks every move
+/// and answers for a late player, so the faults are the process's: `crash` exits, `hang` and
+/// `slow` never finish within the budget (the wire answers the best turn reported so far, none,
+/// at the `movetime`); `garbage` and `illegal` plan an empty turn (the wire prints no move the
+/// rules refuse).
+struct FaultyMegachessPlayer {
+    player: Box<dyn MegachessPlayer>,
+    settings: PlaySettings,
+    /// Turns planned since the last new game.
+    answered: u32,
+}
+
+impl MegachessPlayer for FaultyMegachessPlayer {
+    fn name(&self) -> String {
+        self.player.name()
+    }
+    fn options(&self) -> Vec<crate::engine::OptionSpec> {
+        self.player.options()
+    }
+    fn set_option(&mut self, name: &str, value: &str) -> Result<(), String> {
+        self.player.set_option(name, value)
+    }
+    fn new_game(&mut self) {
+        self.answered = 0;
+        self.player.new_game();
+    }
+    fn plan_turn(
+        &mut self,
+        world: &World,
+        me: PlayerId,
+        budget: Duration,
+        stop: &AtomicBool,
+        progress: &mut dyn FnMut(&PlanProgress),
+    ) -> Vec<Move> {
+        let fault = self.settings.fault_at(self.answered);
+        self.answered += 1;
+        match fault {
+            None => self.player.plan_turn(world, me, budget, stop, progress),
+            Some(Fault::Slow) => {
+                std::thread::sleep(budget + Duration::from_secs(1));
+                Vec::new()
+            }
+            Some(Fault::Garbage | Fault::Illegal) => Vec::new(),
+            Some(fault) => {
+                fault.strike_process();
+                Vec::new()
             }
         }
     }

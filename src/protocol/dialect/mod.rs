@@ -7,6 +7,7 @@
 //! `ponderhit`. A realtime or world dialect plugs in as another implementation of [`Dialect`],
 //! given out by the [`Agent`](super::session::Agent)s that play those games.
 
+pub mod megachess;
 pub mod realtime;
 pub mod turn;
 

@@ -2,11 +2,12 @@
 //! `position`, `go` (and `go perft`), `stop` and `ponderhit`, answered by a [`TurnAgent`]:
 //! Roger's [`Engine`], or a reference player of `roger play`.
 
+use super::megachess::MegachessDialect;
 use super::realtime::RealtimeDialect;
 use super::{Dialect, Language};
 use crate::engine::{Background, Engine, GoParams, OptionSpec, Report};
 use crate::plan::realtime::RealtimePlanner;
-use crate::plan::RealtimePlayer;
+use crate::plan::{MegachessPlayer, RealtimePlayer};
 use crate::protocol::output::Output;
 use crate::protocol::parse::{parse_command, Command, PositionStart};
 use crate::protocol::session::Agent;
@@ -138,8 +139,8 @@ impl<A: TurnAgent> Dialect for TurnDialect<A> {
     }
 }
 
-/// Roger's engine, as the session's agent: it plays the turn games with its search and realtime
-/// chess with its planner.
+/// Roger's engine, as the session's agent: it plays the turn games with its search, realtime
+/// chess with its planner and Megachess with its turn planner.
 pub struct EngineAgent;
 
 impl Agent for EngineAgent {
@@ -148,14 +149,14 @@ impl Agent for EngineAgent {
     }
 
     fn families(&self) -> &'static [Family] {
-        &[Family::Turn, Family::Realtime]
+        &[Family::Turn, Family::Realtime, Family::World]
     }
 
     fn dialect(&self, family: Family) -> Option<Box<dyn Dialect>> {
         match family {
             Family::Turn => Some(Box::new(TurnDialect::new(Engine::new()))),
             Family::Realtime => Some(Box::new(RealtimeDialect::new(roger_realtime_player()))),
-            Family::World => None,
+            Family::World => Some(Box::new(MegachessDialect::new(roger_megachess_player()))),
         }
     }
 }
@@ -163,6 +164,12 @@ impl Agent for EngineAgent {
 /// Roger's realtime player: the planner.
 fn roger_realtime_player() -> Box<dyn RealtimePlayer> {
     Box::new(RealtimePlanner::new())
+}
+
+/// Roger's Megachess player: the turn planner.
+fn roger_megachess_player() -> Box<dyn MegachessPlayer> {
+    // Until the turn planner lands: the greedy reference player.
+    Box::new(crate::players::megachess::GreedyMegachessPlayer::new(1))
 }
 
 impl TurnAgent for Engine {
