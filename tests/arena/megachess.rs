@@ -196,7 +196,7 @@ fn bad_moves_are_rejected_one_by_one_and_the_legal_ones_stand() {
 }
 
 #[test]
-fn a_crashed_engine_stops_moving_and_the_world_goes_on() {
+fn a_team_whose_engine_crashed_loses_the_world_there() {
     let fake = fake_engine();
     let fake_args = format!("args={fake} crash 3");
     let mut args = SMALL_WORLD.to_vec();
@@ -221,10 +221,15 @@ fn a_crashed_engine_stops_moving_and_the_world_goes_on() {
     assert_eq!(game["termination"], "crash", "{game}");
     let detail = game["detail"].as_str().unwrap();
     assert!(detail.contains("seat 2 (metal) crashed"), "{detail}");
-    // It moved in its first two turns and never after; its pieces stayed.
+    assert!(detail.contains("metal has no engine left"), "{detail}");
+    // It moved in its first two turns; at its third the whole of its team was gone, and the
+    // world ended there, won by the other team.
+    assert_eq!(record.end, "team-faulted");
+    assert_eq!(record.points, vec![1.0, 0.0]);
+    assert_eq!(record.winner.as_deref(), Some("alabaster"));
     assert_eq!(record.seats[1].moves, 2, "{record:?}");
-    assert!(record.seats[1].pieces_left > 0);
-    assert_eq!(record.turns, 10, "the world went on to its end");
+    assert!(record.seats[1].pieces_left > 0, "its pieces stayed");
+    assert!(record.turns <= 6, "the world ended early: {record:?}");
     assert!(record.seats[0].moves > 0);
 }
 

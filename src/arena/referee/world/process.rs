@@ -9,8 +9,9 @@
 //! their reason and the legal ones stand; an answer later than the movetime plus the margin
 //! loses its whole turn (the engine is sent `stop` and its late answer read and dropped, so it
 //! is not taken for the next turn's); an engine that crashes, or owes an answer past the grace
-//! time, plays no more: its pieces stay on the board, unmoving, and the world goes on to its
-//! end. Such a world's termination names the fault; its points are still the world's.
+//! time, plays no more: its pieces stay on the board, unmoving, and the world goes on while its
+//! team has a seat that plays. When every seat of a team has faulted the world ends at once
+//! (`team-faulted`) and the other team wins. Such a world's termination names the fault.
 
 use super::game::{SeatAnswer, WorldGame};
 use super::layout::{player_id, seat_team, WorldSetup};
@@ -23,7 +24,7 @@ use crate::arena::referee::{
 };
 use crate::arena::schedule::ScheduledGame;
 use crate::rules::megachess::{MegachessParams, PlayerId, Team, World, PARAMETERS};
-use std::sync::atomic::AtomicBool;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 /// The referee of Megachess worlds between engines.
@@ -44,6 +45,17 @@ impl WorldReferee {
 
 /// A seat's engine fault: how it ends the world's termination, and in words.
 type SeatFault = Option<(Termination, String)>;
+
+/// The record's `end` of a world stopped because every seat of a team had faulted.
+pub const TEAM_FAULTED: &str = "team-faulted";
+
+/// The team every seat of which has faulted, if any.
+fn faulted_team(faults: &[SeatFault]) -> Option<Team> {
+    Team::BOTH.into_iter().find(|&team| {
+        let mut seats = (0..faults.len()).filter(|&seat| seat_team(seat) == team);
+        seats.all(|seat| faults[seat].is_some())
+    })
+}
 
 impl Referee for WorldReferee {
     fn game(&self) -> &str {
@@ -78,7 +90,13 @@ impl Referee for WorldReferee {
         }
         let (clients, inbox, cancel) = (&mut *session.clients, &mut *session.inbox, session.cancel);
         let margin = self.settings.margin;
+        // Set to stop the world: the tournament is stopping, or a whole team has faulted.
+        let stop = AtomicBool::new(faulted_team(&faults).is_some());
         let mut ask = |seat: usize, view: &World, me: PlayerId| -> SeatAnswer {
+            if cancel.load(Ordering::SeqCst) {
+                stop.store(true, Ordering::SeqCst);
+                return SeatAnswer::Fault("the tournament is stopping".into());
+            }
             if let Some((_, detail)) = &faults[seat] {
                 return SeatAnswer::Fault(detail.clone());
             }
@@ -94,15 +112,28 @@ impl Referee for WorldReferee {
                     match Termination::of_fault(&who, &error, false) {
                         Some((termination, detail)) => {
                             faults[seat] = Some((termination, detail.clone()));
+                            if faulted_team(&faults).is_some() {
+                                stop.store(true, Ordering::SeqCst);
+                            }
                             SeatAnswer::Fault(detail)
                         }
-                        // The tournament is stopping; `run` sees the cancel and gives up.
-                        None => SeatAnswer::Fault("the tournament is stopping".into()),
+                        None => {
+                            stop.store(true, Ordering::SeqCst);
+                            SeatAnswer::Fault("the tournament is stopping".into())
+                        }
                     }
                 }
             }
         };
-        let record = game.run(&mut ask, cancel)?;
+        let record = match game.run(&mut ask, &stop) {
+            Some(record) => record,
+            None if cancel.load(Ordering::SeqCst) => return None,
+            // Nobody is left to play a team: the other wins, and the world ends now.
+            None => match faulted_team(&faults) {
+                Some(team) => game.record(TEAM_FAULTED, Some(team.other())),
+                None => return None,
+            },
+        };
         if let Some(svg) = &world.svg {
             write_svg(&game, &record, session.game, &svg.file(session.game.index));
         }

@@ -23,16 +23,18 @@ pub fn outcome_text(record: &WorldRecord) -> String {
     let mut text = match (record.end.as_str(), &record.winner) {
         ("not-played", Some(winner)) => format!("not played; {winner} wins"),
         ("not-played", None) => "not played".to_string(),
-        ("team-left", Some(winner)) => {
+        (end @ ("team-left" | "team-faulted"), Some(winner)) => {
             let loser = if winner == "alabaster" {
                 "metal"
             } else {
                 "alabaster"
             };
-            format!(
-                "{winner} wins at turn {}: {loser} has no players left",
-                record.turns
-            )
+            let why = if end == "team-left" {
+                "has no players left"
+            } else {
+                "has no engine left"
+            };
+            format!("{winner} wins at turn {}: {loser} {why}", record.turns)
         }
         (end, _) => {
             let verdict = match alabaster.cmp(&metal) {
