@@ -7,15 +7,22 @@
 //! referee, the engine's planner and the world server. The rules are docs/rules/megachess.md.
 
 mod effects;
+mod hash;
 mod movegen;
 mod params;
+mod play;
+mod random;
 mod rejection;
 mod text;
 mod window;
 mod world;
 
+#[cfg(test)]
+mod tests;
+
 pub use effects::{Captured, Faded, MoveEffects, TurnEnd};
-pub use params::{MegachessParams, PARAMETERS};
+pub use movegen::{movement, Movement, Steps};
+pub use params::{MegachessParams, MAX_SIDE, PARAMETERS};
 pub use rejection::Rejection;
 pub use text::{PositionError, WorldView};
 pub use window::Rect;

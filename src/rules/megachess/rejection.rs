@@ -51,8 +51,40 @@ impl Rejection {
 
 impl fmt::Display for Rejection {
     fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result {
-        let _ = f;
-        todo!("`<name>: <what and where>`")
+        write!(f, "{}: ", self.name())?;
+        match self {
+            Rejection::UnknownPlayer(player) => write!(f, "player {player} is not in the world"),
+            Rejection::PlayerLeft(player) => {
+                write!(f, "player {player} left the game; its pieces do not move")
+            }
+            Rejection::NotYourTurn {
+                player,
+                team_to_move,
+            } => write!(f, "player {player} moved in {}'s turn", team_to_move.name()),
+            Rejection::OffBoard(at) => write!(f, "square {at} is off the board"),
+            Rejection::NoPiece(at) => write!(f, "no piece on {at}"),
+            Rejection::NotYourPiece { at, owner } => {
+                if *owner == super::NEUTRAL {
+                    write!(f, "the piece on {at} is neutral")
+                } else {
+                    write!(f, "the piece on {at} belongs to player {owner}")
+                }
+            }
+            Rejection::AlreadyMoved(at) => {
+                write!(f, "the piece on {at} already moved this turn")
+            }
+            Rejection::NotAMove { kind, why } => write!(f, "{} {why}", kind.name()),
+            Rejection::PathBlocked { kind, at } => {
+                write!(f, "the {}'s path is blocked on {at}", kind.name())
+            }
+            Rejection::DestinationTaken { at, owner } => {
+                if *owner == super::NEUTRAL {
+                    write!(f, "{at} holds a neutral piece")
+                } else {
+                    write!(f, "{at} holds a piece of player {owner} (own or allied)")
+                }
+            }
+        }
     }
 }
 

@@ -1,8 +1,11 @@
 //! The world as text: the `position megachess ...` line that tells a bot the world, read into
 //! a [`World`] with typed errors, and printed from one (for a player's window).
 
-use super::{Coord, MegachessParams, PlayerId, World};
+use super::params::MAX_SIDE;
+use super::{Coord, Kind, MegachessParams, Piece, PlayerId, Team, World, NEUTRAL};
+use std::collections::BTreeSet;
 use std::fmt;
+use std::fmt::Write as _;
 
 /// A world read from a position line, and the player to plan for.
 #[derive(Clone, Debug)]
@@ -37,19 +40,245 @@ pub enum PositionError {
 
 impl fmt::Display for PositionError {
     fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result {
-        let _ = f;
-        todo!()
+        match self {
+            PositionError::Malformed(what) => write!(f, "malformed position: {what}"),
+            PositionError::BadSize { width, height } => {
+                write!(f, "size {width} {height}: each side must be 1..={MAX_SIDE}")
+            }
+            PositionError::SquareTakenTwice(at) => {
+                write!(f, "two pieces on square {at}")
+            }
+            PositionError::OffBoard(at) => write!(f, "square {at} is off the board"),
+            PositionError::UnknownOwner { owner, token } => {
+                write!(f, "piece '{token}': owner {owner} is not among the players")
+            }
+            PositionError::BadPlayer(token) => write!(
+                f,
+                "player '{token}': want ID:a or ID:m with a positive id listed once"
+            ),
+            PositionError::UnknownMe(me) => write!(f, "me {me} is not among the players"),
+            PositionError::NotMyTurn { turn, me } => {
+                if *turn == 0 {
+                    write!(f, "turn 0: turns count from 1")
+                } else {
+                    write!(
+                        f,
+                        "turn {turn} is {}'s turn, and player {me} is not on that team",
+                        Team::of_turn(*turn).name()
+                    )
+                }
+            }
+            PositionError::BadPiece { token, why } => write!(f, "piece '{token}': {why}"),
+        }
     }
 }
 
 impl std::error::Error for PositionError {}
 
+/// The next word, or an error naming what was wanted.
+fn next<'a>(
+    words: &mut std::iter::Peekable<std::str::SplitWhitespace<'a>>,
+    wanted: &str,
+) -> Result<&'a str, PositionError> {
+    words
+        .next()
+        .ok_or_else(|| PositionError::Malformed(format!("the line ends where {wanted} belongs")))
+}
+
+fn keyword(
+    words: &mut std::iter::Peekable<std::str::SplitWhitespace<'_>>,
+    word: &str,
+) -> Result<(), PositionError> {
+    let found = next(words, &format!("'{word}'"))?;
+    if found != word {
+        return Err(PositionError::Malformed(format!(
+            "'{found}' where '{word}' belongs"
+        )));
+    }
+    Ok(())
+}
+
+/// A decimal number of digits only.
+fn number(text: &str, what: &str) -> Result<u64, PositionError> {
+    if text.is_empty() || !text.bytes().all(|b| b.is_ascii_digit()) {
+        return Err(PositionError::Malformed(format!(
+            "{what} '{text}' is not a number"
+        )));
+    }
+    text.parse()
+        .map_err(|_| PositionError::Malformed(format!("{what} '{text}' is too large")))
+}
+
+/// One piece token's parts, before the world checks it.
+struct PieceToken {
+    owner: PlayerId,
+    kind: Kind,
+    at: Coord,
+    moved: bool,
+    used_orthogonal_step: bool,
+    life: Option<u32>,
+}
+
+fn parse_piece(token: &str) -> Result<PieceToken, PositionError> {
+    let malformed = |why: &str| {
+        PositionError::Malformed(format!(
+            "piece '{token}' {why} (want <owner><letter><x>,<y>[.<flags>][/<life>])"
+        ))
+    };
+    let digits = token.bytes().take_while(u8::is_ascii_digit).count();
+    if digits == 0 {
+        return Err(malformed("does not start with its owner"));
+    }
+    let owner = token[..digits]
+        .parse::<PlayerId>()
+        .map_err(|_| malformed("has an owner too large"))?;
+    let rest = &token[digits..];
+    let letter = rest
+        .chars()
+        .next()
+        .ok_or_else(|| malformed("has no letter"))?;
+    let kind = Kind::from_letter(letter).ok_or_else(|| malformed("has no letter K Q R B N P"))?;
+    let rest = &rest[letter.len_utf8()..];
+    let (rest, life) = match rest.split_once('/') {
+        Some((rest, life)) => {
+            let turns = number(life, "life").map_err(|_| malformed("has a bad life"))?;
+            let turns = u32::try_from(turns).map_err(|_| malformed("has a bad life"))?;
+            (rest, Some(turns))
+        }
+        None => (rest, None),
+    };
+    let (square, flags) = match rest.split_once('.') {
+        Some((square, flags)) => (square, Some(flags)),
+        None => (rest, None),
+    };
+    let at = Coord::parse(square).map_err(|_| malformed("has a bad square"))?;
+    let (mut moved, mut used_orthogonal_step) = (false, false);
+    if let Some(flags) = flags {
+        if flags.is_empty() {
+            return Err(malformed("has an empty flag list"));
+        }
+        for flag in flags.chars() {
+            let seen = match flag {
+                'm' => std::mem::replace(&mut moved, true),
+                'o' => std::mem::replace(&mut used_orthogonal_step, true),
+                _ => return Err(malformed("has a flag other than m and o")),
+            };
+            if seen {
+                return Err(malformed("names a flag twice"));
+            }
+        }
+    }
+    Ok(PieceToken {
+        owner,
+        kind,
+        at,
+        moved,
+        used_orthogonal_step,
+        life,
+    })
+}
+
 impl WorldView {
     /// Reads the words after `position megachess` (`size W H turn N me P players ... pieces
-    /// ...`), with the parameters the engine was given.
+    /// ...`), with the parameters the engine was given; the line's size replaces theirs.
     pub fn parse(text: &str, params: &MegachessParams) -> Result<WorldView, PositionError> {
-        let _ = (text, params);
-        todo!()
+        let mut words = text.split_whitespace().peekable();
+        keyword(&mut words, "size")?;
+        let width = number(next(&mut words, "the width")?, "width")?;
+        let height = number(next(&mut words, "the height")?, "height")?;
+        let side = 1..=MAX_SIDE as u64;
+        if !side.contains(&width) || !side.contains(&height) {
+            return Err(PositionError::BadSize { width, height });
+        }
+        keyword(&mut words, "turn")?;
+        let turn = number(next(&mut words, "the turn")?, "turn")?;
+        keyword(&mut words, "me")?;
+        let me = number(next(&mut words, "me")?, "me")?;
+        let me = PlayerId::try_from(me)
+            .map_err(|_| PositionError::Malformed(format!("me {me} is too large")))?;
+        keyword(&mut words, "players")?;
+        let mut world_params = *params;
+        world_params.width = width as u32;
+        world_params.height = height as u32;
+        let mut world = World::new(world_params, 0);
+        while let Some(&token) = words.peek() {
+            if token == "pieces" {
+                break;
+            }
+            words.next();
+            let bad = || PositionError::BadPlayer(token.to_string());
+            let (id, team) = token.split_once(':').ok_or_else(bad)?;
+            let id = number(id, "player id").map_err(|_| bad())?;
+            let id = PlayerId::try_from(id).map_err(|_| bad())?;
+            let mut letters = team.chars();
+            let team = match (letters.next().and_then(Team::from_letter), letters.next()) {
+                (Some(team), None) => team,
+                _ => return Err(bad()),
+            };
+            world.add_player(id, team).map_err(|_| bad())?;
+        }
+        keyword(&mut words, "pieces")?;
+        let Some(my_team) = world.player(me).map(|player| player.team) else {
+            return Err(PositionError::UnknownMe(me));
+        };
+        if turn == 0 || Team::of_turn(turn) != my_team {
+            return Err(PositionError::NotMyTurn { turn, me });
+        }
+        world.set_turn(turn);
+        let mut kings = BTreeSet::new();
+        for token in words {
+            let piece = parse_piece(token)?;
+            let bad = |why: &str| PositionError::BadPiece {
+                token: token.to_string(),
+                why: why.to_string(),
+            };
+            if piece.at.x as u64 >= width || piece.at.y as u64 >= height {
+                return Err(PositionError::OffBoard(piece.at));
+            }
+            if world.piece_at(piece.at).is_some() {
+                return Err(PositionError::SquareTakenTwice(piece.at));
+            }
+            if piece.owner != NEUTRAL && world.player(piece.owner).is_none() {
+                return Err(PositionError::UnknownOwner {
+                    owner: piece.owner,
+                    token: token.to_string(),
+                });
+            }
+            if piece.kind == Kind::King {
+                if piece.owner == NEUTRAL {
+                    return Err(bad("a king is never neutral"));
+                }
+                if !kings.insert(piece.owner) {
+                    return Err(bad("a second king of its player"));
+                }
+            }
+            if piece.used_orthogonal_step && piece.kind != Kind::Bishop {
+                return Err(bad("flag o is a bishop's"));
+            }
+            if let Some(life) = piece.life {
+                let full = world_params.full_life(piece.kind);
+                if piece.kind == Kind::King {
+                    return Err(bad("a king never fades, so it has no life count"));
+                }
+                if piece.owner == NEUTRAL {
+                    return Err(bad("a neutral piece never fades, so it has no life count"));
+                }
+                if life == 0 || life > full {
+                    return Err(bad(&format!("life {life} is outside 1..={full}")));
+                }
+            }
+            world
+                .place(
+                    piece.owner,
+                    piece.kind,
+                    piece.at,
+                    piece.moved,
+                    piece.used_orthogonal_step,
+                    piece.life,
+                )
+                .map_err(|why| bad(&why))?;
+        }
+        Ok(WorldView { world, me })
     }
 }
 
@@ -57,12 +286,38 @@ impl World {
     /// The whole line `position megachess size ... pieces ...` for `me`, with every piece of
     /// the world, or only those of `me`'s window (see [`World::window`]) when `margin` is given.
     pub fn position_line(&self, me: PlayerId, margin: Option<u32>) -> String {
-        let _ = (me, margin);
-        todo!()
+        if let Some(margin) = margin {
+            return self.window(me, margin).position_line(me, None);
+        }
+        let mut line = format!(
+            "position megachess size {} {} turn {} me {me} players",
+            self.params.width, self.params.height, self.turn
+        );
+        for player in self.players() {
+            let _ = write!(line, " {}:{}", player.id, player.team.letter());
+        }
+        line.push_str(" pieces");
+        for piece in self.pieces() {
+            line.push(' ');
+            line.push_str(&self.piece_token(piece));
+        }
+        line
     }
     /// One piece's token: `<owner><letter><x>,<y>[.<flags>][/<life>]`.
-    pub fn piece_token(&self, piece: &super::Piece) -> String {
-        let _ = piece;
-        todo!()
+    pub fn piece_token(&self, piece: &Piece) -> String {
+        let mut token = format!("{}{}{}", piece.owner, piece.kind.letter(), piece.at);
+        if piece.moved || piece.used_orthogonal_step {
+            token.push('.');
+            if piece.moved {
+                token.push('m');
+            }
+            if piece.used_orthogonal_step {
+                token.push('o');
+            }
+        }
+        if let Some(life) = piece.life {
+            let _ = write!(token, "/{life}");
+        }
+        token
     }
 }

@@ -1,5 +1,5 @@
 //! A bounded window around a player's army: what a server sends a bot, and what the planner
-//! works in. Its cost depends on the pieces near the army, never on the board's size.
+//! works in. Its cost depends on the pieces, never on the board's size.
 
 use super::{Coord, PlayerId, World};
 
@@ -10,17 +10,75 @@ pub struct Rect {
     pub max: Coord,
 }
 
+impl Rect {
+    pub fn contains(&self, at: Coord) -> bool {
+        (self.min.x..=self.max.x).contains(&at.x) && (self.min.y..=self.max.y).contains(&at.y)
+    }
+}
+
 impl World {
     /// The rectangle around `player`'s pieces grown by `margin` on every side, cut to the
     /// board; `None` when it has no pieces.
     pub fn army_rect(&self, player: PlayerId, margin: u32) -> Option<Rect> {
-        let _ = (player, margin);
-        todo!()
+        let mut pieces = self.pieces_of(player);
+        let first = pieces.next()?.at;
+        let (mut min, mut max) = (first, first);
+        for piece in pieces {
+            min = Coord::new(min.x.min(piece.at.x), min.y.min(piece.at.y));
+            max = Coord::new(max.x.max(piece.at.x), max.y.max(piece.at.y));
+        }
+        Some(Rect {
+            min: Coord::new(min.x.saturating_sub(margin), min.y.saturating_sub(margin)),
+            max: Coord::new(
+                max.x.saturating_add(margin).min(self.params.width - 1),
+                max.y.saturating_add(margin).min(self.params.height - 1),
+            ),
+        })
     }
     /// A world of the same size, turn and parameters holding only the pieces inside
-    /// `army_rect(player, margin)`, and the players owning them (with `player` itself).
+    /// `army_rect(player, margin)`, and the players owning them (with `player` itself). Pieces
+    /// keep their ids, flags and lives, and whether they moved this turn; a player's king is
+    /// known only when it is in the window.
     pub fn window(&self, player: PlayerId, margin: u32) -> World {
-        let _ = (player, margin);
-        todo!()
+        let mut window = self.clone_empty();
+        let inside: Vec<_> = match self.army_rect(player, margin) {
+            Some(rect) => self.pieces().filter(|p| rect.contains(p.at)).collect(),
+            None => Vec::new(),
+        };
+        let owners = std::iter::once(player).chain(inside.iter().map(|piece| piece.owner));
+        for owner in owners {
+            if let Some(known) = self.players.get(&owner) {
+                window.players.entry(owner).or_insert_with(|| {
+                    let mut copy = known.clone();
+                    copy.king = None;
+                    copy
+                });
+            }
+        }
+        if let Some(last) = inside.last() {
+            window.slab.resize(last.id.0 as usize + 1, None);
+        }
+        for &&piece in &inside {
+            window.slab[piece.id.0 as usize] = Some(piece);
+            window.board.insert(piece.at, piece.id);
+            window.count += 1;
+            if self.moved.contains(&piece.id) {
+                window.moved.insert(piece.id);
+            }
+            if piece.kind == super::Kind::King {
+                if let Some(owner) = window.players.get_mut(&piece.owner) {
+                    owner.king = Some(piece.id);
+                }
+            }
+        }
+        window
+    }
+
+    /// The same parameters, turn and generator with no players and no pieces.
+    fn clone_empty(&self) -> World {
+        let mut empty = World::new(self.params, 0);
+        empty.turn = self.turn;
+        empty.random = self.random.clone();
+        empty
     }
 }

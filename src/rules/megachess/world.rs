@@ -1,10 +1,10 @@
 //! The world: pieces with stable ids in a slab, a hash map from square to piece, players and
 //! teams, the turn, and the seeded generator of bonus pieces.
 
-use super::{
-    Coord, Kind, MegachessParams, Move, MoveEffects, Piece, PieceId, Player, PlayerId, Rejection,
-    Team, TurnEnd,
-};
+use super::hash::{FastMap, FastSet};
+use super::random::SplitMix;
+use super::{Coord, Kind, MegachessParams, Piece, PieceId, Player, PlayerId, Team, NEUTRAL};
+use std::collections::BTreeMap;
 
 /// Which way an army faces: the side of its 8 x 2 block where its pawns stand.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -15,20 +15,50 @@ pub enum Facing {
     West,
 }
 
+/// The back rank of an army, from the block's west (or south) end.
+const BACK_RANK: [Kind; 8] = [
+    Kind::Rook,
+    Kind::Knight,
+    Kind::Bishop,
+    Kind::Queen,
+    Kind::King,
+    Kind::Bishop,
+    Kind::Knight,
+    Kind::Rook,
+];
+
 /// A sparse Megachess world. Memory and time depend on the pieces, never on the board's size.
 /// Deterministic for a given seed.
 #[derive(Clone, Debug)]
 pub struct World {
-    params: MegachessParams,
-    // The lead leaves the representation to the rules' owner: a slab of pieces by id, an
-    // `ahash` map from square to id, players, the turn, the pieces moved this turn, an RNG.
+    pub(super) params: MegachessParams,
+    /// Pieces by id; a removed piece leaves `None` and its id is never given again.
+    pub(super) slab: Vec<Option<Piece>>,
+    /// How many pieces are on the board.
+    pub(super) count: usize,
+    /// Square to piece, for every piece on the board.
+    pub(super) board: FastMap<Coord, PieceId>,
+    /// The players in the game, by id (a player whose king is taken is removed).
+    pub(super) players: BTreeMap<PlayerId, Player>,
+    pub(super) turn: u64,
+    /// The pieces moved in the current turn.
+    pub(super) moved: FastSet<PieceId>,
+    pub(super) random: SplitMix,
 }
 
 impl World {
     /// An empty world at turn 1 (alabaster to move). `params` are assumed valid.
     pub fn new(params: MegachessParams, seed: u64) -> World {
-        let _ = seed;
-        World { params }
+        World {
+            params,
+            slab: Vec::new(),
+            count: 0,
+            board: FastMap::default(),
+            players: BTreeMap::new(),
+            turn: 1,
+            moved: FastSet::default(),
+            random: SplitMix::new(seed),
+        }
     }
 
     pub fn params(&self) -> &MegachessParams {
@@ -36,12 +66,13 @@ impl World {
     }
     /// The current turn, counted from 1 over both teams' turns.
     pub fn turn(&self) -> u64 {
-        todo!()
+        self.turn
     }
-    /// Sets the turn counter (a world read from a position line starts at its turn).
+    /// Sets the turn counter (a world read from a position line starts at its turn). A new
+    /// turn: no piece has moved in it yet.
     pub fn set_turn(&mut self, turn: u64) {
-        let _ = turn;
-        todo!()
+        self.turn = turn;
+        self.moved.clear();
     }
     pub fn team_to_move(&self) -> Team {
         Team::of_turn(self.turn())
@@ -51,26 +82,46 @@ impl World {
 
     /// Adds a player with no pieces (ids are positive and unique).
     pub fn add_player(&mut self, id: PlayerId, team: Team) -> Result<(), String> {
-        let _ = (id, team);
-        todo!()
+        if id == NEUTRAL {
+            return Err("player id 0 is the neutral owner".into());
+        }
+        if self.players.contains_key(&id) {
+            return Err(format!("player {id} is already in the world"));
+        }
+        self.players.insert(
+            id,
+            Player {
+                id,
+                team,
+                king: None,
+                score: 0,
+                present: true,
+            },
+        );
+        Ok(())
     }
     /// The player leaves of its own will: its pieces stay, unmoving, until its king is taken.
     pub fn leave(&mut self, id: PlayerId) {
-        let _ = id;
-        todo!()
+        if let Some(player) = self.players.get_mut(&id) {
+            player.present = false;
+        }
     }
     pub fn player(&self, id: PlayerId) -> Option<&Player> {
-        let _ = id;
-        todo!()
+        self.players.get(&id)
     }
     /// The players in the game, by id.
     pub fn players(&self) -> impl Iterator<Item = &Player> + '_ {
-        let _ = self;
-        std::iter::empty()
+        self.players.values()
+    }
+    /// Sets a player's score (a server's record, a test's setup).
+    pub fn set_score(&mut self, id: PlayerId, score: i64) {
+        if let Some(player) = self.players.get_mut(&id) {
+            player.score = score;
+        }
     }
     /// Places a piece on a vacant square of the board (a setup, a spawn, a parsed window).
     /// A king becomes its owner's king (one king per player). The owner is a player of the
-    /// world or [`NEUTRAL`](super::NEUTRAL).
+    /// world or [`NEUTRAL`]. A life of `full_life` or more reads as full (`None`).
     pub fn place(
         &mut self,
         owner: PlayerId,
@@ -80,8 +131,51 @@ impl World {
         used_orthogonal_step: bool,
         life: Option<u32>,
     ) -> Result<PieceId, String> {
-        let _ = (owner, kind, at, moved, used_orthogonal_step, life);
-        todo!()
+        if at.x >= self.params.width || at.y >= self.params.height {
+            return Err(format!("square {at} is off the board"));
+        }
+        if self.board.contains_key(&at) {
+            return Err(format!("square {at} is taken"));
+        }
+        if owner != NEUTRAL {
+            let Some(player) = self.players.get(&owner) else {
+                return Err(format!("owner {owner} is not a player of the world"));
+            };
+            if kind == Kind::King && player.king.is_some() {
+                return Err(format!("player {owner} already has a king"));
+            }
+        } else if kind == Kind::King {
+            return Err("a king is never neutral".into());
+        }
+        if used_orthogonal_step && kind != Kind::Bishop {
+            return Err(format!("a {} has no orthogonal step to use", kind.name()));
+        }
+        let life = match life {
+            Some(_) if kind == Kind::King => return Err("a king never fades".into()),
+            Some(_) if owner == NEUTRAL => return Err("a neutral piece never fades".into()),
+            Some(0) => return Err("a life of 0 is no life".into()),
+            Some(turns) if turns >= self.params.full_life(kind) => None,
+            life => life,
+        };
+        let id =
+            PieceId(u32::try_from(self.slab.len()).map_err(|_| "the world has no piece ids left")?);
+        self.slab.push(Some(Piece {
+            id,
+            owner,
+            kind,
+            at,
+            moved,
+            used_orthogonal_step,
+            life,
+        }));
+        self.board.insert(at, id);
+        self.count += 1;
+        if kind == Kind::King {
+            if let Some(player) = self.players.get_mut(&owner) {
+                player.king = Some(id);
+            }
+        }
+        Ok(id)
     }
     /// Places a player's army of 16 on the 8 x 2 block whose south-west corner is `corner`
     /// (2 x 8 for east and west facings): the back rank `R N B Q K B N R` and eight pawns in
@@ -92,79 +186,110 @@ impl World {
         corner: Coord,
         facing: Facing,
     ) -> Result<(), String> {
-        let _ = (player, corner, facing);
-        todo!()
+        match self.players.get(&player) {
+            None => return Err(format!("player {player} is not in the world")),
+            Some(existing) if existing.king.is_some() => {
+                return Err(format!("player {player} already has a king"))
+            }
+            Some(_) => {}
+        }
+        // (file along the rank, back rank or pawn rank) to a square.
+        let square = |file: u32, pawn: bool| -> Option<Coord> {
+            let (dx, dy) = match facing {
+                Facing::North => (file, pawn as u32),
+                Facing::South => (file, !pawn as u32),
+                Facing::East => (pawn as u32, file),
+                Facing::West => (!pawn as u32, file),
+            };
+            let at = Coord::new(corner.x.checked_add(dx)?, corner.y.checked_add(dy)?);
+            (at.x < self.params.width && at.y < self.params.height).then_some(at)
+        };
+        let mut squares = Vec::with_capacity(16);
+        for file in 0..8 {
+            for pawn in [false, true] {
+                let at = square(file, pawn)
+                    .ok_or_else(|| format!("the army's block at {corner} leaves the board"))?;
+                if self.board.contains_key(&at) {
+                    return Err(format!("the army's square {at} is taken"));
+                }
+                squares.push((
+                    at,
+                    if pawn {
+                        Kind::Pawn
+                    } else {
+                        BACK_RANK[file as usize]
+                    },
+                ));
+            }
+        }
+        for (at, kind) in squares {
+            self.place(player, kind, at, false, false, None)?;
+        }
+        Ok(())
     }
     pub fn piece(&self, id: PieceId) -> Option<&Piece> {
-        let _ = id;
-        todo!()
+        self.slab.get(id.0 as usize)?.as_ref()
     }
     pub fn piece_at(&self, at: Coord) -> Option<&Piece> {
-        let _ = at;
-        todo!()
+        self.piece(*self.board.get(&at)?)
     }
     /// Every piece on the board, in id order.
     pub fn pieces(&self) -> impl Iterator<Item = &Piece> + '_ {
-        let _ = self;
-        std::iter::empty()
+        self.slab.iter().flatten()
     }
     /// The pieces of one player, in id order.
     pub fn pieces_of(&self, player: PlayerId) -> impl Iterator<Item = &Piece> + '_ {
-        let _ = player;
-        std::iter::empty()
+        self.pieces().filter(move |piece| piece.owner == player)
     }
     pub fn piece_count(&self) -> usize {
-        todo!()
+        self.count
+    }
+    /// One more than the largest piece id ever given in this world.
+    pub fn id_bound(&self) -> u32 {
+        self.slab.len() as u32
     }
     /// The square of the king whose kingdom holds this player's pieces, if known.
     pub fn kingdom_centre(&self, player: PlayerId) -> Option<Coord> {
-        let _ = player;
-        todo!()
+        let king = self.players.get(&player)?.king?;
+        Some(self.piece(king)?.at)
     }
     /// Whether a square is inside the kingdom of `player` (false when its king is unknown).
     pub fn inside_kingdom(&self, player: PlayerId, at: Coord) -> bool {
-        let _ = (player, at);
-        todo!()
+        self.kingdom_centre(player).is_some_and(|centre| {
+            let radius = self.params.kingdom_radius as u64;
+            centre.distance_squared(at) <= radius * radius
+        })
     }
     /// Whether two owners are on the same team (a player is its own ally; neutral is nobody's).
     pub fn allied(&self, a: PlayerId, b: PlayerId) -> bool {
-        let _ = (a, b);
-        todo!()
+        if a == NEUTRAL || b == NEUTRAL {
+            return false;
+        }
+        if a == b {
+            return true;
+        }
+        match (self.players.get(&a), self.players.get(&b)) {
+            (Some(first), Some(second)) => first.team == second.team,
+            _ => false,
+        }
     }
 
-    // ---- moves --------------------------------------------------------------------------
+    // ---- changes used by the rules ------------------------------------------------------
 
-    /// Every destination of the piece by its movement rules on the board as it stands: vacant
-    /// squares and enemy pieces it reaches, not looking at whose turn it is or whether it has
-    /// moved this turn. Appends to `out`.
-    pub fn targets(&self, id: PieceId, out: &mut Vec<Coord>) {
-        let _ = (id, out);
-        todo!()
+    /// Takes a piece off the board; its id stays retired.
+    pub(super) fn remove(&mut self, id: PieceId) -> Option<Piece> {
+        let piece = self.slab.get_mut(id.0 as usize)?.take()?;
+        self.board.remove(&piece.at);
+        self.moved.remove(&id);
+        self.count -= 1;
+        if piece.kind == Kind::King {
+            if let Some(player) = self.players.get_mut(&piece.owner) {
+                player.king = None;
+            }
+        }
+        Some(piece)
     }
-    /// Every move `player` may make now (its team's turn, pieces not yet moved this turn).
-    pub fn legal_moves(&self, player: PlayerId) -> Vec<Move> {
-        let _ = player;
-        todo!()
-    }
-    /// Whether `player` may make `mv` now, and why not.
-    pub fn check(&self, player: PlayerId, mv: Move) -> Result<(), Rejection> {
-        let _ = (player, mv);
-        todo!()
-    }
-    /// Makes the move for `player` now, with its effects (capture, king capture and army
-    /// hand-over, bonus collection, score), or rejects it and changes nothing.
-    pub fn apply(&mut self, player: PlayerId, mv: Move) -> Result<MoveEffects, Rejection> {
-        let _ = (player, mv);
-        todo!()
-    }
-    /// Whether the piece has moved in the current turn.
-    pub fn moved_this_turn(&self, id: PieceId) -> bool {
-        let _ = id;
-        todo!()
-    }
-    /// Ends the current team's turn: fading of that team's pieces, a survival point for each
-    /// of its players, a bonus piece when due; then the next turn begins.
-    pub fn end_turn(&mut self) -> TurnEnd {
-        todo!()
+    pub(super) fn piece_mut(&mut self, id: PieceId) -> Option<&mut Piece> {
+        self.slab.get_mut(id.0 as usize)?.as_mut()
     }
 }

@@ -1,0 +1,105 @@
+//! Unit tests of the world's internals: the hasher, the generator, and the position parser
+//! fuzzed with random bytes and random token mixes (it must answer, never panic).
+
+use super::hash::FastSet;
+use super::random::SplitMix;
+use super::*;
+
+#[test]
+fn the_generator_repeats_and_stays_below_its_bound() {
+    let mut first = SplitMix::new(42);
+    let mut second = SplitMix::new(42);
+    for n in [1u64, 2, 7, 1_000_000] {
+        for _ in 0..100 {
+            let a = first.below(n);
+            assert_eq!(a, second.below(n));
+            assert!(a < n);
+        }
+    }
+}
+
+#[test]
+fn the_hasher_tells_squares_apart() {
+    let squares: FastSet<Coord> = (0..100)
+        .flat_map(|x| (0..100).map(move |y| Coord::new(x * 10_007, y)))
+        .collect();
+    assert_eq!(squares.len(), 10_000);
+}
+
+/// Pieces of a valid line, to mix with garbage.
+const GOOD_TOKENS: &[&str] = &[
+    "size",
+    "64",
+    "64",
+    "turn",
+    "1",
+    "me",
+    "1",
+    "players",
+    "1:a",
+    "3:m",
+    "pieces",
+    "1K5,5",
+    "3K9,9",
+    "1B6,6.mo",
+    "3P7,7.m/2",
+    "0N8,8",
+    "1Q1,1/11",
+    "0",
+    "/",
+    ".",
+    ",",
+    ":",
+    "4294967296",
+    "1K",
+    "1K5,5.",
+    "ሴ",
+    "size 0",
+    "1:",
+    ":a",
+    "-1",
+    "18446744073709551616",
+];
+
+#[test]
+fn position_parsing_never_panics_on_garbage() {
+    let params = MegachessParams::default();
+    let mut random = SplitMix::new(2024);
+    let mut accepted = 0;
+    for round in 0..4000 {
+        let text = if round % 2 == 0 {
+            // Random printable and not-so-printable bytes, lossily made text.
+            let length = random.below(60) as usize;
+            let bytes: Vec<u8> = (0..length)
+                .map(|_| match random.below(4) {
+                    0 => b"0123456789,./:"[random.below(14) as usize],
+                    1 => b"KQRBNPmoa "[random.below(10) as usize],
+                    2 => b' ',
+                    _ => random.below(256) as u8,
+                })
+                .collect();
+            format!(
+                "size 64 64 turn 1 me 1 players 1:a pieces {}",
+                String::from_utf8_lossy(&bytes)
+            )
+        } else {
+            let count = random.below(16) as usize;
+            (0..count)
+                .map(|_| GOOD_TOKENS[random.below(GOOD_TOKENS.len() as u64) as usize])
+                .collect::<Vec<_>>()
+                .join(" ")
+        };
+        match WorldView::parse(&text, &params) {
+            Ok(view) => {
+                accepted += 1;
+                // What was accepted prints and reads back the same.
+                let line = view.world.position_line(view.me, None);
+                let again = WorldView::parse(&line["position megachess ".len()..], &params)
+                    .expect("a printed line reads back");
+                assert_eq!(again.world.position_line(view.me, None), line);
+            }
+            Err(error) => assert!(!error.to_string().is_empty()),
+        }
+    }
+    assert!(accepted > 0, "the fuzzer reaches valid lines too");
+}
