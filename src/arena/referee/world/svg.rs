@@ -300,6 +300,7 @@ fn piece_svg(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::rules::megachess::{Facing, MegachessParams};
 
     #[test]
     fn colours_are_hex() {
@@ -307,6 +308,70 @@ mod tests {
         assert_eq!(hsl(120.0, 1.0, 0.5), "#00ff00");
         assert_eq!(hsl(240.0, 1.0, 0.5), "#0000ff");
         assert_eq!(hsl(0.0, 0.0, 1.0), "#ffffff");
+    }
+
+    /// Two armies far apart on a board of 1,000,000 x 1,000,000, and a neutral piece.
+    fn far_apart() -> World {
+        let params = MegachessParams {
+            width: 1_000_000,
+            height: 1_000_000,
+            ..MegachessParams::default()
+        };
+        let mut world = World::new(params, 1);
+        world.add_player(1, Team::Alabaster).unwrap();
+        world.add_player(2, Team::Metal).unwrap();
+        world
+            .spawn_army(1, Coord::new(10, 10), Facing::North)
+            .unwrap();
+        world
+            .spawn_army(2, Coord::new(900_000, 700_000), Facing::South)
+            .unwrap();
+        world
+            .place(
+                NEUTRAL,
+                Kind::Knight,
+                Coord::new(500, 500),
+                false,
+                false,
+                None,
+            )
+            .unwrap();
+        world
+    }
+
+    #[test]
+    fn a_huge_board_is_drawn_at_a_small_scale_in_a_small_file() {
+        let world = far_apart();
+        let labels = PlayerLabels::from([(1, "seat 1 <roger>".to_string())]);
+        let svg = world_svg(&world, "two armies & a knight", &labels);
+        assert!(svg.len() < 20_000, "{} bytes", svg.len());
+        // One disc per piece and a kingdom per king; no letters or squares at this scale.
+        assert_eq!(svg.matches("<circle").count(), 33 + 2);
+        assert_eq!(svg.matches("stroke=\"#d4a017\"").count(), 2);
+        assert_eq!(
+            svg.matches("stroke-dasharray=\"2 2\"").count(),
+            1,
+            "the neutral one"
+        );
+        assert!(!svg.contains("pattern"));
+        assert!(svg.contains("two armies &amp; a knight"));
+        assert!(svg.contains("seat 1 &lt;roger&gt;"));
+        assert!(svg.contains("8,8</text>") && svg.contains("900009,700003</text>"));
+    }
+
+    #[test]
+    fn a_small_region_is_drawn_square_by_square() {
+        let mut world = World::new(MegachessParams::default(), 1);
+        world.add_player(3, Team::Metal).unwrap();
+        world
+            .spawn_army(3, Coord::new(0, 0), Facing::North)
+            .unwrap();
+        let svg = world_svg(&world, "one army", &PlayerLabels::new());
+        assert!(svg.contains("fill=\"url(#squares)\""));
+        // Sixteen letters, the king's among them.
+        assert_eq!(svg.matches("font-weight=\"bold\"").count(), 16);
+        assert!(svg.contains(">K</text>"));
+        assert!(svg.contains("player 3 (metal): score 0, 16 pieces, king on the board"));
     }
 
     #[test]
