@@ -412,3 +412,69 @@ fn the_megachess_flags_of_roger_arena() {
         assert!(error.contains(message), "{line}: {error}");
     }
 }
+
+#[test]
+fn shares_of_worlds_merge_and_other_worlds_do_not() {
+    let mut common = SMALL_WORLD.to_vec();
+    common.extend([
+        "10",
+        "--turns",
+        "4",
+        "--engine",
+        "cmd=roger",
+        "name=greedy",
+        "args=play greedy",
+        "inprocess=true",
+        "--engine",
+        "cmd=roger",
+        "name=random",
+        "args=play random",
+        "inprocess=true",
+        "--games",
+        "4",
+    ]);
+    let mut files = Vec::new();
+    for share in ["1/2", "2/2"] {
+        let file = super::scratch(&format!("megachess-share{}.json", &share[..1]));
+        let file_text = file.display().to_string();
+        let mut args = common.clone();
+        args.extend(["--shard", share, "--json", &file_text]);
+        let output = super::arena(&args);
+        assert!(output.status.success(), "{}", super::text(&output));
+        files.push(file_text);
+    }
+    let merged_file = super::scratch("megachess-merged.json");
+    let merged_text = merged_file.display().to_string();
+    let merge = |files: &[&str]| {
+        let mut args = vec!["merge"];
+        args.extend(files);
+        args.extend(["--json", &merged_text]);
+        super::arena(&args)
+    };
+    let output = merge(&[&files[0], &files[1]]);
+    assert!(output.status.success(), "{}", super::text(&output));
+    let merged: Value =
+        serde_json::from_str(&std::fs::read_to_string(&merged_file).unwrap()).unwrap();
+    let seeds: Vec<u64> = records(&merged).iter().map(|r| r.setup.seed).collect();
+    assert_eq!(seeds.len(), 4);
+    assert!(seeds[0] == seeds[1] && seeds[2] == seeds[3] && seeds[1] != seeds[2]);
+    let standings = merged["summary"]["world"]
+        .as_array()
+        .expect("world standings");
+    for standing in standings {
+        assert_eq!(standing["worlds"], 4, "{standing}");
+    }
+    // A share of other worlds does not merge.
+    let other = super::scratch("megachess-other.json");
+    let mut report: Value =
+        serde_json::from_str(&std::fs::read_to_string(&files[1]).unwrap()).unwrap();
+    report["settings"]["world"]["max_turns"] = Value::from(5);
+    std::fs::write(&other, report.to_string()).unwrap();
+    let other_text = other.display().to_string();
+    let output = merge(&[&files[0], &other_text]);
+    assert!(!output.status.success());
+    assert!(super::text(&output).contains("not from the same tournament"));
+    for file in files.iter().chain([&merged_text, &other_text]) {
+        let _ = std::fs::remove_file(file);
+    }
+}
