@@ -7,9 +7,11 @@
 //! captured first; 8 v 8 team worlds against greedy's team, 20 worlds: the higher score) are
 //! `cargo test --release --test megachess_strength -- --ignored --nocapture --test-threads 1`
 //! (`ROGER_MC_WORLDS=n` for another number of worlds per match, `ROGER_MC_MOVETIME=ms` for
-//! another budget).
+//! another budget, `ROGER_MC_LAYOUT=ring:30` for another spawn layout; the default is
+//! `facing:16`, 200 turns, 100 ms, the rules page's parameters).
 
 use roger::arena::referee::world::{play_world, Layout, WorldRecord, WorldSetup};
+use roger::plan::megachess::MegachessPlanner;
 use roger::plan::MegachessPlayer;
 use roger::players::megachess::{GreedyMegachessPlayer, RandomMegachessPlayer};
 use roger::rules::megachess::MegachessParams;
@@ -17,8 +19,7 @@ use std::time::{Duration, Instant};
 
 /// Roger's turn planner.
 fn roger_player() -> Box<dyn MegachessPlayer> {
-    // A stand-in until the planner lands: the greedy player.
-    Box::new(GreedyMegachessPlayer::new(0x5EED))
+    Box::new(MegachessPlanner::new())
 }
 
 #[derive(Clone, Copy, Debug)]
@@ -43,6 +44,15 @@ fn env_number(name: &str, default: u64) -> u64 {
         .unwrap_or(default)
 }
 
+/// The spawn layout: `ROGER_MC_LAYOUT` (`facing:16`, `ring:24`, `scatter`), else facing
+/// across 16 ranks.
+fn layout() -> Layout {
+    std::env::var("ROGER_MC_LAYOUT")
+        .ok()
+        .and_then(|text| Layout::parse(&text).ok())
+        .unwrap_or(Layout::Facing { gap: 16 })
+}
+
 fn movetime() -> Duration {
     Duration::from_millis(env_number("ROGER_MC_MOVETIME", 100))
 }
@@ -65,7 +75,7 @@ fn setup(
         seed,
         seats: 2,
         players_per_seat,
-        layout: Layout::Facing { gap: 8 },
+        layout: layout(),
         max_turns,
         window_margin: None,
     }
@@ -196,7 +206,10 @@ fn greedy_against_random_in_a_short_world() {
 fn one_against_one_against_greedy() {
     let worlds = env_number("ROGER_MC_WORLDS", 50);
     let result = play_match(Opponent::Greedy, worlds, |seed| setup(seed, 64, 64, 1, 200));
-    result.print("1 v 1 against greedy (64 x 64, facing:8, 200 turns)");
+    result.print(&format!(
+        "1 v 1 against greedy (64 x 64, {}, 200 turns)",
+        layout()
+    ));
 }
 
 #[test]
@@ -204,13 +217,19 @@ fn one_against_one_against_greedy() {
 fn one_against_one_against_random() {
     let worlds = env_number("ROGER_MC_WORLDS", 50);
     let result = play_match(Opponent::Random, worlds, |seed| setup(seed, 64, 64, 1, 200));
-    result.print("1 v 1 against random (64 x 64, facing:8, 200 turns)");
+    result.print(&format!(
+        "1 v 1 against random (64 x 64, {}, 200 turns)",
+        layout()
+    ));
 }
 
 #[test]
 #[ignore = "measurement: many minutes of planning"]
 fn eight_against_eight_against_greedy() {
     let worlds = env_number("ROGER_MC_WORLDS", 20);
-    let result = play_match(Opponent::Greedy, worlds, |seed| setup(seed, 96, 64, 8, 200));
-    result.print("8 v 8 against greedy's team (96 x 64, facing:8, 200 turns)");
+    let result = play_match(Opponent::Greedy, worlds, |seed| setup(seed, 96, 96, 8, 200));
+    result.print(&format!(
+        "8 v 8 against greedy's team (96 x 96, {}, 200 turns)",
+        layout()
+    ));
 }

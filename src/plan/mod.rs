@@ -1,6 +1,7 @@
 //! Players of the games without turns: they plan in time (realtime chess) or over a whole turn of
 //! many moves (Megachess), on the rules' own types.
 
+pub mod megachess;
 pub mod realtime;
 
 use crate::engine::OptionSpec;

@@ -417,6 +417,7 @@ mod tests {
             let began = Instant::now();
             let moves = plan(player, &world, 1);
             let took = began.elapsed();
+            println!("{}: {} moves in {took:?}", player.name(), moves.len());
             assert_legal_in_order(&world, 1, &moves);
             assert!(
                 took < Duration::from_millis(500),

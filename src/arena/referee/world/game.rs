@@ -159,11 +159,9 @@ impl WorldGame {
                     if !self.in_game(me) {
                         continue;
                     }
+                    let window = self.setup.window_margin.map(|m| self.world.window(me, m));
                     let began = Instant::now();
-                    let answer = match self.setup.window_margin {
-                        Some(margin) => ask(seat, &self.world.window(me, margin), me),
-                        None => ask(seat, &self.world, me),
-                    };
+                    let answer = ask(seat, window.as_ref().unwrap_or(&self.world), me);
                     let stats = &mut self.stats[seat];
                     stats.plan_max = stats.plan_max.max(began.elapsed());
                     self.answer(seat, me, answer);
@@ -586,6 +584,42 @@ mod tests {
         assert_eq!(run(5), first);
         assert_ne!(run(6), first);
         assert!(first.bonus_placed > 0);
+    }
+
+    #[test]
+    fn seat_scores_are_the_worlds_scores_and_views_are_windows() {
+        let mut setup = WorldSetup {
+            window_margin: Some(3),
+            ..small_setup(2, 40)
+        };
+        setup.params.bonus_every = 0;
+        let mut game = WorldGame::new(&setup).unwrap();
+        let mut players = [GreedyMegachessPlayer::new(1), GreedyMegachessPlayer::new(2)];
+        let stop = AtomicBool::new(false);
+        let mut asked = 0;
+        let mut ask = |seat: usize, view: &World, me: PlayerId| {
+            asked += 1;
+            // Three squares around an army of 8 x 2 on a 24-wide board: not the enemy's.
+            assert!(
+                view.pieces().all(|piece| piece.owner == me),
+                "turn {}",
+                view.turn()
+            );
+            let moves = players[seat].plan_turn(view, me, Duration::ZERO, &stop, &mut |_| {});
+            SeatAnswer::Moves(moves.iter().map(ToString::to_string).collect())
+        };
+        let record = game.run(&mut ask, &AtomicBool::new(false)).unwrap();
+        assert_eq!(asked, 40);
+        assert_eq!((record.end.as_str(), record.turns), ("max-turns", 40));
+        for seat in 0..2 {
+            let player = game.world().player(game.players_of(seat)[0]).unwrap();
+            assert_eq!(record.seats[seat].score, player.score);
+            assert_eq!(
+                record.seats[seat].score, 20,
+                "a survival point a turn, no captures"
+            );
+        }
+        assert_eq!(record.points, [0.5, 0.5]);
     }
 
     #[test]

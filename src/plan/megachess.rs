@@ -1,0 +1,146 @@
+//! Roger's Megachess turn planner: one turn of many moves for one player, planned in a bounded
+//! window around its army.
+//!
+//! It copies the pieces within [`WINDOW_MARGIN`] of the army into its own picture ([`local`]: a
+//! grid over the window), so planning costs follow the pieces near the army and never the
+//! board's size. The turn is built move by move ([`search`]): each step makes the move that
+//! improves the judgement of the whole window most ([`eval`]: material, what the enemy team's
+//! whole next turn can take with every one of its pieces, my king's safety against it, enemy
+//! kings still takeable this turn, fading, approach). The finished list is checked move by move
+//! on a copy of the world with the world's own rules before it is returned; what fails is
+//! dropped. It answers within its budget: the search stops at a share of it.
+
+pub mod crowd;
+pub mod eval;
+pub mod grid;
+pub mod local;
+pub mod search;
+#[cfg(test)]
+mod tests;
+
+use super::{MegachessPlayer, PlanProgress};
+use crate::engine::OptionSpec;
+use crate::rules::megachess::{Coord, Move, PlayerId, World};
+use local::Local;
+use std::sync::atomic::AtomicBool;
+use std::time::{Duration, Instant};
+
+/// How far beyond its army the planner looks: its own moves reach 7 squares, and the enemy's
+/// replies 7 more from there.
+pub const WINDOW_MARGIN: u32 = 16;
+
+/// The share of the budget the search may use; the rest is the check on the world and slack.
+const SEARCH_SHARE: f64 = 0.6;
+/// Kept free of the budget however small it is.
+const SLACK: Duration = Duration::from_millis(2);
+
+/// Roger's Megachess player.
+pub struct MegachessPlanner {
+    margin: u32,
+}
+
+impl Default for MegachessPlanner {
+    fn default() -> Self {
+        MegachessPlanner::new()
+    }
+}
+
+impl MegachessPlanner {
+    pub fn new() -> MegachessPlanner {
+        MegachessPlanner {
+            margin: WINDOW_MARGIN,
+        }
+    }
+
+    /// The plan for `me` without the check on the world (for tests and benches).
+    fn search(
+        &self,
+        world: &World,
+        me: PlayerId,
+        deadline: Instant,
+        stop: &AtomicBool,
+        progress: &mut dyn FnMut(&PlanProgress),
+        started: Instant,
+    ) -> Vec<Move> {
+        let Some(player) = world.player(me) else {
+            return Vec::new();
+        };
+        if player.team != world.team_to_move() {
+            return Vec::new();
+        }
+        let Some(mut local) = Local::from_world(world, me, self.margin) else {
+            return Vec::new();
+        };
+        let fallback = nearest_enemy_king(world, &local).or_else(|| enemy_centre(&local));
+        let mut report = |outcome: &search::Outcome| {
+            progress(&PlanProgress {
+                elapsed: started.elapsed(),
+                iteration: outcome.steps,
+                evaluated: outcome.evaluated,
+                score: outcome.score as i64,
+                moves: outcome.moves.clone(),
+            })
+        };
+        search::plan(&mut local, fallback, deadline, stop, &mut report).moves
+    }
+}
+
+/// The square of the enemy king nearest my king (or army) anywhere in the world: where to head
+/// when none is in the window. Costs one look per player, whatever the board's size.
+fn nearest_enemy_king(world: &World, local: &Local) -> Option<Coord> {
+    let from = local
+        .king_of(local.me)
+        .map(|k| local.pieces[k].at)
+        .unwrap_or(local.rect.min);
+    world
+        .players()
+        .filter(|p| p.team != local.team)
+        .filter_map(|p| world.piece(p.king?))
+        .map(|king| king.at)
+        .min_by_key(|&at| at.distance_squared(from))
+}
+
+/// The middle of the capturable pieces in the window: where to head when no enemy king is in
+/// view.
+fn enemy_centre(local: &Local) -> Option<Coord> {
+    let (mut n, mut x, mut y) = (0u64, 0u64, 0u64);
+    for piece in local.pieces.iter().filter(|p| p.side.capturable()) {
+        n += 1;
+        x += piece.at.x as u64;
+        y += piece.at.y as u64;
+    }
+    (n > 0).then(|| Coord::new((x / n) as u32, (y / n) as u32))
+}
+
+/// The moves of `plan` that the world accepts in order (the others dropped).
+pub fn legal_prefix(world: &World, me: PlayerId, plan: &[Move]) -> Vec<Move> {
+    let mut copy = world.clone();
+    plan.iter()
+        .copied()
+        .filter(|&mv| copy.apply(me, mv).is_ok())
+        .collect()
+}
+
+impl MegachessPlayer for MegachessPlanner {
+    fn name(&self) -> String {
+        "roger".to_string()
+    }
+
+    fn options(&self) -> Vec<OptionSpec> {
+        Vec::new()
+    }
+
+    fn plan_turn(
+        &mut self,
+        world: &World,
+        me: PlayerId,
+        budget: Duration,
+        stop: &AtomicBool,
+        progress: &mut dyn FnMut(&PlanProgress),
+    ) -> Vec<Move> {
+        let started = Instant::now();
+        let deadline = started + budget.mul_f64(SEARCH_SHARE).saturating_sub(SLACK);
+        let plan = self.search(world, me, deadline, stop, progress, started);
+        legal_prefix(world, me, &plan)
+    }
+}

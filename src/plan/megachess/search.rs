@@ -1,0 +1,222 @@
+//! The turn search: a sequential plan. At each step every move of every piece that has not
+//! moved yet gets a quick score (what it captures, collects, saves from fading or from a
+//! threat, how much closer it gets, whether it opens a line to an enemy king or shelters my
+//! king); the most promising are made, the window judged as a whole ([`eval`]), and unmade;
+//! the best is kept if it improves the judgement. Each move is legal after the ones before it
+//! by construction. It stops when no move improves, at the deadline, or on `stop`.
+
+use super::eval::{self, approach_distance, approach_targets, Scratch, KING_CAPTURE};
+use super::local::{reach, Local, Side, DIRECTIONS};
+use crate::rules::megachess::{Coord, Kind, Move};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, Instant};
+
+/// A candidate move: the piece, its destination, its quick score.
+#[derive(Clone, Copy, Debug)]
+struct Candidate {
+    piece: usize,
+    to: Coord,
+    quick: i32,
+}
+
+/// Every step judges at least this many candidates in full (all of them when there are fewer).
+const MIN_JUDGED: usize = 12;
+/// A quick-score bonus that puts a move among the judged ones whatever the time.
+const MUST_JUDGE: i32 = 1_000_000;
+
+/// The outcome of a search.
+pub struct Outcome {
+    pub moves: Vec<Move>,
+    pub score: i32,
+    pub steps: u32,
+    pub evaluated: u64,
+}
+
+/// Plans the turn on `local` (left as the plan leaves it).
+pub fn plan(
+    local: &mut Local,
+    fallback_target: Option<Coord>,
+    deadline: Instant,
+    stop: &AtomicBool,
+    progress: &mut dyn FnMut(&Outcome),
+) -> Outcome {
+    let mut scratch = Scratch::default();
+    let mut targets = Vec::new();
+    let mut candidates: Vec<Candidate> = Vec::new();
+    let mut destinations = Vec::new();
+    let mut outcome = Outcome {
+        moves: Vec::new(),
+        score: 0,
+        steps: 0,
+        evaluated: 0,
+    };
+    let mut judge_time = Duration::from_micros(5);
+    loop {
+        approach_targets(local, fallback_target, &mut targets);
+        let base = eval::evaluate(local, &targets, &mut scratch, true);
+        outcome.evaluated += 1;
+        outcome.score = base;
+        let reveal = reveal_squares(local);
+        candidates.clear();
+        let movable: Vec<usize> = local.movable().collect();
+        for &piece in &movable {
+            destinations.clear();
+            local.targets(piece, &mut destinations);
+            for &to in &destinations {
+                let quick = quick_score(local, &scratch, &targets, &reveal, piece, to);
+                candidates.push(Candidate { piece, to, quick });
+            }
+        }
+        if candidates.is_empty() {
+            break;
+        }
+        // As many as the time left allows for this step, assuming every movable piece moves.
+        let left = deadline.saturating_duration_since(Instant::now());
+        let per_step = left / movable.len().max(1) as u32;
+        let affordable = (per_step.as_nanos() / judge_time.as_nanos().max(1)) as usize;
+        let urgent = candidates.iter().filter(|c| c.quick >= MUST_JUDGE).count();
+        let judged = affordable.max(MIN_JUDGED).max(urgent).min(candidates.len());
+        if judged < candidates.len() {
+            candidates.select_nth_unstable_by(judged - 1, |a, b| b.quick.cmp(&a.quick));
+        }
+        let mut best: Option<(i32, Candidate)> = None;
+        let timer = Instant::now();
+        let mut count = 0u32;
+        let mut out_of_time = false;
+        for candidate in &candidates[..judged] {
+            let check_clock = count > 0 && count.is_multiple_of(8);
+            if check_clock && (Instant::now() >= deadline || stop.load(Ordering::Relaxed)) {
+                out_of_time = true;
+                break;
+            }
+            let undo = local.make(candidate.piece, candidate.to);
+            approach_targets(local, fallback_target, &mut targets);
+            let score = eval::evaluate(local, &targets, &mut scratch, false);
+            local.unmake(undo);
+            count += 1;
+            if best.is_none_or(|(b, _)| score > b) {
+                best = Some((score, *candidate));
+            }
+        }
+        outcome.evaluated += count as u64;
+        if count > 0 {
+            judge_time = timer.elapsed() / count;
+        }
+        match best {
+            Some((score, candidate)) if score > base => {
+                outcome
+                    .moves
+                    .push(local.world_move(candidate.piece, candidate.to));
+                local.make(candidate.piece, candidate.to);
+                outcome.score = score;
+                outcome.steps += 1;
+            }
+            _ => break,
+        }
+        progress(&outcome);
+        if out_of_time || Instant::now() >= deadline || stop.load(Ordering::Relaxed) {
+            break;
+        }
+    }
+    outcome
+}
+
+/// The squares of pieces that stand between an enemy king and an unmoved piece of mine that
+/// would attack it if they were gone: moving mine off them (or capturing an enemy there) opens
+/// the line.
+fn reveal_squares(local: &Local) -> Vec<Coord> {
+    let mut squares = Vec::new();
+    for king in local.enemy_kings() {
+        let at = local.pieces[king].at;
+        for (direction, &(dx, dy)) in DIRECTIONS.iter().enumerate() {
+            let mut square = at;
+            let mut blocker: Option<Coord> = None;
+            for distance in 1..=7u32 {
+                let Some(next) = local.step(square, dx, dy) else {
+                    break;
+                };
+                square = next;
+                let Some(i) = local.at(square) else {
+                    continue;
+                };
+                let piece = &local.pieces[i];
+                match blocker {
+                    None => {
+                        let opens = piece.side == Side::Mine || piece.side.capturable();
+                        if !opens {
+                            break;
+                        }
+                        blocker = Some(square);
+                    }
+                    Some(b) => {
+                        if piece.side == Side::Mine
+                            && !piece.moved_now
+                            && distance <= reach(piece.kind, direction)
+                        {
+                            squares.push(b);
+                        }
+                        break;
+                    }
+                }
+            }
+        }
+    }
+    squares
+}
+
+/// The quick score of a move: what makes it worth judging in full.
+fn quick_score(
+    local: &Local,
+    scratch: &Scratch,
+    targets: &[Coord],
+    reveal: &[Coord],
+    piece: usize,
+    to: Coord,
+) -> i32 {
+    let p = &local.pieces[piece];
+    let mut quick = 0;
+    if let Some(victim) = local.at(to) {
+        let v = &local.pieces[victim];
+        quick += if v.kind == Kind::King {
+            KING_CAPTURE
+        } else {
+            local.value(v.kind)
+        };
+        quick += MUST_JUDGE;
+    }
+    if p.kind != Kind::King {
+        let before = approach_distance(p.at, targets) as i32;
+        let after = approach_distance(to, targets) as i32;
+        quick += 3 * (before - after);
+    }
+    quick += scratch.hanging.get(piece).copied().unwrap_or(0);
+    if !local.in_my_kingdom(p.at) {
+        let life = p.life.unwrap_or_else(|| local.params.full_life(p.kind));
+        quick += local.value(p.kind) / (life as i32 + 1);
+    }
+    for (dx, dy) in DIRECTIONS {
+        if let Some(near) = local.step(to, dx, dy) {
+            if let Some(n) = local.at(near) {
+                if local.pieces[n].side == Side::Neutral {
+                    quick += local.value(local.pieces[n].kind) + MUST_JUDGE;
+                }
+            }
+        }
+    }
+    if reveal.contains(&p.at) || reveal.contains(&to) {
+        quick += MUST_JUDGE;
+    }
+    if scratch.king_in_danger {
+        if p.kind == Kind::King {
+            quick += MUST_JUDGE;
+        } else if let Some(king) = local.king_of(local.me) {
+            let k = local.pieces[king].at;
+            let dx = to.x.abs_diff(k.x);
+            let dy = to.y.abs_diff(k.y);
+            if dx.max(dy) <= 7 && (dx == 0 || dy == 0 || dx == dy || dx + dy == 3) {
+                quick += MUST_JUDGE;
+            }
+        }
+    }
+    quick
+}

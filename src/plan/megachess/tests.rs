@@ -1,0 +1,236 @@
+//! The planner's unit tests: small hand-built worlds where one turn shows one skill, checked with
+//! the world's own rules (not the planner's).
+
+use super::crowd::{crowd_world, CROWD_ME};
+use super::MegachessPlanner;
+use crate::plan::MegachessPlayer;
+use crate::rules::megachess::{Coord, Kind, MegachessParams, Move, PlayerId, Team, World};
+use std::sync::atomic::AtomicBool;
+use std::time::{Duration, Instant};
+
+const ME: PlayerId = 1;
+const ENEMY: PlayerId = 2;
+
+/// A 64 x 64 world without bonus spawns, alabaster (player 1) to move against metal (player 2).
+fn world_with(pieces: &[(PlayerId, Kind, u32, u32)]) -> World {
+    let params = MegachessParams {
+        width: 64,
+        height: 64,
+        bonus_every: 0,
+        ..MegachessParams::default()
+    };
+    let mut world = World::new(params, 7);
+    world.add_player(ME, Team::Alabaster).unwrap();
+    world.add_player(ENEMY, Team::Metal).unwrap();
+    for &(owner, kind, x, y) in pieces {
+        world
+            .place(owner, kind, Coord::new(x, y), true, false, None)
+            .unwrap();
+    }
+    world
+}
+
+/// The planner's moves before the final check on the world, so that a test sees its own order.
+fn raw_plan(world: &World, me: PlayerId, budget: Duration) -> Vec<Move> {
+    let planner = MegachessPlanner::new();
+    let started = Instant::now();
+    planner.search(
+        world,
+        me,
+        started + budget,
+        &AtomicBool::new(false),
+        &mut |_| {},
+        started,
+    )
+}
+
+/// Applies the plan in order on a copy; every move must pass.
+fn played(world: &World, me: PlayerId, plan: &[Move]) -> World {
+    let mut after = world.clone();
+    for (n, &mv) in plan.iter().enumerate() {
+        if let Err(why) = after.apply(me, mv) {
+            panic!("move {n} ({mv}) of {plan:?} refused: {why}");
+        }
+    }
+    after
+}
+
+fn planned(world: &World) -> World {
+    let plan = raw_plan(world, ME, Duration::from_millis(300));
+    played(world, ME, &plan)
+}
+
+/// Whether some sequence of at most two enemy moves in its next turn captures `me`'s king.
+fn king_falls_in_two(world: &World, me: PlayerId) -> bool {
+    let mut next = world.clone();
+    next.end_turn();
+    let enemy_team = next.team_to_move();
+    let enemies: Vec<PlayerId> = next
+        .players()
+        .filter(|p| p.team == enemy_team)
+        .map(|p| p.id)
+        .collect();
+    let king = next.player(me).and_then(|p| p.king).unwrap();
+    let takes_king = |w: &World| {
+        let at = w.piece(king).map(|p| p.at);
+        enemies
+            .iter()
+            .any(|&e| w.legal_moves(e).iter().any(|m| Some(m.to) == at))
+    };
+    if takes_king(&next) {
+        return true;
+    }
+    enemies.iter().any(|&e| {
+        next.legal_moves(e).into_iter().any(|mv| {
+            let mut after = next.clone();
+            after.apply(e, mv).is_ok() && takes_king(&after)
+        })
+    })
+}
+
+#[test]
+fn a_plan_is_legal_in_order() {
+    let mut world = world_with(&[]);
+    world
+        .spawn_army(
+            ME,
+            Coord::new(20, 20),
+            crate::rules::megachess::Facing::North,
+        )
+        .unwrap();
+    world
+        .spawn_army(
+            ENEMY,
+            Coord::new(20, 30),
+            crate::rules::megachess::Facing::South,
+        )
+        .unwrap();
+    let plan = raw_plan(&world, ME, Duration::from_millis(300));
+    assert!(plan.len() >= 4, "an army moves: {plan:?}");
+    played(&world, ME, &plan);
+}
+
+#[test]
+fn it_takes_a_free_enemy_king() {
+    let world = world_with(&[
+        (ME, Kind::King, 5, 5),
+        (ME, Kind::Rook, 30, 20),
+        (ENEMY, Kind::King, 30, 25),
+        (ENEMY, Kind::Queen, 40, 40),
+    ]);
+    let after = planned(&world);
+    assert!(after.player(ENEMY).is_none_or(|p| p.king.is_none()));
+    assert_eq!(after.piece_at(Coord::new(30, 25)).unwrap().owner, ME);
+}
+
+#[test]
+fn it_opens_its_own_line_to_take_a_king() {
+    // The rook's file to the king is blocked by an own knight: move it away, then take.
+    let world = world_with(&[
+        (ME, Kind::King, 5, 5),
+        (ME, Kind::Rook, 30, 20),
+        (ME, Kind::Knight, 30, 22),
+        (ENEMY, Kind::King, 30, 25),
+    ]);
+    let after = planned(&world);
+    assert_eq!(after.piece_at(Coord::new(30, 25)).unwrap().owner, ME);
+}
+
+#[test]
+fn its_king_escapes_a_threat_that_needs_two_enemy_moves() {
+    // The enemy pawn on 20,23 may take the knight on 21,22 and open the rook's file to the king.
+    let world = world_with(&[
+        (ME, Kind::King, 20, 20),
+        (ME, Kind::Knight, 21, 22),
+        (ME, Kind::Pawn, 19, 19),
+        (ME, Kind::Pawn, 21, 19),
+        (ENEMY, Kind::Pawn, 20, 23),
+        (ENEMY, Kind::Rook, 20, 26),
+        (ENEMY, Kind::King, 50, 50),
+    ]);
+    assert!(king_falls_in_two(&world, ME), "the test's threat is real");
+    let after = planned(&world);
+    assert!(!king_falls_in_two(&after, ME));
+}
+
+#[test]
+fn it_does_not_leave_a_queen_en_prise() {
+    // The enemy pawn attacks the queen; the bishop covers squares around it.
+    let world = world_with(&[
+        (ME, Kind::King, 5, 5),
+        (ME, Kind::Queen, 30, 30),
+        (ENEMY, Kind::Pawn, 31, 31),
+        (ENEMY, Kind::Knight, 33, 32),
+        (ENEMY, Kind::Bishop, 36, 30),
+        (ENEMY, Kind::King, 60, 60),
+    ]);
+    let after = planned(&world);
+    let queen = after
+        .pieces_of(ME)
+        .find(|p| p.kind == Kind::Queen)
+        .expect("the queen is still there")
+        .at;
+    let mut next = after.clone();
+    next.end_turn();
+    let takes = next.legal_moves(ENEMY).iter().any(|m| m.to == queen);
+    assert!(!takes, "the queen on {queen} is en prise");
+}
+
+#[test]
+fn it_collects_an_adjacent_bonus_piece() {
+    let world = world_with(&[
+        (ME, Kind::King, 10, 10),
+        (ME, Kind::Pawn, 12, 12),
+        (0, Kind::Rook, 14, 14),
+        (ENEMY, Kind::King, 60, 60),
+    ]);
+    let after = planned(&world);
+    assert_eq!(after.piece_at(Coord::new(14, 14)).unwrap().owner, ME);
+}
+
+#[test]
+fn it_keeps_a_piece_from_fading() {
+    let mut world = world_with(&[(ME, Kind::King, 5, 5), (ENEMY, Kind::King, 60, 60)]);
+    // A rook far outside the kingdom with one turn of life left.
+    world
+        .place(ME, Kind::Rook, Coord::new(40, 5), true, false, Some(1))
+        .unwrap();
+    let mut after = planned(&world);
+    after.end_turn();
+    assert!(after.pieces_of(ME).any(|p| p.kind == Kind::Rook));
+}
+
+#[test]
+fn it_answers_within_budget_for_200_pieces_among_1000() {
+    let world = crowd_world(256, 256, 100, 100, 200, 1000, 3);
+    let mut planner = MegachessPlanner::new();
+    let budget = Duration::from_millis(1000);
+    let started = Instant::now();
+    let plan = planner.plan_turn(
+        &world,
+        CROWD_ME,
+        budget,
+        &AtomicBool::new(false),
+        &mut |_| {},
+    );
+    let elapsed = started.elapsed();
+    assert!(elapsed < budget, "{elapsed:?}");
+    assert!(plan.len() >= 20, "{} moves", plan.len());
+    played(&world, CROWD_ME, &plan);
+}
+
+#[test]
+fn it_stops_soon_after_stop() {
+    let world = crowd_world(256, 256, 100, 100, 200, 1000, 5);
+    let mut planner = MegachessPlanner::new();
+    let started = Instant::now();
+    let stop = AtomicBool::new(true);
+    planner.plan_turn(
+        &world,
+        CROWD_ME,
+        Duration::from_secs(30),
+        &stop,
+        &mut |_| {},
+    );
+    assert!(started.elapsed() < Duration::from_millis(300));
+}
