@@ -5,6 +5,8 @@
                                again, an enemy piece, a square off the board; every third
                                answer comes late
     fake_megachess.py crash N  plays one legal pawn step per answer, and exits at its N-th go
+    fake_megachess.py hang N   the same, but from its N-th go on it never answers, not even
+                               after `stop`
 
 It reads the `position megachess` line itself (it shares no code with Roger) to find a pawn of
 its own with a vacant neighbour square.
@@ -75,6 +77,7 @@ def turn(position, bad):
 def main():
     mode = sys.argv[1] if len(sys.argv) > 1 else "bad"
     crash_at = int(sys.argv[2]) if mode == "crash" else None
+    hang_at = int(sys.argv[2]) if mode == "hang" else None
     position = None
     goes = 0
     for line in sys.stdin:
@@ -94,6 +97,8 @@ def main():
             goes += 1
             if crash_at is not None and goes >= crash_at:
                 sys.exit(3)
+            if hang_at is not None and goes >= hang_at:
+                continue
             movetime = int(words[words.index("movetime") + 1]) if "movetime" in words else 100
             moves = turn(position, mode == "bad") if position else []
             if mode == "bad" and goes % 3 == 0:

@@ -233,6 +233,42 @@ fn a_team_whose_engine_crashed_loses_the_world_there() {
     assert!(record.seats[0].moves > 0);
 }
 
+#[test]
+fn an_engine_that_never_answers_is_unresponsive_and_its_team_loses() {
+    let fake = fake_engine();
+    let fake_args = format!("args={fake} hang 2");
+    let mut args = SMALL_WORLD.to_vec();
+    args[8] = "100"; // the margin
+    args.extend([
+        "11",
+        "--engine",
+        "cmd=python3",
+        "name=fake",
+        &fake_args,
+        "--engine",
+        "cmd=roger",
+        "name=random",
+        "args=play random",
+        "--games",
+        "1",
+    ]);
+    let report = super::tournament("megachess-hang", &args);
+    let record = &records(&report)[0];
+    let game = &super::games(&report)[0];
+    assert_eq!(game["termination"], "unresponsive", "{game}");
+    let detail = game["detail"].as_str().unwrap();
+    assert!(
+        detail.contains("seat 1 (alabaster) did not answer"),
+        "{detail}"
+    );
+    assert_eq!(record.end, "team-faulted");
+    assert_eq!(record.points, vec![0.0, 1.0]);
+    assert_eq!(
+        record.seats[0].moves, 1,
+        "its first answer stands: {record:?}"
+    );
+}
+
 /// A minimal well-formedness check: every tag closed in order, attributes quoted.
 fn assert_well_formed(xml: &str) {
     let body = xml
