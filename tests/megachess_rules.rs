@@ -378,6 +378,28 @@ fn a_king_hand_over_moves_the_kingdom_centre() {
     assert_eq!(w.piece_at(sq(44, 44)).unwrap().life, Some(2));
 }
 
+#[test]
+fn a_player_who_left_keeps_its_pieces_unmoving_until_its_king_is_taken() {
+    let mut w = world_with(&params_without_bonus(), 2, "1K5,5 3K30,30 3P50,50 1N28,29");
+    w.leave(3);
+    assert_eq!(
+        w.check(3, mv((30, 30), (31, 31))),
+        Err(Rejection::PlayerLeft(3))
+    );
+    assert!(w.legal_moves(3).is_empty());
+    let end = w.end_turn();
+    assert_eq!(end.survivors, vec![4], "no survival point after leaving");
+    assert_eq!(
+        w.piece_at(sq(50, 50)).unwrap().life,
+        Some(2),
+        "its pieces still fade"
+    );
+    let effects = w.apply(1, mv((28, 29), (30, 30))).unwrap();
+    assert_eq!(effects.king_captured, Some(3));
+    assert_eq!(w.piece_at(sq(50, 50)).unwrap().owner, 1);
+    assert!(w.player(3).is_none());
+}
+
 // ---- kingdoms and fading --------------------------------------------------------------------
 
 #[test]
@@ -1077,4 +1099,31 @@ fn a_million_wide_world_works() {
         &params,
     );
     assert_eq!(again.unwrap().world.position_line(1, None), printed);
+}
+
+#[test]
+fn a_long_line_of_scattered_pieces_reads_and_prints_back() {
+    let mut random = Random(3);
+    let mut pieces = vec!["1K0,0".to_string(), "3K999999,999999".to_string()];
+    let mut squares = BTreeSet::new();
+    while pieces.len() < 20_000 {
+        let (x, y) = (random.below(1_000_000), random.below(1_000_000));
+        if (x, y) != (0, 0) && (x, y) != (999_999, 999_999) && squares.insert((x, y)) {
+            let owner = [0, 1, 3][random.below(3)];
+            pieces.push(format!("{owner}P{x},{y}"));
+        }
+    }
+    let line = format!(
+        "size 1000000 1000000 turn 1 me 1 players 1:a 3:m pieces {}",
+        pieces.join(" ")
+    );
+    let world = WorldView::parse(&line, &MegachessParams::default())
+        .unwrap()
+        .world;
+    assert_eq!(world.piece_count(), 20_000);
+    assert_eq!(
+        world.position_line(1, None),
+        format!("position megachess {line}")
+    );
+    assert!(!world.legal_moves(1).is_empty());
 }

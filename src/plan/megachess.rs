@@ -29,6 +29,9 @@ use std::time::{Duration, Instant};
 /// replies 7 more from there.
 pub const WINDOW_MARGIN: u32 = 16;
 
+/// Exploring, the army heads for a new point of its tour this often.
+const EXPLORE_TURNS: u64 = 24;
+
 /// The share of the budget the search may use; the rest is the check on the world and slack.
 const SEARCH_SHARE: f64 = 0.6;
 /// Kept free of the budget however small it is.
@@ -71,7 +74,12 @@ impl MegachessPlanner {
         let Some(mut local) = Local::from_world(world, me, self.margin) else {
             return Vec::new();
         };
-        let fallback = nearest_enemy_king(world, &local).or_else(|| enemy_centre(&local));
+        let mut fallback = nearest_enemy_king(world, &local).or_else(|| enemy_centre(&local));
+        if fallback.is_none() {
+            // Nobody in sight: the whole army, king included, goes looking.
+            local.king_approaches = true;
+            fallback = explore_target(world, &local);
+        }
         let mut report = |outcome: &search::Outcome| {
             progress(&PlanProgress {
                 elapsed: started.elapsed(),
@@ -100,8 +108,27 @@ fn nearest_enemy_king(world: &World, local: &Local) -> Option<Coord> {
         .min_by_key(|&at| at.distance_squared(from))
 }
 
+/// Where to look for enemies when none is in view: the board's centre, and from there a tour
+/// of four points around it, a new one every [`EXPLORE_TURNS`] turns.
+fn explore_target(world: &World, local: &Local) -> Option<Coord> {
+    let params = world.params();
+    let centre = Coord::new(params.width / 2, params.height / 2);
+    let king = local.pieces[local.king_of(local.me)?].at;
+    let radius = params.width.min(params.height) / 4;
+    if king.chebyshev(centre) > radius {
+        return Some(centre);
+    }
+    let (dx, dy) = [(1, 0), (0, 1), (-1, 0), (0, -1)][(world.turn() / EXPLORE_TURNS % 4) as usize];
+    centre.offset(
+        dx * radius as i32,
+        dy * radius as i32,
+        params.width,
+        params.height,
+    )
+}
+
 /// The middle of the capturable pieces in the window: where to head when no enemy king is in
-/// view.
+/// view (and, with nothing in view, the board's centre, where the others are likeliest).
 fn enemy_centre(local: &Local) -> Option<Coord> {
     let (mut n, mut x, mut y) = (0u64, 0u64, 0u64);
     for piece in local.pieces.iter().filter(|p| p.side.capturable()) {

@@ -5,11 +5,10 @@
 //! takes at most one of mine; a defended piece costs the exchange), my king's danger, enemy
 //! kings my unmoved pieces can still take this turn, and the approach to enemy kings.
 
+pub use super::local::KING_CAPTURE;
 use super::local::{reach, Local, Side, DIRECTIONS, KNIGHT_STEPS};
 use crate::rules::megachess::{Coord, Kind};
 
-/// The worth of capturing an enemy king: its score and, above all, it ends the player.
-pub const KING_CAPTURE: i32 = 20_000;
 /// My king where an enemy piece can take it in the next turn.
 pub const KING_DANGER: i32 = 40_000;
 /// An enemy king that an unmoved piece of mine attacks: I can still take it this turn.
@@ -20,25 +19,11 @@ const KING_ATTACKED: i32 = 300;
 const KING_NET: i32 = 12;
 /// Per square of king-step distance from a piece of mine to the nearest enemy king.
 const APPROACH: i32 = 3;
-/// Distances beyond this count as this.
-const APPROACH_CAP: u32 = 48;
+/// Distances beyond this count as this (far beyond any board: the sum stays in range).
+const APPROACH_CAP: u32 = 100_000;
 /// Per enemy piece (not a pawn) near my king, per square closer than `SHELTER_RADIUS`.
 const SHELTER: i32 = 6;
 const SHELTER_RADIUS: u32 = 8;
-
-/// Reused buffers, so that judging a window allocates nothing.
-#[derive(Default)]
-pub struct Scratch {
-    attackers: Vec<usize>,
-    /// (loss, piece, attackers start, attackers end) per threatened piece of mine.
-    threats: Vec<(i32, usize, usize, usize)>,
-    /// The generation a piece was last used as an attacker in.
-    used: Vec<u32>,
-    generation: u32,
-    /// After a judgement with detail: the loss each piece of mine faces (by piece index).
-    pub hanging: Vec<i32>,
-    pub king_in_danger: bool,
-}
 
 /// Appends the enemy pieces (of players still playing) that may capture on `square` in their
 /// next turn: lines pass through enemy pieces, stop at any other piece.
@@ -129,11 +114,14 @@ pub fn approach_targets(local: &Local, fallback: Option<Coord>, out: &mut Vec<Co
 }
 
 /// The worth of a piece of mine to the judgement: nothing if it fades at the end of this turn,
-/// a little less the closer it is to fading.
-fn kept_value(local: &Local, index: usize) -> i32 {
+/// a little less the closer it is to fading. `king`: my king's square (`None`: not in view,
+/// every piece counts as inside).
+fn kept_value(local: &Local, index: usize, king: Option<Coord>) -> i32 {
     let piece = &local.pieces[index];
     let value = local.value(piece.kind);
-    if piece.moved_now || local.in_my_kingdom(piece.at) {
+    let radius = local.params.kingdom_radius as u64;
+    let inside = king.is_none_or(|k| k.distance_squared(piece.at) <= radius * radius);
+    if piece.moved_now || inside {
         return value;
     }
     let life = piece
@@ -145,122 +133,243 @@ fn kept_value(local: &Local, index: usize) -> i32 {
     }
 }
 
-/// Judges the window. With `detail`, fills `scratch.hanging` and `scratch.king_in_danger`.
-pub fn evaluate(local: &Local, targets: &[Coord], scratch: &mut Scratch, detail: bool) -> i32 {
-    let mut score = 0i32;
-    let my_king = local.king_of(local.me);
-    let king_square = my_king.map(|k| local.pieces[k].at);
-    if scratch.used.len() < local.pieces.len() {
-        scratch.used.resize(local.pieces.len(), 0);
-    }
-    scratch.threats.clear();
-    scratch.attackers.clear();
-    if detail {
-        scratch.hanging.clear();
-        scratch.hanging.resize(local.pieces.len(), 0);
-        scratch.king_in_danger = false;
-    }
-    for (i, piece) in local.pieces.iter().enumerate() {
-        if !piece.alive {
-            continue;
+/// The enemy's reach on one piece of mine: who may take it next turn, and whether I could take
+/// back.
+#[derive(Clone, Default)]
+struct Threat {
+    attackers: Vec<usize>,
+    defended: bool,
+}
+
+fn threat_of(local: &Local, index: usize, threat: &mut Threat) {
+    threat.attackers.clear();
+    let at = local.pieces[index].at;
+    enemy_attackers(local, at, &mut threat.attackers);
+    threat.defended =
+        !threat.attackers.is_empty() && my_attacker(local, at, index, false).is_some();
+}
+
+/// Judges windows, keeping the enemy's reach on each of my pieces for the plan so far and
+/// recomputing, for a tried move, only the pieces whose lines it touches.
+#[derive(Default)]
+pub struct Judge {
+    /// Per piece index: the threat on my piece in the plan so far.
+    cache: Vec<Threat>,
+    /// Per piece index: the generation its tried threat (in `tried`) belongs to, and where.
+    tried_at: Vec<(u32, usize)>,
+    tried: Vec<Threat>,
+    tried_len: usize,
+    try_generation: u32,
+    /// Enemy pieces (not pawns) near my king when the plan began: the shelter term's.
+    near_king: Vec<usize>,
+    /// (loss, piece, attackers' owner: cache or tried) per threatened piece of mine.
+    threats: Vec<(i32, usize)>,
+    /// The generation a piece was last used as an attacker in.
+    used: Vec<u32>,
+    use_generation: u32,
+    /// After a judgement with detail: the loss each piece of mine faces (by piece index).
+    pub hanging: Vec<i32>,
+    pub king_in_danger: bool,
+}
+
+impl Judge {
+    pub fn new(local: &Local) -> Judge {
+        let mut judge = Judge::default();
+        judge.refresh_all(local);
+        if let Some(king) = local.king_of(local.me) {
+            let at = local.pieces[king].at;
+            judge.near_king = (0..local.pieces.len())
+                .filter(|&i| {
+                    let p = &local.pieces[i];
+                    p.side == Side::Enemy
+                        && p.kind != Kind::Pawn
+                        && p.at.chebyshev(at) <= SHELTER_RADIUS + 1
+                })
+                .collect();
         }
-        match piece.side {
-            Side::Mine => {
-                if piece.kind == Kind::King {
-                    continue;
-                }
-                score += kept_value(local, i);
-                score -= APPROACH * approach_distance(piece.at, targets) as i32;
+        judge
+    }
+
+    fn grow(&mut self, local: &Local) {
+        let n = local.pieces.len();
+        if self.cache.len() < n {
+            self.cache.resize(n, Threat::default());
+            self.tried_at.resize(n, (0, 0));
+            self.used.resize(n, 0);
+        }
+    }
+
+    /// Recomputes every piece of mine (at the start, and after a king's army changed hands).
+    pub fn refresh_all(&mut self, local: &Local) {
+        self.grow(local);
+        for &i in &local.mine {
+            threat_of(local, i, &mut self.cache[i]);
+        }
+    }
+
+    /// Recomputes the pieces a committed move affected.
+    pub fn commit(&mut self, local: &Local, affected: &[usize]) {
+        self.grow(local);
+        for &i in affected {
+            threat_of(local, i, &mut self.cache[i]);
+        }
+    }
+
+    /// Computes the threats on the pieces a tried (made, not yet unmade) move affected; the
+    /// next [`Judge::evaluate`] with `tried` uses them.
+    pub fn try_move(&mut self, local: &Local, affected: &[usize]) {
+        self.grow(local);
+        self.try_generation = self.try_generation.wrapping_add(1).max(1);
+        self.tried_len = 0;
+        for &i in affected {
+            if self.tried.len() <= self.tried_len {
+                self.tried.push(Threat::default());
             }
-            Side::Enemy | Side::Idle => {
-                if piece.kind == Kind::King {
-                    score -= KING_CAPTURE;
-                    continue;
+            threat_of(local, i, &mut self.tried[self.tried_len]);
+            self.tried_at[i] = (self.try_generation, self.tried_len);
+            self.tried_len += 1;
+        }
+    }
+
+    fn threat(&self, index: usize, tried: bool) -> &Threat {
+        let (generation, slot) = self.tried_at[index];
+        if tried && generation == self.try_generation {
+            &self.tried[slot]
+        } else {
+            &self.cache[index]
+        }
+    }
+
+    /// Judges the window: with `tried`, as the last [`Judge::try_move`] left it. With
+    /// `detail`, fills `hanging` and `king_in_danger`.
+    pub fn evaluate(&mut self, local: &Local, targets: &[Coord], tried: bool, detail: bool) -> i32 {
+        self.grow(local);
+        let my_king = local.king_of(local.me);
+        let king_square = my_king.map(|k| local.pieces[k].at);
+        let mut score = -local.enemy_material;
+        if my_king.is_none() {
+            score -= KING_DANGER;
+        }
+        self.threats.clear();
+        if detail {
+            self.hanging.clear();
+            self.hanging.resize(local.pieces.len(), 0);
+            self.king_in_danger = false;
+        }
+        for &i in &local.mine {
+            let piece = &local.pieces[i];
+            let distance = approach_distance(piece.at, targets) as i32;
+            let kept = if piece.kind == Kind::King {
+                if local.king_approaches {
+                    score -= 2 * APPROACH * distance;
                 }
-                score -= local.value(piece.kind);
-                if let Some(king) = king_square {
-                    let d = piece.at.chebyshev(king);
-                    if piece.side == Side::Enemy && piece.kind != Kind::Pawn && d < SHELTER_RADIUS {
-                        score -= SHELTER * (SHELTER_RADIUS - d) as i32;
+                KING_DANGER
+            } else {
+                score -= APPROACH * distance;
+                kept_value(local, i, king_square)
+            };
+            if piece.kind != Kind::King {
+                score += kept;
+            }
+            if !self.threat(i, tried).attackers.is_empty() {
+                self.threats.push((kept, i));
+            }
+        }
+        if let Some(king) = king_square {
+            for &i in &self.near_king {
+                let p = &local.pieces[i];
+                let d = p.at.chebyshev(king);
+                if p.alive && p.side == Side::Enemy && d < SHELTER_RADIUS {
+                    score -= SHELTER * (SHELTER_RADIUS - d) as i32;
+                }
+            }
+        }
+        // Enemy kings: takeable still this turn, or attacked for the next.
+        for king in local.enemy_kings() {
+            let at = local.pieces[king].at;
+            if my_attacker(local, at, usize::MAX, true).is_some() {
+                score += KING_PENDING;
+            } else if my_attacker(local, at, usize::MAX, false).is_some() {
+                score += KING_ATTACKED;
+            }
+            for (dx, dy) in DIRECTIONS {
+                if let Some(near) = local.step(at, dx, dy) {
+                    if local.at(near).is_none()
+                        && my_attacker(local, near, usize::MAX, false).is_some()
+                    {
+                        score += KING_NET;
                     }
                 }
             }
-            _ => {}
         }
-    }
-    if my_king.is_none() {
-        score -= KING_DANGER;
-    }
-    // Enemy kings: takeable still this turn, or attacked for the next.
-    for king in local.enemy_kings() {
-        let at = local.pieces[king].at;
-        if my_attacker(local, at, usize::MAX, true).is_some() {
-            score += KING_PENDING;
-        } else if my_attacker(local, at, usize::MAX, false).is_some() {
-            score += KING_ATTACKED;
+        // What the enemy's next turn can take: each enemy piece takes at most one, the
+        // cheapest free attacker the dearest loss.
+        let mut threats = std::mem::take(&mut self.threats);
+        threats.sort_unstable_by_key(|t| std::cmp::Reverse(t.0));
+        self.use_generation = self.use_generation.wrapping_add(1);
+        let generation = self.use_generation;
+        for &(loss, i) in &threats {
+            let threat = self.threat(i, tried);
+            let cheapest = threat
+                .attackers
+                .iter()
+                .copied()
+                .filter(|&a| self.used[a] != generation)
+                .min_by_key(|&a| local.worth(local.pieces[a].kind));
+            let Some(attacker) = cheapest else {
+                continue;
+            };
+            let defended = threat.defended;
+            self.used[attacker] = generation;
+            let loss = if local.pieces[i].kind == Kind::King {
+                if detail {
+                    self.king_in_danger = true;
+                }
+                loss
+            } else if defended {
+                (loss - local.worth(local.pieces[attacker].kind)).max(0)
+            } else {
+                loss
+            };
+            score -= loss;
+            if detail {
+                self.hanging[i] = loss;
+            }
         }
+        self.threats = threats;
+        score
+    }
+}
+
+/// My pieces whose threat a move from `from` to `to` (made) may have changed: the mover, and
+/// mine within 7 squares of either square along the eight lines or a knight's step away.
+pub fn affected(local: &Local, mover: usize, from: Coord, out: &mut Vec<usize>) {
+    out.clear();
+    out.push(mover);
+    let to = local.pieces[mover].at;
+    for square in [from, to] {
         for (dx, dy) in DIRECTIONS {
-            if let Some(near) = local.step(at, dx, dy) {
-                if local.at(near).is_none() && my_attacker(local, near, usize::MAX, false).is_some()
-                {
-                    score += KING_NET;
+            let mut at = square;
+            for _ in 0..7 {
+                let Some(next) = local.step(at, dx, dy) else {
+                    break;
+                };
+                at = next;
+                if let Some(i) = local.at(at) {
+                    if local.pieces[i].side == Side::Mine && !out.contains(&i) {
+                        out.push(i);
+                    }
+                }
+            }
+        }
+        for (dx, dy) in KNIGHT_STEPS {
+            if let Some(at) = local.step(square, dx, dy) {
+                if let Some(i) = local.at(at) {
+                    if local.pieces[i].side == Side::Mine && !out.contains(&i) {
+                        out.push(i);
+                    }
                 }
             }
         }
     }
-    // What the enemy's next turn can take.
-    for (i, piece) in local.pieces.iter().enumerate() {
-        if !piece.alive || piece.side != Side::Mine {
-            continue;
-        }
-        let start = scratch.attackers.len();
-        enemy_attackers(local, piece.at, &mut scratch.attackers);
-        let end = scratch.attackers.len();
-        if start == end {
-            continue;
-        }
-        let loss = if piece.kind == Kind::King {
-            KING_DANGER
-        } else {
-            kept_value(local, i)
-        };
-        scratch.threats.push((loss, i, start, end));
-    }
-    scratch
-        .threats
-        .sort_unstable_by_key(|t| std::cmp::Reverse(t.0));
-    scratch.generation = scratch.generation.wrapping_add(1);
-    let generation = scratch.generation;
-    for t in 0..scratch.threats.len() {
-        let (loss, i, start, end) = scratch.threats[t];
-        let cheapest = scratch.attackers[start..end]
-            .iter()
-            .copied()
-            .filter(|&a| scratch.used[a] != generation)
-            .min_by_key(|&a| local.value(local.pieces[a].kind));
-        let Some(attacker) = cheapest else {
-            continue;
-        };
-        scratch.used[attacker] = generation;
-        let piece = &local.pieces[i];
-        let loss = if piece.kind == Kind::King {
-            if detail {
-                scratch.king_in_danger = true;
-            }
-            loss
-        } else if my_attacker(local, piece.at, i, false).is_some() {
-            let attacker_value = match local.pieces[attacker].kind {
-                Kind::King => KING_CAPTURE,
-                kind => local.value(kind),
-            };
-            (loss - attacker_value).max(0)
-        } else {
-            loss
-        };
-        score -= loss;
-        if detail {
-            scratch.hanging[i] = loss;
-        }
-    }
-    score
 }

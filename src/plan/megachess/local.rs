@@ -91,13 +91,22 @@ pub struct Undo {
     changed: Vec<(usize, LocalPiece)>,
     /// The player who left when its king was captured.
     king_of: Option<PlayerId>,
+    mine_len: usize,
+    enemy_material: i32,
 }
 
 impl Undo {
     pub fn captured(&self) -> Option<usize> {
         self.captured
     }
+    /// A king was captured: its army changed hands.
+    pub fn handed_over(&self) -> bool {
+        self.king_of.is_some()
+    }
 }
+
+/// The worth of capturing an enemy king: its score and, above all, it ends the player.
+pub const KING_CAPTURE: i32 = 20_000;
 
 /// The window's pieces on a grid, and the players in it.
 #[derive(Clone)]
@@ -113,6 +122,12 @@ pub struct Local {
     players: Vec<(PlayerId, Team, bool, Option<usize>)>,
     /// Players whose king was captured in this plan.
     gone: Vec<PlayerId>,
+    /// My king heads for the approach target too (nobody in sight: the army explores).
+    pub king_approaches: bool,
+    /// My pieces (indices), alive all turn long: mine are never captured in my turn.
+    pub mine: Vec<usize>,
+    /// The worth of the capturable pieces in the window (kings at [`KING_CAPTURE`]).
+    pub enemy_material: i32,
 }
 
 impl Local {
@@ -129,6 +144,9 @@ impl Local {
             grid: Grid::new(rect),
             players: Vec::new(),
             gone: Vec::new(),
+            king_approaches: false,
+            mine: Vec::new(),
+            enemy_material: 0,
         };
         for player in world.players() {
             local
@@ -154,6 +172,11 @@ impl Local {
                 alive: true,
             });
             local.grid.set(piece.at, Some(index as u32));
+            if side == Side::Mine {
+                local.mine.push(index);
+            } else if side.capturable() {
+                local.enemy_material += local.worth(piece.kind);
+            }
             if piece.kind == Kind::King {
                 if let Some(entry) = local.players.iter_mut().find(|e| e.0 == piece.owner) {
                     entry.3 = Some(index);
@@ -198,6 +221,14 @@ impl Local {
     /// The value of a piece in hundredths of a pawn rank.
     pub fn value(&self, kind: Kind) -> i32 {
         (self.params.rank(kind) * 100) as i32
+    }
+
+    /// What capturing a piece of this kind is worth (a king: [`KING_CAPTURE`]).
+    pub fn worth(&self, kind: Kind) -> i32 {
+        match kind {
+            Kind::King => KING_CAPTURE,
+            kind => self.value(kind),
+        }
     }
 
     /// The index of `owner`'s king if it is in the window and alive.
@@ -310,11 +341,14 @@ impl Local {
             captured: None,
             changed: Vec::new(),
             king_of: None,
+            mine_len: self.mine.len(),
+            enemy_material: self.enemy_material,
         };
         if let Some(victim) = self.at(to) {
             undo.captured = Some(victim);
             self.pieces[victim].alive = false;
             let victim_piece = self.pieces[victim];
+            self.enemy_material -= self.worth(victim_piece.kind);
             if victim_piece.kind == Kind::King {
                 let owner = victim_piece.owner;
                 undo.king_of = Some(owner);
@@ -323,6 +357,8 @@ impl Local {
                     let p = self.pieces[i];
                     if p.alive && p.owner == owner {
                         undo.changed.push((i, p));
+                        self.enemy_material -= self.worth(p.kind);
+                        self.mine.push(i);
                         let piece = &mut self.pieces[i];
                         piece.owner = self.me;
                         piece.side = Side::Mine;
@@ -353,6 +389,7 @@ impl Local {
             if let Some(n) = self.at(square) {
                 if self.pieces[n].side == Side::Neutral {
                     undo.changed.push((n, self.pieces[n]));
+                    self.mine.push(n);
                     let piece = &mut self.pieces[n];
                     piece.owner = self.me;
                     piece.side = Side::Mine;
@@ -367,6 +404,8 @@ impl Local {
 
     /// Takes back the move `undo` records (the last one made).
     pub fn unmake(&mut self, undo: Undo) {
+        self.mine.truncate(undo.mine_len);
+        self.enemy_material = undo.enemy_material;
         for (i, piece) in undo.changed.into_iter().rev() {
             self.pieces[i] = piece;
         }
@@ -390,10 +429,9 @@ impl Local {
 
     /// My pieces that may still move in this turn.
     pub fn movable(&self) -> impl Iterator<Item = usize> + '_ {
-        self.pieces
+        self.mine
             .iter()
-            .enumerate()
-            .filter(|(_, p)| p.alive && p.side == Side::Mine && !p.moved_now)
-            .map(|(i, _)| i)
+            .copied()
+            .filter(|&i| !self.pieces[i].moved_now)
     }
 }

@@ -5,7 +5,7 @@
 //! the best is kept if it improves the judgement. Each move is legal after the ones before it
 //! by construction. It stops when no move improves, at the deadline, or on `stop`.
 
-use super::eval::{self, approach_distance, approach_targets, Scratch, KING_CAPTURE};
+use super::eval::{affected, approach_distance, approach_targets, Judge, KING_CAPTURE};
 use super::local::{reach, Local, Side, DIRECTIONS};
 use crate::rules::megachess::{Coord, Kind, Move};
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -40,7 +40,8 @@ pub fn plan(
     stop: &AtomicBool,
     progress: &mut dyn FnMut(&Outcome),
 ) -> Outcome {
-    let mut scratch = Scratch::default();
+    let mut judge = Judge::new(local);
+    let mut touched = Vec::new();
     let mut targets = Vec::new();
     let mut candidates: Vec<Candidate> = Vec::new();
     let mut destinations = Vec::new();
@@ -53,7 +54,7 @@ pub fn plan(
     let mut judge_time = Duration::from_micros(5);
     loop {
         approach_targets(local, fallback_target, &mut targets);
-        let base = eval::evaluate(local, &targets, &mut scratch, true);
+        let base = judge.evaluate(local, &targets, false, true);
         outcome.evaluated += 1;
         outcome.score = base;
         let reveal = reveal_squares(local);
@@ -63,7 +64,7 @@ pub fn plan(
             destinations.clear();
             local.targets(piece, &mut destinations);
             for &to in &destinations {
-                let quick = quick_score(local, &scratch, &targets, &reveal, piece, to);
+                let quick = quick_score(local, &judge, &targets, &reveal, piece, to);
                 candidates.push(Candidate { piece, to, quick });
             }
         }
@@ -89,9 +90,16 @@ pub fn plan(
                 out_of_time = true;
                 break;
             }
+            let from = local.pieces[candidate.piece].at;
             let undo = local.make(candidate.piece, candidate.to);
+            if undo.handed_over() {
+                touched.clone_from(&local.mine);
+            } else {
+                affected(local, candidate.piece, from, &mut touched);
+            }
+            judge.try_move(local, &touched);
             approach_targets(local, fallback_target, &mut targets);
-            let score = eval::evaluate(local, &targets, &mut scratch, false);
+            let score = judge.evaluate(local, &targets, true, false);
             local.unmake(undo);
             count += 1;
             if best.is_none_or(|(b, _)| score > b) {
@@ -107,7 +115,14 @@ pub fn plan(
                 outcome
                     .moves
                     .push(local.world_move(candidate.piece, candidate.to));
-                local.make(candidate.piece, candidate.to);
+                let from = local.pieces[candidate.piece].at;
+                let undo = local.make(candidate.piece, candidate.to);
+                if undo.handed_over() {
+                    judge.refresh_all(local);
+                } else {
+                    affected(local, candidate.piece, from, &mut touched);
+                    judge.commit(local, &touched);
+                }
                 outcome.score = score;
                 outcome.steps += 1;
             }
@@ -167,7 +182,7 @@ fn reveal_squares(local: &Local) -> Vec<Coord> {
 /// The quick score of a move: what makes it worth judging in full.
 fn quick_score(
     local: &Local,
-    scratch: &Scratch,
+    judge: &Judge,
     targets: &[Coord],
     reveal: &[Coord],
     piece: usize,
@@ -184,12 +199,12 @@ fn quick_score(
         };
         quick += MUST_JUDGE;
     }
-    if p.kind != Kind::King {
+    if p.kind != Kind::King || local.king_approaches {
         let before = approach_distance(p.at, targets) as i32;
         let after = approach_distance(to, targets) as i32;
         quick += 3 * (before - after);
     }
-    quick += scratch.hanging.get(piece).copied().unwrap_or(0);
+    quick += judge.hanging.get(piece).copied().unwrap_or(0);
     if !local.in_my_kingdom(p.at) {
         let life = p.life.unwrap_or_else(|| local.params.full_life(p.kind));
         quick += local.value(p.kind) / (life as i32 + 1);
@@ -206,7 +221,7 @@ fn quick_score(
     if reveal.contains(&p.at) || reveal.contains(&to) {
         quick += MUST_JUDGE;
     }
-    if scratch.king_in_danger {
+    if judge.king_in_danger {
         if p.kind == Kind::King {
             quick += MUST_JUDGE;
         } else if let Some(king) = local.king_of(local.me) {

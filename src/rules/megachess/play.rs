@@ -210,7 +210,8 @@ impl World {
         if every > 0 && self.turn.is_multiple_of(every) {
             end.bonus = self.spawn_bonus();
         }
-        self.turn += 1;
+        // Wrapping keeps the teams alternating even from the last u64 (an odd turn).
+        self.turn = self.turn.wrapping_add(1);
         self.moved.clear();
         end
     }
