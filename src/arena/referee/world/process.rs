@@ -158,7 +158,8 @@ impl Referee for WorldReferee {
 }
 
 impl WorldReferee {
-    /// Sends the world's parameters as options, then `ucinewgame` and waits for `readyok`.
+    /// Sends `ucinewgame`, the world's parameters as options, then `ucinewgame` again (the
+    /// client's new game) and waits for `readyok`.
     fn set_up(
         &self,
         client: &mut dyn Client,
@@ -166,6 +167,8 @@ impl WorldReferee {
         params: &MegachessParams,
         limits: Limits,
     ) -> Result<(), EngineFault> {
+        // A new game first, so that no world of before has to read under the new parameters.
+        client.send("ucinewgame")?;
         for parameter in PARAMETERS {
             if let Some(value) = params.get(parameter.name) {
                 client.send(&format!("setoption name {} value {value}", parameter.name))?;
