@@ -78,25 +78,27 @@ impl MegachessDialect {
             .collect()
     }
 
-    /// A parameter: the last world is read again under the new value (when it no longer reads,
-    /// the value is refused and nothing changes).
-    fn set_parameter(&mut self, name: &str, value: i64) -> Result<(), String> {
+    /// A parameter: the last world is read again under the new value; when it no longer reads
+    /// it is forgotten, and the remark says why.
+    fn set_parameter(&mut self, name: &str, value: i64) -> Result<Option<String>, String> {
         let mut params = self.params;
         params.set(name, value)?;
         params.validate()?;
-        let told = match &self.told {
-            Some(told) => Some(Self::read(&told.text, &params).map_err(|error| {
-                format!(
-                    "option '{name}' value {value}: the last world does not read under it \
-                     ({error}); nothing changed"
-                )
-            })?),
-            None => None,
-        };
         self.thinker.stop();
         self.params = params;
-        self.told = told;
-        Ok(())
+        let Some(told) = self.told.take() else {
+            return Ok(None);
+        };
+        match Self::read(&told.text, &params) {
+            Ok(told) => {
+                self.told = Some(told);
+                Ok(None)
+            }
+            Err(error) => Ok(Some(format!(
+                "{name} {value}: the last world does not read under it ({error}), so it is \
+                 forgotten; send a new 'position megachess ...'"
+            ))),
+        }
     }
 
     fn read(text: &str, params: &MegachessParams) -> Result<Told, String> {
@@ -183,8 +185,7 @@ impl Dialect for MegachessDialect {
         if let (true, OptionValue::Spin(number)) =
             (PARAMETERS.iter().any(|row| row.name == name), &value)
         {
-            self.set_parameter(name, *number)?;
-            return Ok(None);
+            return self.set_parameter(name, *number);
         }
         let text = match value {
             OptionValue::Spin(number) => number.to_string(),

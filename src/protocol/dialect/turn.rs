@@ -6,6 +6,7 @@ use super::megachess::MegachessDialect;
 use super::realtime::RealtimeDialect;
 use super::{Dialect, Language};
 use crate::engine::{Background, Engine, GoParams, OptionSpec, Report};
+use crate::plan::megachess::MegachessPlanner;
 use crate::plan::realtime::RealtimePlanner;
 use crate::plan::{MegachessPlayer, RealtimePlayer};
 use crate::protocol::output::Output;
@@ -168,8 +169,7 @@ fn roger_realtime_player() -> Box<dyn RealtimePlayer> {
 
 /// Roger's Megachess player: the turn planner.
 fn roger_megachess_player() -> Box<dyn MegachessPlayer> {
-    // Until the turn planner lands: the greedy reference player.
-    Box::new(crate::players::megachess::GreedyMegachessPlayer::new(1))
+    Box::new(MegachessPlanner::new())
 }
 
 impl TurnAgent for Engine {

@@ -212,9 +212,10 @@ fn stop_ends_an_infinite_plan_and_a_second_go_is_refused_meanwhile() {
 
 #[test]
 fn a_failing_player_and_refused_moves_never_reach_the_server() {
+    // A long movetime: printing the panic's backtrace may be slow on a loaded machine.
     let (mut dialect, out, captured) = dialect(Behaviour::Panics);
     send(&mut dialect, &out, &format!("position megachess {WORLD}"));
-    send(&mut dialect, &out, "go movetime 1000");
+    send(&mut dialect, &out, "go movetime 60000");
     dialect.finish();
     let lines = captured.lines();
     assert!(
@@ -263,11 +264,26 @@ fn a_bad_position_keeps_the_last_world_and_parameters_read_it_again() {
             "{line}"
         );
     }
-    // A radius the last world reads under is taken; a size it does not fit is refused.
+    // A parameter reads the last world again; a world that no longer reads is forgotten.
     assert_eq!(dialect.set_option("kingdom_radius", Some("3")), Ok(None));
     assert_eq!(dialect.params.kingdom_radius, 3);
+    assert_eq!(dialect.display(), before);
     let refused = dialect.set_option("rank_pawn", Some("-1")).unwrap_err();
     assert!(refused.contains("rank_pawn"), "{refused}");
+    send(
+        &mut dialect,
+        &out,
+        "position megachess size 8 8 turn 1 me 1 players 1:a pieces 1K0,0 1P3,3.m/3",
+    );
+    assert_eq!(
+        dialect.set_option("fade_per_rank", Some("0")),
+        Ok(Some(
+            "fade_per_rank 0: the last world does not read under it (piece '1P3,3.m/3': life 3 \
+             is outside 1..=2), so it is forgotten; send a new 'position megachess ...'"
+                .into()
+        ))
+    );
+    assert!(dialect.display().starts_with("World: none yet"));
 }
 
 #[test]
@@ -282,8 +298,8 @@ fn d_draws_the_window_and_prints_the_position_line() {
         "{shown}"
     );
     assert!(lines.contains(&"Window: x 0..5, y 0..6 (6 x 7), 2 squares around the army"));
-    assert!(lines.contains(&". . . P* . . 4"), "{shown}");
-    assert!(lines.contains(&". N* . . . . 1"), "{shown}");
+    assert!(lines.contains(&". . . P*. . 4"), "{shown}");
+    assert!(lines.contains(&". N*. . . . 1"), "{shown}");
     let position = lines.last().unwrap().strip_prefix("Position: ").unwrap();
     let again = position.strip_prefix("position megachess ").unwrap();
     let reread = WorldView::parse(again, &MegachessParams::default()).unwrap();
@@ -299,4 +315,29 @@ fn budgets_leave_room_for_the_answer() {
     assert_eq!(watch_time(ms(20)), ms(16));
     assert_eq!(turn_movetime(25_000), ms(22_500));
     assert_eq!(bestturn_line(&[]), "bestturn");
+}
+
+#[test]
+fn go_infinite_holds_a_finished_plan_until_stop() {
+    let (mut dialect, out, captured) = dialect(Behaviour::Good);
+    send(&mut dialect, &out, &format!("position megachess {WORLD}"));
+    send(&mut dialect, &out, "go infinite");
+    thread::sleep(Duration::from_millis(100));
+    assert!(!captured
+        .lines()
+        .iter()
+        .any(|line| line.starts_with("bestturn")));
+    send(&mut dialect, &out, "stop");
+    assert_eq!(checked_bestturn(&captured.lines(), WORLD).len(), 3);
+    // The end of the input stops it too.
+    send(&mut dialect, &out, "go infinite");
+    dialect.finish();
+    let answers = captured.lines();
+    assert_eq!(
+        answers
+            .iter()
+            .filter(|line| line.starts_with("bestturn"))
+            .count(),
+        2
+    );
 }

@@ -89,24 +89,34 @@ pub fn checked_turn(world: &World, me: PlayerId, moves: &[Move]) -> (Vec<Move>, 
     (kept, refused)
 }
 
+/// Where a `go`'s answer stands.
+#[derive(Default)]
+struct Answer {
+    /// The answer is out.
+    given: bool,
+    /// The player's plan, held for `stop` under `go infinite`.
+    held: Option<Vec<Move>>,
+}
+
 /// One `go`: its world, its stop flag, the player's last report and its answer, given once.
 struct Go {
     world: Arc<World>,
     me: PlayerId,
     name: String,
     started: Instant,
+    /// `go infinite`: the plan is answered at `stop`, not when the player returns it.
+    infinite: bool,
     stop: AtomicBool,
     /// The player's last progress report, and when the last `info` line went out.
     progress: Mutex<(Option<PlanProgress>, Option<Instant>)>,
-    /// Whether the answer is out.
-    given: Mutex<bool>,
+    answer: Mutex<Answer>,
     changed: Condvar,
     out: Output,
 }
 
 impl Go {
-    fn lock_given(&self) -> MutexGuard<'_, bool> {
-        self.given
+    fn lock_answer(&self) -> MutexGuard<'_, Answer> {
+        self.answer
             .lock()
             .unwrap_or_else(|poisoned| poisoned.into_inner())
     }
@@ -118,7 +128,24 @@ impl Go {
     }
 
     fn is_given(&self) -> bool {
-        *self.lock_given()
+        self.lock_answer().given
+    }
+
+    /// The player returned its plan: the answer, or under `go infinite` held for `stop`.
+    fn planned(&self, moves: Vec<Move>) {
+        if self.infinite && !self.stop.load(Ordering::Relaxed) {
+            let mut answer = self.lock_answer();
+            answer.held = Some(moves);
+            self.changed.notify_all();
+        } else {
+            self.answer(&moves, None, None);
+        }
+    }
+
+    /// The plan held for `stop`, or else the best turn the player reported so far.
+    fn held_or_best(&self) -> Vec<Move> {
+        let held = self.lock_answer().held.clone();
+        held.unwrap_or_else(|| self.best_so_far())
     }
 
     /// The player reported: kept for a late answer, printed now and then.
@@ -136,8 +163,8 @@ impl Go {
             due
         };
         if due {
-            let given = self.lock_given();
-            if !*given {
+            let answer = self.lock_answer();
+            if !answer.given {
                 // A failed write means the server is gone; the read loop notices on its own.
                 let _ = self.out.line(&info_line(
                     progress,
@@ -160,8 +187,8 @@ impl Go {
     /// Prints the answer unless it is out already: `note` (an `info string`), an error naming
     /// the moves the rules refuse, the last progress line, then `bestturn` with the rest.
     fn answer(&self, moves: &[Move], note: Option<String>, error: Option<String>) {
-        let mut given = self.lock_given();
-        if *given {
+        let mut answer = self.lock_answer();
+        if answer.given {
             return;
         }
         let (kept, refused) = checked_turn(&self.world, self.me, moves);
@@ -178,18 +205,19 @@ impl Go {
         lines.push(info_line(&last, self.started.elapsed(), &kept));
         lines.push(bestturn_line(&kept));
         let _ = self.out.lines(lines);
-        *given = true;
+        answer.given = true;
         self.changed.notify_all();
     }
 
-    /// Waits until the answer is out or `deadline` passes (`None`: no deadline).
+    /// Waits until the answer is out (or a plan is held for `stop`) or `deadline` passes
+    /// (`None`: no deadline).
     fn wait_until(&self, deadline: Option<Instant>) {
-        let mut given = self.lock_given();
-        while !*given {
-            given = match deadline {
+        let mut answer = self.lock_answer();
+        while !answer.given && answer.held.is_none() {
+            answer = match deadline {
                 None => self
                     .changed
-                    .wait(given)
+                    .wait(answer)
                     .unwrap_or_else(|poisoned| poisoned.into_inner()),
                 Some(deadline) => {
                     let left = deadline.saturating_duration_since(Instant::now());
@@ -197,7 +225,7 @@ impl Go {
                         return;
                     }
                     self.changed
-                        .wait_timeout(given, left)
+                        .wait_timeout(answer, left)
                         .unwrap_or_else(|poisoned| poisoned.into_inner())
                         .0
                 }
@@ -223,8 +251,8 @@ pub struct Thinker {
     name: String,
     /// The worker threads' inboxes, made at the first `go`.
     workers: Option<(Sender<Request>, Sender<Watch>)>,
-    /// The last `go`, and whether it runs until `stop`.
-    current: Option<(Arc<Go>, bool)>,
+    /// The last `go`.
+    current: Option<Arc<Go>>,
 }
 
 impl Thinker {
@@ -239,7 +267,7 @@ impl Thinker {
 
     /// Whether a `go` waits for its answer.
     pub fn is_thinking(&self) -> bool {
-        self.current.as_ref().is_some_and(|(go, _)| !go.is_given())
+        self.current.as_ref().is_some_and(|go| !go.is_given())
     }
 
     /// Starts planning `me`'s turn; the answer goes to `out` within `movetime` (`None`: until
@@ -259,13 +287,14 @@ impl Thinker {
             me,
             name: self.name.clone(),
             started: Instant::now(),
+            infinite: movetime.is_none(),
             stop: AtomicBool::new(false),
             progress: Mutex::new((None, None)),
-            given: Mutex::new(false),
+            answer: Mutex::new(Answer::default()),
             changed: Condvar::new(),
             out: out.clone(),
         });
-        self.current = Some((go.clone(), movetime.is_none()));
+        self.current = Some(go.clone());
         let (planner, watch) = self.workers();
         let budget = match movetime {
             Some(movetime) => planning_budget(movetime),
@@ -294,24 +323,25 @@ impl Thinker {
         Ok(())
     }
 
-    /// Ends a running `go`: the player is told to stop and given a moment to return its plan,
-    /// then its best turn so far is the answer. Its answer is out when this returns.
+    /// Ends a running `go`: the player is told to stop and given a moment to return its plan
+    /// (or its plan held under `go infinite`), else its best turn so far is the answer. The
+    /// answer is out when this returns.
     pub fn stop(&mut self) {
-        if let Some((go, _)) = self.current.take() {
+        if let Some(go) = self.current.take() {
             go.stop.store(true, Ordering::Relaxed);
             go.wait_until(Some(Instant::now() + STOP_GRACE));
-            go.answer(&go.best_so_far(), None, None);
+            go.answer(&go.held_or_best(), None, None);
         }
     }
 
     /// Waits for a `go` that ends by itself; stops one that runs until `stop`.
     pub fn wait(&mut self) {
-        match &self.current {
-            Some((_, true)) => self.stop(),
-            Some((go, false)) => {
-                go.wait_until(None);
-                self.current = None;
+        match self.current.take() {
+            Some(go) if go.infinite => {
+                self.current = Some(go);
+                self.stop();
             }
+            Some(go) => go.wait_until(None),
             None => {}
         }
     }
@@ -334,7 +364,7 @@ impl Thinker {
                     lock_player(&player).plan_turn(&go.world, go.me, budget, &go.stop, &mut report)
                 }));
                 match planned {
-                    Ok(moves) => go.answer(&moves, None, None),
+                    Ok(moves) => go.planned(moves),
                     Err(_) => go.answer(
                         &go.best_so_far(),
                         None,
