@@ -23,7 +23,7 @@ const APPROACH: i32 = 3;
 const APPROACH_CAP: u32 = 100_000;
 /// Per enemy piece (not a pawn) near my king, per square closer than `SHELTER_RADIUS`.
 const SHELTER: i32 = 6;
-const SHELTER_RADIUS: u32 = 8;
+const SHELTER_RADIUS: u32 = 7;
 
 /// Appends the enemy pieces (of players still playing) that may capture on `square` in their
 /// next turn: lines pass through enemy pieces, stop at any other piece.

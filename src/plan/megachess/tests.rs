@@ -138,14 +138,13 @@ fn it_opens_its_own_line_to_take_a_king() {
 
 #[test]
 fn its_king_escapes_a_threat_that_needs_two_enemy_moves() {
-    // The enemy pawn on 20,23 may take the knight on 21,22 and open the rook's file to the king.
+    // The enemy pawn on 20,23 may take the knight on 21,22 (or just step aside) and open the
+    // queen's file to the king seven squares away.
     let world = world_with(&[
         (ME, Kind::King, 20, 20),
         (ME, Kind::Knight, 21, 22),
-        (ME, Kind::Pawn, 19, 19),
-        (ME, Kind::Pawn, 21, 19),
         (ENEMY, Kind::Pawn, 20, 23),
-        (ENEMY, Kind::Rook, 20, 26),
+        (ENEMY, Kind::Queen, 20, 27),
         (ENEMY, Kind::King, 50, 50),
     ]);
     assert!(king_falls_in_two(&world, ME), "the test's threat is real");
