@@ -1,7 +1,7 @@
 //! The world: pieces with stable ids in a slab, a hash map from square to piece, players and
 //! teams, the turn, and the seeded generator of bonus pieces.
 
-use super::hash::{FastMap, FastSet};
+use super::hash::{fixed_state, FastMap, FastSet};
 use super::random::SplitMix;
 use super::{Coord, Kind, MegachessParams, Piece, PieceId, Player, PlayerId, Team, NEUTRAL};
 use std::collections::BTreeMap;
@@ -53,10 +53,10 @@ impl World {
             params,
             slab: Vec::new(),
             count: 0,
-            board: FastMap::default(),
+            board: FastMap::with_hasher(fixed_state()),
             players: BTreeMap::new(),
             turn: 1,
-            moved: FastSet::default(),
+            moved: FastSet::with_hasher(fixed_state()),
             random: SplitMix::new(seed),
         }
     }
