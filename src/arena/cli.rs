@@ -5,6 +5,7 @@
 use super::openings::{BookFormat, BookOrder, BookSettings};
 use super::process::{EngineConfig, Limits, Protocol, TimeControl};
 use super::referee::realtime::flags::RealtimeFlags;
+use super::referee::world::flags::WorldFlags;
 use super::referee::{Adjudication, DrawRule, RefereeSettings, ResignRule};
 use super::schedule::Format;
 use super::stats::Sprt;
@@ -63,6 +64,20 @@ REALTIME (--variant realtime; engines take st=SECONDS, the budget per decision, 
     --delay-ticks N         a piece's delay after it arrives, in ticks (default 10)
     --no-capture-draw-ticks N   a draw after N ticks without a removal (default 300)
     --max-game-ms N         stop a game still going at N ms of game time (a draw)
+
+MEGACHESS (--variant megachess; seat 1, 3, ... play alabaster, seat 2, 4, ... metal; engines
+take st=SECONDS, the thinking time of each player's turn, default 0.1):
+    --size W H              the board (default 256 256; also --width N, --height N)
+    --players-per-seat K    players each engine plays: 1 for 1 v 1, 8 for 8 v 8 (default 1)
+    --layout L              where the armies start: facing[:GAP], ring[:RADIUS] or scatter
+                            (default facing:8)
+    --gap N                 facing: empty ranks between the fronts; ring: its radius
+    --turns N               turns over both teams after which a world is scored (default 200)
+    --window N              send each player the window of margin N around its army
+                            (default: the whole world)
+    --param NAME=VALUE...   any world parameter by its protocol name (kingdom_radius=12)
+    --NAME VALUE            the same, the name with dashes: --kingdom-radius 12, --bonus-every 0
+    --svg FILE              a picture of each world's final state (several worlds: FILE-N.svg)
 ";
 
 /// Everything a tournament needs, checked.
@@ -230,7 +245,7 @@ fn engine_config(
     number: usize,
     group: &EngineGroup,
     each: &EngineGroup,
-    realtime: bool,
+    st_only: Option<Family>,
 ) -> Result<(EngineConfig, bool), String> {
     let cmd = group
         .cmd
@@ -254,12 +269,16 @@ fn engine_config(
         nodes: group.nodes.or(each.nodes),
         depth: group.depth.or(each.depth),
     };
-    if realtime {
-        // A realtime engine is asked every poll; st= is its budget per decision.
+    if let Some(family) = st_only {
+        // A realtime engine is asked every poll, a Megachess engine every turn of each of its
+        // players: st= is the budget of one answer.
         if limits.tc.is_some() || limits.nodes.is_some() || limits.depth.is_some() {
+            let (games, budget) = match family {
+                Family::World => ("Megachess", "the thinking time of each player's turn"),
+                _ => ("realtime", "the budget per decision"),
+            };
             return Err(format!(
-                "{who}: realtime engines take st= (the budget per decision) and no tc=, nodes= \
-                 or depth="
+                "{who}: {games} engines take st= ({budget}) and no tc=, nodes= or depth="
             ));
         }
     } else if limits.is_empty() {
@@ -483,6 +502,7 @@ pub fn parse_arena_args(args: &[String]) -> Result<ArenaCommand, String> {
     let mut sprt = None;
     let (mut pgnout, mut json, mut log, mut shard) = (None, None, None, None);
     let mut realtime_flags = RealtimeFlags::default();
+    let mut world_flags = WorldFlags::default();
     let mut index = 0;
     while index < args.len() {
         let flag = args[index];
@@ -546,7 +566,11 @@ pub fn parse_arena_args(args: &[String]) -> Result<ArenaCommand, String> {
             | "--delay-ticks"
             | "--no-capture-draw-ticks"
             | "--max-game-ms" => realtime_flags.set(flag, number(flag, single()?)?),
-            other => return Err(format!("unknown option '{other}' (see roger arena --help)")),
+            other => {
+                if !world_flags.take(other, values)? {
+                    return Err(format!("unknown option '{other}' (see roger arena --help)"));
+                }
+            }
         }
         index = end;
     }
@@ -556,12 +580,18 @@ pub fn parse_arena_args(args: &[String]) -> Result<ArenaCommand, String> {
             names_of(Family::Turn)
                 .into_iter()
                 .chain(names_of(Family::Realtime))
+                .chain(names_of(Family::World))
                 .collect::<Vec<_>>()
                 .join(", ")
         ));
     };
+    if entry.family != Family::World {
+        if let Some(flag) = world_flags.given.first() {
+            return Err(format!("{flag} is for --variant megachess"));
+        }
+    }
     let realtime = match entry.family {
-        Family::Realtime => {
+        Family::Realtime | Family::World => {
             let turn_only = [
                 ("--openings", book.is_some()),
                 ("--random-plies", random_plies > 0),
@@ -570,12 +600,23 @@ pub fn parse_arena_args(args: &[String]) -> Result<ArenaCommand, String> {
                 ("--maxplies", adjudication.max_plies.is_some()),
             ];
             if let Some((flag, _)) = turn_only.iter().find(|(_, given)| *given) {
+                let (games, ending) = match entry.family {
+                    Family::World => ("Megachess worlds", "--turns"),
+                    _ => ("realtime games", "--max-game-ms"),
+                };
                 return Err(format!(
-                    "{flag}: not for realtime games (they start from the standard setup and \
-                     end by their rules or --max-game-ms)"
+                    "{flag}: not for {games} (they start from their own setup and end by their \
+                     rules or {ending})"
                 ));
             }
-            Some(realtime_flags.settings()?)
+            if entry.family == Family::World {
+                if let Some(flag) = realtime_flags.given.first() {
+                    return Err(format!("{flag} is for --variant realtime"));
+                }
+                None
+            } else {
+                Some(realtime_flags.settings()?)
+            }
         }
         _ => {
             if let Some(flag) = realtime_flags.given.first() {
@@ -618,7 +659,11 @@ pub fn parse_arena_args(args: &[String]) -> Result<ArenaCommand, String> {
     let mut engines = Vec::new();
     let mut named = Vec::new();
     for (number, group) in groups.iter().enumerate() {
-        let (config, was_named) = engine_config(number + 1, group, &each, realtime.is_some())?;
+        let st_only = match entry.family {
+            Family::Turn => None,
+            family => Some(family),
+        };
+        let (config, was_named) = engine_config(number + 1, group, &each, st_only)?;
         engines.push(config);
         named.push(was_named);
     }
@@ -627,6 +672,13 @@ pub fn parse_arena_args(args: &[String]) -> Result<ArenaCommand, String> {
             .duration_since(std::time::UNIX_EPOCH)
             .map_or(1, |d| d.as_nanos() as u64)
     });
+    let world = match entry.family {
+        Family::World => {
+            let worlds = super::schedule::encounters(groups.len(), format).len() * rounds * games;
+            world_flags.settings(seed, worlds)?
+        }
+        _ => Default::default(),
+    };
     Ok(ArenaCommand::Run(Box::new(ArenaSettings {
         referee: RefereeSettings {
             variant: variant.clone(),
@@ -635,6 +687,7 @@ pub fn parse_arena_args(args: &[String]) -> Result<ArenaCommand, String> {
             ready_timeout,
             adjudication,
             realtime: realtime.unwrap_or_default(),
+            world,
         },
         variant,
         engines,

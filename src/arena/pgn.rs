@@ -141,7 +141,9 @@ fn time_control(settings: &SettingsRecord, game: &FinishedGame) -> String {
 pub fn game_pgn(settings: &SettingsRecord, game: &FinishedGame) -> String {
     match &game.played.record {
         SessionRecord::Turn(record) => turn_game_pgn(settings, game, record),
-        SessionRecord::Realtime(_) | SessionRecord::Other(_) => String::new(),
+        SessionRecord::Realtime(_) | SessionRecord::World(_) | SessionRecord::Other(_) => {
+            String::new()
+        }
     }
 }
 

@@ -5,6 +5,8 @@ use super::cli::ArenaSettings;
 use super::openings::BookSettings;
 use super::process::Protocol;
 use super::referee::realtime::RealtimeSettingsRecord;
+use super::referee::world::settings::WorldSettingsRecord;
+use super::referee::world::stats::{standings_text, world_standings, WorldStanding};
 use super::referee::{Adjudication, SessionResult};
 use super::schedule::{encounters, Format, ScheduledGame};
 use super::stats::{
@@ -69,6 +71,9 @@ pub struct SettingsRecord {
     /// How realtime games were refereed (absent for the other games).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub realtime: Option<RealtimeSettingsRecord>,
+    /// How Megachess worlds were set up (absent for the other games).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub world: Option<WorldSettingsRecord>,
 }
 
 impl SettingsRecord {
@@ -99,6 +104,9 @@ impl SettingsRecord {
             realtime: registry::find(&settings.variant)
                 .filter(|entry| entry.family == Family::Realtime)
                 .map(|_| settings.referee.realtime.record()),
+            world: registry::find(&settings.variant)
+                .filter(|entry| entry.family == Family::World)
+                .map(|_| settings.referee.world.record()),
         }
     }
 
@@ -274,6 +282,9 @@ pub struct Summary {
     pub terminations: BTreeMap<String, u64>,
     /// Games lost by an engine's fault (time, illegal move, crash, hang).
     pub faults: u64,
+    /// Megachess: each engine's figures over its worlds (absent for the other games).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub world: Vec<WorldStanding>,
 }
 
 /// The results of one encounter from `first`'s side.
@@ -391,6 +402,7 @@ impl Summary {
             encounters,
             terminations,
             faults,
+            world: world_standings(games, &names),
         }
     }
 
@@ -484,6 +496,7 @@ impl Summary {
             .collect();
         let _ = writeln!(out, "\nEndings: {}", endings.join(", "));
         let _ = writeln!(out, "Games lost by an engine fault: {}", self.faults);
+        out.push_str(&standings_text(&self.world));
         out
     }
 }

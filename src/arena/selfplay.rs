@@ -227,6 +227,7 @@ pub fn play(
             ..Adjudication::default()
         },
         realtime: Default::default(),
+        world: Default::default(),
     })?;
     let start = |index: usize, inbox: &mut Inbox| {
         let seed = options.seed.wrapping_add(index as u64 + 1);

@@ -7,6 +7,7 @@ use super::openings::load_book;
 use super::pgn::game_pgn;
 use super::pool::{play_games, Lineup, Workers};
 use super::process::{start_engine, Inbox, TrafficLog};
+use super::referee::world::stats::seats_text;
 use super::referee::{referee_for, SessionRecord};
 use super::report::{
     encounter_stats, points_for, ArenaReport, FinishedGame, SettingsRecord, Summary,
@@ -15,6 +16,7 @@ use super::report::{REPORT_FORMAT, REPORT_VERSION};
 use super::schedule::{schedule, shard, ScheduleSettings};
 use super::stats::{elo_trinomial, SprtDecision};
 use std::collections::HashMap;
+use std::fmt::Write as _;
 use std::fs::File;
 use std::io::{IsTerminal, Write};
 use std::path::Path;
@@ -155,8 +157,13 @@ impl Progress {
             } else {
                 played.ending_text()
             };
-            let unit = match played.record {
+            let unit = match &played.record {
                 SessionRecord::Realtime(_) => "orders",
+                SessionRecord::World(record) => {
+                    // The seats' figures: score, kings, pieces, rejected moves, late turns.
+                    let _ = write!(score, " | {}", seats_text(record));
+                    "turns"
+                }
                 _ => "plies",
             };
             println!(

@@ -158,6 +158,7 @@ fn settings_record(names: &[&str], rounds: usize, games: usize, seed: u64) -> Se
         timemargin_ms: 50,
         sprt: None,
         realtime: None,
+        world: None,
     }
 }
 

@@ -326,6 +326,7 @@ fn referee_settings(realtime: RealtimeSettings) -> RefereeSettings {
         ready_timeout: Duration::from_secs(5),
         adjudication: Adjudication::default(),
         realtime,
+        world: Default::default(),
     }
 }
 
@@ -565,6 +566,7 @@ fn settings_record(realtime: &RealtimeSettings) -> SettingsRecord {
         timemargin_ms: 200,
         sprt: None,
         realtime: Some(realtime.record()),
+        world: None,
     }
 }
 

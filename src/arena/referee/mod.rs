@@ -34,6 +34,8 @@ pub enum Termination {
     MaxPlies,
     /// A game without turns stopped at its time limit (`--max-game-ms`): a draw.
     MaxGameTime,
+    /// A Megachess world stopped at its turn limit (`--turns`), won on score.
+    MaxTurns,
     // By an engine.
     Resignation,
     TimeForfeit,
@@ -60,6 +62,7 @@ impl Termination {
             Termination::AdjudicatedResign => "adjudicated resignation",
             Termination::MaxPlies => "max plies (adjudicated draw)",
             Termination::MaxGameTime => "max game time (adjudicated draw)",
+            Termination::MaxTurns => "max turns (scored)",
             Termination::Resignation => "resignation",
             Termination::TimeForfeit => "loss on time",
             Termination::IllegalMove => "illegal move",
@@ -76,7 +79,8 @@ impl Termination {
             Termination::AdjudicatedDraw
             | Termination::AdjudicatedResign
             | Termination::MaxPlies
-            | Termination::MaxGameTime => "adjudication",
+            | Termination::MaxGameTime
+            | Termination::MaxTurns => "adjudication",
             Termination::TimeForfeit => "time forfeit",
             Termination::IllegalMove | Termination::ProtocolError => "rules infraction",
             Termination::Crash | Termination::Unresponsive | Termination::StartFailure => {
@@ -132,6 +136,7 @@ impl Termination {
 pub enum SessionRecord {
     Turn(TurnRecord),
     Realtime(realtime::RealtimeRecord),
+    World(world::WorldRecord),
     /// A family the arena's own types do not describe (a test's toy game, a game in the
     /// making): its record as a JSON object.
     Other(serde_json::Map<String, serde_json::Value>),
@@ -167,13 +172,15 @@ impl SessionResult {
     }
 
     /// How the session ended, in a few words: the termination's text, or for a realtime
-    /// game ended by its rules the rules' name of the ending (`king-removed`).
+    /// game or a Megachess world ended by its rules the rules' name of the ending
+    /// (`king-removed`, `team-left`).
     pub fn ending_text(&self) -> String {
         match (&self.record, self.termination) {
             (SessionRecord::Realtime(record), Termination::GameRule) => record
                 .outcome
                 .clone()
                 .unwrap_or_else(|| self.termination.text().to_string()),
+            (SessionRecord::World(record), Termination::GameRule) => record.end.clone(),
             _ => self.termination.text().to_string(),
         }
     }
@@ -183,6 +190,7 @@ impl SessionResult {
         match &self.record {
             SessionRecord::Turn(record) => record.moves.len(),
             SessionRecord::Realtime(record) => record.orders.len(),
+            SessionRecord::World(record) => record.turns as usize,
             SessionRecord::Other(_) => 0,
         }
     }
@@ -220,11 +228,7 @@ pub fn referee_for(settings: RefereeSettings) -> Result<Box<dyn Referee>, String
     match entry.family {
         Family::Turn => Ok(Box::new(TurnReferee::new(settings)?)),
         Family::Realtime => Ok(Box::new(realtime::RealtimeReferee::new(settings))),
-        family @ Family::World => Err(format!(
-            "the arena has no referee for {} games yet ('{}')",
-            family.name(),
-            entry.name
-        )),
+        Family::World => Ok(Box::new(world::process::WorldReferee::new(settings))),
     }
 }
 
@@ -276,8 +280,9 @@ mod tests {
             ready_timeout: Duration::from_secs(1),
             adjudication: Adjudication::default(),
             realtime: Default::default(),
+            world: Default::default(),
         };
-        let families = [Family::Turn, Family::Realtime];
+        let families = [Family::Turn, Family::Realtime, Family::World];
         for name in families.into_iter().flat_map(registry::names_of) {
             let referee = referee_for(settings(name)).expect("every such game has a referee");
             assert_eq!(referee.game(), name);

@@ -70,6 +70,8 @@ pub struct RefereeSettings {
     pub adjudication: Adjudication,
     /// How realtime games are refereed (the other families ignore it).
     pub realtime: super::realtime::RealtimeSettings,
+    /// How Megachess worlds are refereed (the other families ignore it).
+    pub world: super::world::settings::WorldSettings,
 }
 
 /// The referee of one turn game, by name.

@@ -2,9 +2,14 @@
 //! referee plays it turn by turn ([`game`]), shared by the in-process runner and the process
 //! referee, and its JSON record ([`record`]).
 
+pub mod flags;
 pub mod game;
 pub mod layout;
+pub mod process;
 pub mod record;
+pub mod settings;
+pub mod stats;
+pub mod svg;
 
 pub use game::{play_world, SeatAnswer, WorldGame};
 pub use layout::{player_id, seat_team, Layout, Spawn, WorldSetup};
