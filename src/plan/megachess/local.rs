@@ -45,27 +45,9 @@ pub struct LocalPiece {
     pub alive: bool,
 }
 
-/// The eight king steps; the first four are orthogonal, the last four diagonal.
-pub const DIRECTIONS: [(i32, i32); 8] = [
-    (1, 0),
-    (-1, 0),
-    (0, 1),
-    (0, -1),
-    (1, 1),
-    (1, -1),
-    (-1, 1),
-    (-1, -1),
-];
-pub const KNIGHT_STEPS: [(i32, i32); 8] = [
-    (1, 2),
-    (2, 1),
-    (2, -1),
-    (1, -2),
-    (-1, -2),
-    (-2, -1),
-    (-2, 1),
-    (-1, 2),
-];
+/// The eight king steps (the first four orthogonal, the last four diagonal) and the knight's
+/// jumps: the rules' own tables.
+pub use crate::rules::megachess::{KING_STEPS as DIRECTIONS, KNIGHT_STEPS};
 
 /// How far a kind slides along a direction (index into [`DIRECTIONS`]) when it captures or
 /// moves; 0 when it cannot. Pawns: the capture steps only.

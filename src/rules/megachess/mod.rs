@@ -21,7 +21,7 @@ mod world;
 mod tests;
 
 pub use effects::{Captured, Faded, MoveEffects, TurnEnd};
-pub use movegen::{movement, Movement, Steps};
+pub use movegen::{movement, Movement, Steps, KING_STEPS, KNIGHT_STEPS};
 pub use params::{MegachessParams, MAX_SIDE, PARAMETERS};
 pub use rejection::Rejection;
 pub use text::{PositionError, WorldView};

@@ -9,7 +9,8 @@ pub type Steps = &'static [(i32, i32)];
 
 const ORTHOGONAL: Steps = &[(1, 0), (-1, 0), (0, 1), (0, -1)];
 const DIAGONAL: Steps = &[(1, 1), (1, -1), (-1, 1), (-1, -1)];
-const ALL_EIGHT: Steps = &[
+/// The eight king steps: the four orthogonal ones first, then the four diagonal ones.
+pub const KING_STEPS: [(i32, i32); 8] = [
     (1, 0),
     (-1, 0),
     (0, 1),
@@ -19,7 +20,9 @@ const ALL_EIGHT: Steps = &[
     (-1, 1),
     (-1, -1),
 ];
-const KNIGHT_JUMPS: Steps = &[
+const ALL_EIGHT: Steps = &KING_STEPS;
+/// The knight's eight jumps.
+pub const KNIGHT_STEPS: [(i32, i32); 8] = [
     (1, 2),
     (2, 1),
     (2, -1),
@@ -29,6 +32,7 @@ const KNIGHT_JUMPS: Steps = &[
     (-2, 1),
     (-1, 2),
 ];
+const KNIGHT_JUMPS: Steps = &KNIGHT_STEPS;
 
 /// How a kind moves: slides along `lines` for up to `range` squares, or jumps by `jumps`.
 /// The pawn's steps and the bishop's orthogonal step are not in the table.
