@@ -4,23 +4,14 @@
 //! depends on the pieces, never on the board's size).
 
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
-use roger::rules::megachess::{Coord, Kind, MegachessParams, Move, PlayerId, Team, World};
+use roger::rules::megachess::{
+    Coord, Kind, MegachessParams, Move, PlayerId, SplitMix, Team, World,
+};
 use std::hint::black_box;
 
-/// A small seeded generator (splitmix64), so the worlds repeat.
-struct Random(u64);
-
-impl Random {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-    fn below(&mut self, n: u32) -> u32 {
-        (self.next() % n as u64) as u32
-    }
+/// A number in `0..n` from the rules' splitmix64 generator, by modulo, so the worlds repeat.
+fn below(random: &mut SplitMix, n: u32) -> u32 {
+    (random.next_u64() % n as u64) as u32
 }
 
 const ME: PlayerId = 1;
@@ -43,7 +34,7 @@ fn world(side: u32, origin: u32) -> World {
     for enemy in 2..=9 {
         world.add_player(enemy, Team::Metal).unwrap();
     }
-    let mut random = Random(7);
+    let mut random = SplitMix::new(7);
     let kinds = [
         Kind::Queen,
         Kind::Rook,
@@ -54,10 +45,10 @@ fn world(side: u32, origin: u32) -> World {
     ];
     let mut place = |world: &mut World, owner: PlayerId, kind: Kind, near: u32, span: u32| loop {
         let at = Coord::new(
-            origin + near + random.below(span),
-            origin + near + random.below(span),
+            origin + near + below(&mut random, span),
+            origin + near + below(&mut random, span),
         );
-        let moved = random.below(2) == 0;
+        let moved = below(&mut random, 2) == 0;
         if world.place(owner, kind, at, moved, false, None).is_ok() {
             return;
         }

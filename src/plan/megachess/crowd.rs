@@ -3,31 +3,20 @@
 //! (the same layout shifted, so that a 1,000,000-wide board and a 256-wide one hold the same
 //! pieces around the army).
 
-use crate::rules::megachess::{Coord, Kind, MegachessParams, PlayerId, Team, World};
+use crate::rules::megachess::{Coord, Kind, MegachessParams, PlayerId, SplitMix, Team, World};
 
 /// The planning player of a crowd world.
 pub const CROWD_ME: PlayerId = 1;
 /// Enemy players own this many pieces each (their king included).
 const PER_ENEMY: usize = 100;
 
-/// splitmix64, so the crowd repeats.
-struct Random(u64);
-
-impl Random {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-    fn below(&mut self, n: u32) -> u32 {
-        (self.next() % n as u64) as u32
-    }
+/// A number in `0..n` from the rules' splitmix64 generator, by modulo, so the worlds repeat.
+fn below(random: &mut SplitMix, n: u32) -> u32 {
+    (random.next_u64() % n as u64) as u32
 }
 
-fn random_kind(random: &mut Random) -> Kind {
-    match random.below(16) {
+fn random_kind(random: &mut SplitMix) -> Kind {
+    match below(random, 16) {
         0 => Kind::Queen,
         1 | 2 => Kind::Rook,
         3..=5 => Kind::Bishop,
@@ -55,7 +44,7 @@ pub fn crowd_world(
         ..MegachessParams::default()
     };
     let mut world = World::new(params, seed);
-    let mut random = Random(seed);
+    let mut random = SplitMix::new(seed);
     world
         .add_player(CROWD_ME, Team::Alabaster)
         .expect("a new player");
@@ -67,7 +56,7 @@ pub fn crowd_world(
         .expect("a vacant square");
     let mut placed = 1;
     while placed < own {
-        let at = Coord::new(x0 + random.below(side), y0 + random.below(side));
+        let at = Coord::new(x0 + below(&mut random, side), y0 + below(&mut random, side));
         if world.piece_at(at).is_none() {
             let kind = random_kind(&mut random);
             world
@@ -88,7 +77,10 @@ pub fn crowd_world(
         let count = PER_ENEMY.min(enemy - p * PER_ENEMY);
         let mut placed = 0;
         while placed < count {
-            let at = Coord::new(x0 - 24 + random.below(span), y0 - 24 + random.below(span));
+            let at = Coord::new(
+                x0 - 24 + below(&mut random, span),
+                y0 - 24 + below(&mut random, span),
+            );
             if near_block(at) || world.piece_at(at).is_some() {
                 continue;
             }

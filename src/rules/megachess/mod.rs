@@ -23,6 +23,7 @@ mod tests;
 pub use effects::{Captured, Faded, MoveEffects, TurnEnd};
 pub use movegen::{movement, Movement, Steps, KING_STEPS, KNIGHT_STEPS};
 pub use params::{MegachessParams, MAX_SIDE, PARAMETERS};
+pub use random::SplitMix;
 pub use rejection::Rejection;
 pub use text::{PositionError, WorldView};
 pub use window::Rect;

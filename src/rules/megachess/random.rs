@@ -1,4 +1,5 @@
-//! The world's own seeded generator (splitmix64) for bonus pieces: small, and the same
+//! The world's own seeded generator (splitmix64) for bonus pieces (also what seeded test and
+//! bench worlds are drawn with): small, and the same
 //! sequence on every machine, so a world repeats for its seed.
 
 #[derive(Clone, Debug, PartialEq, Eq)]
