@@ -7,6 +7,7 @@ use roger::engine::{MAX_DEPTH, MAX_PERFT_DEPTH};
 use roger::fuzz::protocol::ProtocolFuzzOptions;
 use roger::fuzz::rules::RulesFuzzOptions;
 use roger::rules::registry::{game_names, names_of, Family, DEFAULT_GAME};
+use roger::world::cli::{BotArgs, WorldArgs};
 
 #[derive(Parser)]
 #[command(
@@ -54,6 +55,11 @@ pub enum Mode {
     /// Serve the protocol with a built-in reference player, random or greedy (one ply; in
     /// realtime chess rate-limited); UCI, or xboard with `--xboard`.
     Play(PlayArgs),
+    /// Run a persistent Megachess world server: players and bots join over WebSocket, turns
+    /// run on the clock or simulated, the world lives in SQLite (see docs/world-server.md).
+    World(WorldArgs),
+    /// Play a world server's player with an engine that speaks the Megachess protocol.
+    Bot(BotArgs),
     /// Fuzz the engine: generated input, every answer checked (see docs/fuzzing.md).
     Fuzz {
         #[command(subcommand)]

@@ -2,7 +2,9 @@
 //!
 //! Layers, each in its own folder: [`board`] (geometry and bitboards), [`rules`] (one module per
 //! game), [`eval`] (evaluation per game), [`search`], [`engine`] (drives a game and its search,
-//! with no text protocol), and [`protocol`] (parses and prints the UCI-like protocol).
+//! with no text protocol), [`protocol`] (parses and prints the UCI-like protocol), [`plan`]
+//! (the realtime and Megachess players), [`players`] (reference players), [`arena`]
+//! (tournaments) and [`world`] (the Megachess world server and its bots).
 
 pub mod arena;
 pub mod bench;
@@ -15,3 +17,4 @@ pub mod players;
 pub mod protocol;
 pub mod rules;
 pub mod search;
+pub mod world;

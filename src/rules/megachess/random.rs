@@ -9,6 +9,10 @@ impl SplitMix {
     pub fn new(seed: u64) -> SplitMix {
         SplitMix(seed)
     }
+    /// The generator's state: `SplitMix::new(state)` goes on from here.
+    pub fn state(&self) -> u64 {
+        self.0
+    }
     pub fn next_u64(&mut self) -> u64 {
         self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
         let mut z = self.0;

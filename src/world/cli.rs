@@ -1,0 +1,337 @@
+//! The command lines of `roger world` and `roger bot`, with their help texts, and their
+//! translation into [`WorldConfig`] and [`BotConfig`].
+
+use super::bot::BotConfig;
+use super::config::{HouseConfig, NetLimits, WorldConfig};
+use super::placement::Placement;
+use crate::rules::megachess::MegachessParams;
+use clap::Args;
+use std::path::PathBuf;
+use std::time::Duration;
+
+/// `roger world`: run a persistent Megachess world.
+#[derive(Args, Clone, Debug)]
+pub struct WorldArgs {
+    /// The SQLite file of the world. Without --resume it must not exist yet.
+    #[arg(long, default_value = "megachess-world.sqlite")]
+    pub db: PathBuf,
+    /// Continue the world stored in --db.
+    #[arg(long)]
+    pub resume: bool,
+    /// Where to listen for players, spectators and HTTP reads (host:port; port 0 picks one).
+    #[arg(long, default_value = "127.0.0.1:8640")]
+    pub listen: String,
+    /// Simulated turns: the next turn starts as soon as every connected player of the team to
+    /// move has answered or timed out.
+    #[arg(long)]
+    pub simulate: bool,
+    /// Seed of bonus pieces and army placement.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Stop after this many turns in all (a resumed world counts its earlier turns).
+    #[arg(long)]
+    pub turns: Option<u64>,
+    /// Do not start turns before this many players have joined.
+    #[arg(long, default_value_t = 0)]
+    pub wait_players: usize,
+    /// The board's width and height (the `width` and `height` parameters).
+    #[arg(long, num_args = 2, value_names = ["W", "H"])]
+    pub size: Option<Vec<u32>>,
+    /// Milliseconds a team's turn lasts (the `turn_ms` parameter).
+    #[arg(long)]
+    pub turn_ms: Option<u64>,
+    /// Any rules parameter, NAME=VALUE (repeatable): kingdom_radius=16, bonus_every=4, ...
+    #[arg(long = "param", value_name = "NAME=VALUE")]
+    pub params: Vec<String>,
+    /// A file of parameters, one `NAME = VALUE` a line (`#` starts a comment); flags win.
+    #[arg(long)]
+    pub config: Option<PathBuf>,
+    /// The margin of each player's window around its army.
+    #[arg(long, default_value_t = 16)]
+    pub window: u32,
+    /// Where new armies go: random (a seeded spot of the team's half) or edge (side by side
+    /// along the team's edge).
+    #[arg(long, default_value = "random", value_parser = Placement::parse)]
+    pub placement: Placement,
+    /// House bots the server keeps playing.
+    #[arg(long, default_value_t = 0)]
+    pub house_bots: usize,
+    /// The house bots' engine command and arguments (default: this roger binary).
+    #[arg(long)]
+    pub house_engine: Option<String>,
+    /// An option for the house engine, NAME=VALUE (repeatable).
+    #[arg(long = "house-option", value_name = "NAME=VALUE")]
+    pub house_options: Vec<String>,
+    /// House bots think at most this many milliseconds a turn.
+    #[arg(long, default_value_t = 1000)]
+    pub house_movetime: u64,
+    /// Append the turn log to this file as JSON lines.
+    #[arg(long)]
+    pub log: Option<PathBuf>,
+    /// Write an SVG picture of the world every K turns (0: never).
+    #[arg(long, default_value_t = 0, value_name = "K")]
+    pub svg_every: u64,
+    /// The folder of the SVG pictures.
+    #[arg(long, default_value = ".")]
+    pub svg_dir: PathBuf,
+    /// Print the standings every K turns (0: never).
+    #[arg(long, default_value_t = 1, value_name = "K")]
+    pub standings_every: u64,
+    /// The largest message a client may send, in bytes.
+    #[arg(long, default_value_t = 64 * 1024)]
+    pub max_message: usize,
+    /// Messages a connection may send per second on average.
+    #[arg(long, default_value_t = 200)]
+    pub rate: u32,
+    /// Open network connections at most.
+    #[arg(long, default_value_t = 1024)]
+    pub max_connections: usize,
+}
+
+/// Splits `NAME=VALUE`.
+fn name_value(text: &str) -> Result<(String, String), String> {
+    text.split_once('=')
+        .map(|(name, value)| (name.trim().to_string(), value.trim().to_string()))
+        .filter(|(name, _)| !name.is_empty())
+        .ok_or_else(|| format!("'{text}' is not NAME=VALUE"))
+}
+
+/// Sets one rules parameter from text.
+fn set_param(params: &mut MegachessParams, name: &str, value: &str) -> Result<(), String> {
+    if MegachessParams::parameter(name).is_none() {
+        return Err(format!("unknown parameter '{name}'"));
+    }
+    let number: i64 = value
+        .parse()
+        .map_err(|_| format!("parameter {name}: '{value}' is not a whole number"))?;
+    params.set(name, number)
+}
+
+/// Reads a parameter file: `NAME = VALUE` (or `NAME VALUE`) a line, `#` comments.
+pub fn read_config(text: &str, params: &mut MegachessParams) -> Result<(), String> {
+    for (index, line) in text.lines().enumerate() {
+        let line = line.split('#').next().unwrap_or("").trim();
+        if line.is_empty() {
+            continue;
+        }
+        let (name, value) = match line.split_once('=') {
+            Some((name, value)) => (name.trim(), value.trim()),
+            None => line
+                .split_once(char::is_whitespace)
+                .map(|(name, value)| (name.trim(), value.trim()))
+                .ok_or_else(|| format!("line {}: '{line}' is not NAME = VALUE", index + 1))?,
+        };
+        set_param(params, name, value).map_err(|error| format!("line {}: {error}", index + 1))?;
+    }
+    Ok(())
+}
+
+impl WorldArgs {
+    /// The settings these flags ask for; an error names the flag or line at fault.
+    pub fn config(&self) -> Result<WorldConfig, String> {
+        let mut params = MegachessParams::default();
+        if let Some(path) = &self.config {
+            let text = std::fs::read_to_string(path)
+                .map_err(|error| format!("--config {}: {error}", path.display()))?;
+            read_config(&text, &mut params)
+                .map_err(|error| format!("--config {}: {error}", path.display()))?;
+        }
+        if let Some(size) = &self.size {
+            set_param(&mut params, "width", &size[0].to_string())?;
+            set_param(&mut params, "height", &size[1].to_string())?;
+        }
+        if let Some(turn_ms) = self.turn_ms {
+            set_param(&mut params, "turn_ms", &turn_ms.to_string())?;
+        }
+        for text in &self.params {
+            let (name, value) = name_value(text).map_err(|error| format!("--param {error}"))?;
+            set_param(&mut params, &name, &value).map_err(|error| format!("--param {error}"))?;
+        }
+        params.validate()?;
+        let engine = match &self.house_engine {
+            Some(command) => split_command(command)?,
+            None => Vec::new(),
+        };
+        let options = self
+            .house_options
+            .iter()
+            .map(|text| name_value(text).map_err(|error| format!("--house-option {error}")))
+            .collect::<Result<_, _>>()?;
+        Ok(WorldConfig {
+            params,
+            seed: self.seed,
+            simulate: self.simulate,
+            max_turns: self.turns,
+            wait_players: self.wait_players,
+            window_margin: self.window,
+            placement: self.placement,
+            db: self.db.clone(),
+            resume: self.resume,
+            listen: self.listen.clone(),
+            net: NetLimits {
+                max_message_bytes: self.max_message,
+                messages_per_second: self.rate.max(1),
+                burst: self.rate.max(1).saturating_mul(2),
+                max_connections: self.max_connections,
+                ..NetLimits::default()
+            },
+            house: HouseConfig {
+                bots: self.house_bots,
+                engine,
+                options,
+                movetime: Duration::from_millis(self.house_movetime),
+            },
+            log: self.log.clone(),
+            svg_every: self.svg_every,
+            svg_dir: self.svg_dir.clone(),
+            standings_every: self.standings_every,
+        })
+    }
+}
+
+/// `roger bot`: play a world server's player with an engine that speaks the Megachess protocol.
+#[derive(Args, Clone, Debug)]
+pub struct BotArgs {
+    /// The world server, ws://host:port.
+    #[arg(long)]
+    pub server: String,
+    /// The player's token (from an earlier join). Without it the bot joins --team and prints
+    /// the new token.
+    #[arg(long)]
+    pub token: Option<String>,
+    /// The team to join when no token is given: alabaster, metal or auto.
+    #[arg(long, default_value = "auto")]
+    pub team: String,
+    /// The player's name when it joins.
+    #[arg(long)]
+    pub name: Option<String>,
+    /// Write the token to this file after joining, and read it from there when it exists.
+    #[arg(long)]
+    pub token_file: Option<PathBuf>,
+    /// The engine command and its arguments (default: this roger binary).
+    #[arg(long)]
+    pub engine: Option<String>,
+    /// An option for the engine, NAME=VALUE (repeatable).
+    #[arg(long = "option", value_name = "NAME=VALUE")]
+    pub options: Vec<String>,
+    /// Think at most this many milliseconds a turn (the turn's deadline cuts it further).
+    #[arg(long, default_value_t = 1000)]
+    pub movetime: u64,
+    /// Milliseconds kept back from each deadline for the network.
+    #[arg(long, default_value_t = 200)]
+    pub margin: u64,
+    /// Give up after the server has been unreachable this many seconds in a row.
+    #[arg(long, default_value_t = 300)]
+    pub give_up: u64,
+    /// Stop after this many turns of the player's team (default: play on).
+    #[arg(long)]
+    pub turns: Option<u64>,
+    /// Say less: only errors and the end.
+    #[arg(long)]
+    pub quiet: bool,
+}
+
+impl BotArgs {
+    pub fn config(&self) -> Result<BotConfig, String> {
+        let team = match self.team.as_str() {
+            "alabaster" => super::api::TeamChoice::Alabaster,
+            "metal" => super::api::TeamChoice::Metal,
+            "auto" => super::api::TeamChoice::Auto,
+            other => return Err(format!("--team '{other}': alabaster, metal or auto")),
+        };
+        let engine = match &self.engine {
+            Some(command) => split_command(command)?,
+            None => Vec::new(),
+        };
+        let options = self
+            .options
+            .iter()
+            .map(|text| name_value(text).map_err(|error| format!("--option {error}")))
+            .collect::<Result<_, _>>()?;
+        Ok(BotConfig {
+            server: self.server.clone(),
+            token: self.token.clone(),
+            team,
+            name: self.name.clone(),
+            token_file: self.token_file.clone(),
+            engine,
+            options,
+            movetime: Duration::from_millis(self.movetime),
+            margin: Duration::from_millis(self.margin),
+            give_up: Duration::from_secs(self.give_up),
+            turns: self.turns,
+            quiet: self.quiet,
+        })
+    }
+}
+
+/// Splits a command line into words: spaces separate, double or single quotes group.
+pub fn split_command(text: &str) -> Result<Vec<String>, String> {
+    let mut words = Vec::new();
+    let mut word = String::new();
+    let mut in_word = false;
+    let mut quote: Option<char> = None;
+    for c in text.chars() {
+        match (quote, c) {
+            (Some(q), c) if c == q => quote = None,
+            (Some(_), c) => word.push(c),
+            (None, '"' | '\'') => {
+                quote = Some(c);
+                in_word = true;
+            }
+            (None, c) if c.is_whitespace() => {
+                if in_word {
+                    words.push(std::mem::take(&mut word));
+                    in_word = false;
+                }
+            }
+            (None, c) => {
+                word.push(c);
+                in_word = true;
+            }
+        }
+    }
+    if quote.is_some() {
+        return Err(format!("command '{text}': a quote is not closed"));
+    }
+    if in_word {
+        words.push(word);
+    }
+    if words.is_empty() {
+        return Err("the engine command is empty".into());
+    }
+    Ok(words)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn commands_split_on_spaces_and_group_quotes() {
+        assert_eq!(
+            split_command("roger play 'greedy x' --seed \"2\"").unwrap(),
+            ["roger", "play", "greedy x", "--seed", "2"]
+        );
+        assert!(split_command("  ").is_err());
+        assert!(split_command("a 'b").is_err());
+    }
+
+    #[test]
+    fn config_files_set_parameters_and_name_the_line_at_fault() {
+        let mut params = MegachessParams::default();
+        read_config(
+            "# a world\nkingdom_radius = 8\nbonus_every 2\n",
+            &mut params,
+        )
+        .unwrap();
+        assert_eq!((params.kingdom_radius, params.bonus_every), (8, 2));
+        let error = read_config("width = 10\nqueen_range = 3\n", &mut params).unwrap_err();
+        assert!(
+            error.contains("line 2") && error.contains("queen_range"),
+            "{error}"
+        );
+        let error = read_config("width = ten\n", &mut params).unwrap_err();
+        assert!(error.contains("line 1"), "{error}");
+    }
+}
