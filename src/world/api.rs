@@ -254,6 +254,9 @@ pub enum ServerMessage {
         players: Vec<ScoreRow>,
     },
     Region(RegionReport),
+    /// The server is stopping: `max-turns` (the world is over, do not come back) or `shutdown`
+    /// (it may come back: reconnect with the token).
+    Closing { turn: u64, reason: String },
     /// Something was wrong with what the client sent; `error` is a short name (see
     /// [`ErrorCode`]), `reason` the words.
     Error {
