@@ -256,7 +256,10 @@ pub enum ServerMessage {
     Region(RegionReport),
     /// The server is stopping: `max-turns` (the world is over, do not come back) or `shutdown`
     /// (it may come back: reconnect with the token).
-    Closing { turn: u64, reason: String },
+    Closing {
+        turn: u64,
+        reason: String,
+    },
     /// Something was wrong with what the client sent; `error` is a short name (see
     /// [`ErrorCode`]), `reason` the words.
     Error {

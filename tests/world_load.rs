@@ -1,0 +1,199 @@
+//! Load measurements of the world server (ignored by `cargo test`; run them with
+//! `cargo test --release --test world_load -- --ignored --nocapture --test-threads 1`):
+//!
+//! - 200 bot connections over loopback, each a client thread that plans its turns with the
+//!   greedy reference player, for 100 simulated turns;
+//! - 64 house bots (Roger's own engine) for 200 simulated turns.
+//!
+//! Each prints the server's own summary: turns per second, the longest turn-loop stall, and
+//! the server's peak memory; the house run adds the engines' memory.
+
+mod world_support;
+
+use roger::plan::MegachessPlayer;
+use roger::players::megachess::GreedyMegachessPlayer;
+use roger::rules::megachess::WorldView;
+use roger::world::api::{ClientMessage, ServerMessage, TeamChoice};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+use world_support::{Client, Server, TempDir, ROGER};
+
+/// The server's closing summary line.
+fn summary(server: &Server, timeout: Duration) -> String {
+    server
+        .wait_line("done:", timeout)
+        .into_iter()
+        .last()
+        .unwrap()
+}
+
+/// One bot connection: joins, then answers every turn of its team with the greedy player's
+/// moves, until the world closes or `end`.
+fn load_bot(url: String, index: u64, end: Instant) -> (u64, u64) {
+    let mut client = Client::connect(&url);
+    let team = if index % 2 == 0 {
+        TeamChoice::Alabaster
+    } else {
+        TeamChoice::Metal
+    };
+    client.join(team, &format!("load-{index}"));
+    let mut player = GreedyMegachessPlayer::new(index);
+    let stop = AtomicBool::new(false);
+    let (mut turns, mut moves) = (0, 0);
+    while Instant::now() < end {
+        let Some(message) = client.recv(Duration::from_secs(5)) else {
+            continue;
+        };
+        match message {
+            ServerMessage::Turn {
+                position: Some(position),
+                ..
+            } => {
+                let line = position.strip_prefix("position ").unwrap_or(&position);
+                let params = roger::rules::megachess::MegachessParams::default();
+                let plan = match WorldView::parse(line, &params) {
+                    Ok(view) => player.plan_turn(
+                        &view.world,
+                        view.me,
+                        Duration::from_millis(50),
+                        &stop,
+                        &mut |_| {},
+                    ),
+                    Err(_) => Vec::new(),
+                };
+                moves += plan.len() as u64;
+                turns += 1;
+                client.send(&ClientMessage::Turn {
+                    moves: plan.iter().map(ToString::to_string).collect(),
+                });
+            }
+            ServerMessage::Closing { .. } | ServerMessage::Eliminated { .. } => break,
+            _ => {}
+        }
+    }
+    (turns, moves)
+}
+
+#[test]
+#[ignore = "a load measurement: run with --ignored --nocapture"]
+fn two_hundred_bot_connections_for_a_hundred_simulated_turns() {
+    let dir = TempDir::new("load");
+    let bots = 200;
+    let server = Server::start(
+        &dir.join("world.sqlite"),
+        &[
+            "--simulate",
+            "--size",
+            "2048",
+            "2048",
+            "--turns",
+            "100",
+            "--wait-players",
+            &bots.to_string(),
+            "--standings-every",
+            "10",
+            "--turn-ms",
+            "10000",
+        ],
+    );
+    let url = server.url();
+    let began = Instant::now();
+    let end = began + Duration::from_secs(600);
+    let threads: Vec<_> = (0..bots)
+        .map(|index| {
+            let url = url.clone();
+            std::thread::spawn(move || load_bot(url, index, end))
+        })
+        .collect();
+    let line = summary(&server, Duration::from_secs(600));
+    let results: Vec<(u64, u64)> = threads.into_iter().map(|t| t.join().unwrap()).collect();
+    let turns: u64 = results.iter().map(|r| r.0).sum();
+    let moves: u64 = results.iter().map(|r| r.1).sum();
+    println!("200 bot connections, 100 simulated turns on a 2048 x 2048 board:");
+    println!("  server: {line}");
+    println!(
+        "  clients: {turns} turns answered, {moves} moves sent, {:.1} s in all",
+        began.elapsed().as_secs_f64()
+    );
+    assert!(line.contains("done: 100 turns"), "{line}");
+    assert!(
+        turns >= 100 * bots / 2 * 9 / 10,
+        "most turns answered: {turns}"
+    );
+}
+
+#[test]
+#[ignore = "a load measurement: run with --ignored --nocapture"]
+fn sixty_four_house_bots_for_two_hundred_simulated_turns() {
+    let dir = TempDir::new("house");
+    let server = Server::start(
+        &dir.join("world.sqlite"),
+        &[
+            "--simulate",
+            "--size",
+            "512",
+            "512",
+            "--turns",
+            "200",
+            "--house-bots",
+            "64",
+            "--house-movetime",
+            "40",
+            "--wait-players",
+            "64",
+            "--standings-every",
+            "20",
+            "--turn-ms",
+            "10000",
+        ],
+    );
+    let began = Instant::now();
+    // The engines' memory, sampled every second while the world runs; the largest sum.
+    let running = Arc::new(AtomicBool::new(true));
+    let sampler = {
+        let running = Arc::clone(&running);
+        std::thread::spawn(move || {
+            let mut peak = 0;
+            while running.load(Ordering::Relaxed) {
+                peak = peak.max(engines_memory_kib(ROGER));
+                std::thread::sleep(Duration::from_secs(1));
+            }
+            peak
+        })
+    };
+    let line = summary(&server, Duration::from_secs(1200));
+    running.store(false, Ordering::Relaxed);
+    let engines = sampler.join().unwrap();
+    println!("64 house bots (roger, 40 ms a turn), 200 simulated turns on a 512 x 512 board:");
+    println!("  server: {line}");
+    println!("  the 64 engines together: at most {engines} KiB resident");
+    println!("  {:.1} s in all", began.elapsed().as_secs_f64());
+    assert!(line.contains("done: 200 turns"), "{line}");
+}
+
+/// The resident memory of the processes running `binary` with no arguments (the house
+/// engines), added up, in KiB; 0 where /proc cannot tell.
+fn engines_memory_kib(binary: &str) -> u64 {
+    let Ok(entries) = std::fs::read_dir("/proc") else {
+        return 0;
+    };
+    let mut total = 0;
+    for entry in entries.flatten() {
+        let path = entry.path();
+        let Ok(command) = std::fs::read_to_string(path.join("cmdline")) else {
+            continue;
+        };
+        let words: Vec<&str> = command.split('\0').filter(|w| !w.is_empty()).collect();
+        if words.len() == 1 && words[0] == binary {
+            if let Ok(status) = std::fs::read_to_string(path.join("status")) {
+                total += status
+                    .lines()
+                    .find_map(|line| line.strip_prefix("VmRSS:"))
+                    .and_then(|rest| rest.split_whitespace().next()?.parse::<u64>().ok())
+                    .unwrap_or(0);
+            }
+        }
+    }
+    total
+}

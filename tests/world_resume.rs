@@ -1,0 +1,151 @@
+//! A world server killed with SIGKILL in the middle of a run resumes from its database with no
+//! completed turn lost: the turn log of the completed turns is unchanged, and the first turn
+//! after the restart continues from exactly the stored world (its logged moves replay on it).
+
+mod world_support;
+
+use roger::rules::megachess::{Move, World};
+use roger::world::events::{Event, LogEntry};
+use roger::world::store::Store;
+use std::time::Duration;
+use world_support::{Server, TempDir, ROGER};
+
+/// The turn of a standings line (`turn N ...`), if it is one.
+fn standings_turn(line: &str) -> Option<u64> {
+    line.strip_prefix("turn ")?
+        .split_whitespace()
+        .next()?
+        .parse()
+        .ok()
+}
+
+fn house_args(engine: &str) -> Vec<String> {
+    [
+        "--simulate",
+        "--size",
+        "64",
+        "64",
+        "--seed",
+        "3",
+        "--house-bots",
+        "4",
+        "--house-movetime",
+        "50",
+        "--house-engine",
+        engine,
+        "--param",
+        "bonus_every=2",
+        "--param",
+        "kingdom_radius=6",
+    ]
+    .iter()
+    .map(|s| s.to_string())
+    .collect()
+}
+
+#[test]
+fn a_sigkilled_world_resumes_with_no_completed_turn_lost() {
+    let dir = TempDir::new("resume");
+    let db = dir.join("world.sqlite");
+    let engine = format!("{ROGER} play greedy --variant megachess");
+    let args = house_args(&engine);
+    let mut with_turns = args.clone();
+    with_turns.extend(["--turns".to_string(), "1000".to_string()]);
+    let refs: Vec<&str> = with_turns.iter().map(String::as_str).collect();
+    let mut server = Server::start(&db, &refs);
+    // Let it play some turns, then kill it in the middle of whatever it is doing.
+    let seen = server.wait_line("turn 12 ", Duration::from_secs(60));
+    let printed = seen.iter().filter_map(|line| standings_turn(line)).max();
+    server.kill();
+    drop(server);
+
+    let (store, saved) = Store::resume(&db).expect("the killed world's file reads");
+    let completed = saved.last_turn;
+    assert!(
+        completed >= printed.unwrap(),
+        "turn {printed:?} was printed as done but only {completed} is stored"
+    );
+    assert_eq!(saved.world.turn, completed + 1);
+    let before = store.events(1, completed).unwrap();
+    let ends = |events: &[LogEntry]| -> Vec<u64> {
+        events
+            .iter()
+            .filter(|entry| matches!(entry.event, Event::TurnEnd { .. }))
+            .map(|entry| entry.turn)
+            .collect()
+    };
+    assert_eq!(ends(&before), (1..=completed).collect::<Vec<_>>());
+    // The stored scores are those the log's last turn end gave.
+    let Some(Event::TurnEnd { scores }) = before.last().map(|entry| &entry.event) else {
+        panic!("the log of a completed turn ends with its turn end")
+    };
+    for player in &saved.world.players {
+        assert_eq!(scores.get(&player.id), Some(&player.score), "{player:?}");
+    }
+    drop(store);
+
+    // Resume and play six more turns.
+    let target = completed + 6;
+    let mut resumed_args = args.clone();
+    resumed_args.extend([
+        "--resume".to_string(),
+        "--turns".to_string(),
+        target.to_string(),
+    ]);
+    let refs: Vec<&str> = resumed_args.iter().map(String::as_str).collect();
+    let mut server = Server::start(&db, &refs);
+    server.wait_line(&format!("resumed"), Duration::from_secs(30));
+    assert_eq!(server.wait_exit(Duration::from_secs(120)), Some(0));
+
+    let (store, after) = Store::resume(&db).unwrap();
+    assert_eq!(after.last_turn, target);
+    assert_eq!(
+        store.events(1, completed).unwrap(),
+        before,
+        "the completed turns' log is unchanged"
+    );
+    let all = store.events(1, target).unwrap();
+    assert_eq!(ends(&all), (1..=target).collect::<Vec<_>>());
+
+    // The first turn after the restart played on exactly the stored world: its logged moves
+    // and rejections replay on it, and its end fades and places what the log says.
+    let mut world = World::from_snapshot(&saved.world).unwrap();
+    let next: Vec<LogEntry> = store.events(completed + 1, completed + 1).unwrap();
+    let mut moves = 0;
+    for entry in &next {
+        match &entry.event {
+            Event::Move {
+                player,
+                mv,
+                effects,
+            } => {
+                let result = world.apply(*player, Move::parse(mv).unwrap());
+                let applied = result.unwrap_or_else(|r| panic!("{mv} by {player}: {r}"));
+                assert_eq!(applied.points, effects.points, "{mv}");
+                moves += 1;
+            }
+            Event::Rejected {
+                player,
+                mv,
+                rejection,
+                ..
+            } => {
+                if let Ok(parsed) = Move::parse(mv) {
+                    let refused = world.check(*player, parsed).unwrap_err();
+                    assert_eq!(refused.name(), rejection);
+                }
+            }
+            Event::Faded { pieces } => {
+                let end = world.end_turn();
+                let ids: Vec<u32> = end.faded.iter().map(|f| f.id.0).collect();
+                let logged: Vec<u32> = pieces.iter().map(|p| p.id).collect();
+                assert_eq!(ids, logged);
+            }
+            _ => {}
+        }
+    }
+    assert!(
+        moves > 0,
+        "the house bots played the first turn after the restart"
+    );
+}
