@@ -4,7 +4,7 @@
 
 use super::api::{MoveReport, PieceReport};
 use crate::rules::megachess::PlayerId;
-use serde::{Deserialize, Serialize};
+use serde::{Deserialize, Deserializer, Serialize};
 use std::collections::BTreeMap;
 
 /// One entry of the log.
@@ -64,5 +64,49 @@ pub enum Event {
     /// A player left of its own will.
     Left { player: PlayerId },
     /// The turn ended: every player's score after it.
-    TurnEnd { scores: BTreeMap<PlayerId, i64> },
+    TurnEnd {
+        #[serde(deserialize_with = "scores_by_id")]
+        scores: BTreeMap<PlayerId, i64>,
+    },
+}
+
+/// Reads `scores` back. JSON keys are text, and inside a flattened entry serde hands them
+/// over as text even where a number is wanted (serde issue 1183), so the ids are read as text
+/// and parsed.
+fn scores_by_id<'de, D: Deserializer<'de>>(
+    deserializer: D,
+) -> Result<BTreeMap<PlayerId, i64>, D::Error> {
+    let by_text = BTreeMap::<String, i64>::deserialize(deserializer)?;
+    by_text
+        .into_iter()
+        .map(|(key, score)| {
+            key.parse::<PlayerId>()
+                .map(|id| (id, score))
+                .map_err(|_| serde::de::Error::custom(format!("player id '{key}' is not a number")))
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_turn_end_reads_back() {
+        let entry = LogEntry {
+            turn: 3,
+            ms: 25_000,
+            event: Event::TurnEnd {
+                scores: BTreeMap::from([(1, 5), (12, -2)]),
+            },
+        };
+        let json = serde_json::to_string(&entry).unwrap();
+        assert_eq!(
+            json,
+            r#"{"turn":3,"ms":25000,"event":"turn-end","scores":{"1":5,"12":-2}}"#
+        );
+        assert_eq!(serde_json::from_str::<LogEntry>(&json).unwrap(), entry);
+        let bad = json.replace("\"12\"", "\"twelve\"");
+        assert!(serde_json::from_str::<LogEntry>(&bad).is_err());
+    }
 }
