@@ -126,6 +126,14 @@ pub struct RegionPiece {
     pub token: String,
 }
 
+/// A player owning pieces of a `region` answer. (A list, not a map: JSON object keys are
+/// text, and number keys do not read back inside a tagged message.)
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RegionOwner {
+    pub id: PlayerId,
+    pub team: String,
+}
+
 /// The pieces of a rectangle of the world.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct RegionReport {
@@ -134,8 +142,8 @@ pub struct RegionReport {
     pub y0: u32,
     pub x1: u32,
     pub y1: u32,
-    /// The owners of the pieces listed, id to team name.
-    pub players: BTreeMap<PlayerId, String>,
+    /// The owners of the pieces listed, by id.
+    pub players: Vec<RegionOwner>,
     pub pieces: Vec<RegionPiece>,
     /// More pieces stand in the rectangle than one answer carries.
     pub truncated: bool,
