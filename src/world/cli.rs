@@ -31,7 +31,7 @@ pub struct WorldArgs {
     /// Stop after this many turns in all (a resumed world counts its earlier turns).
     #[arg(long)]
     pub turns: Option<u64>,
-    /// Do not start turns before this many players have joined.
+    /// Do not start the first turn of this run before this many players are connected.
     #[arg(long, default_value_t = 0)]
     pub wait_players: usize,
     /// The board's width and height (the `width` and `height` parameters).

@@ -20,7 +20,8 @@ pub struct WorldConfig {
     pub simulate: bool,
     /// Stop after this turn has been completed (a test, a measured run); `None`: never.
     pub max_turns: Option<u64>,
-    /// Turns do not start before this many players have joined.
+    /// The first turn of this run does not start before this many players are connected (a
+    /// resumed world waits for its players to come back too).
     pub wait_players: usize,
     /// The margin of each player's window around its army (the `position` of `turn`).
     pub window_margin: u32,
@@ -32,6 +33,7 @@ pub struct WorldConfig {
     /// not exist yet.
     pub resume: bool,
     /// Where to listen, `host:port` (`127.0.0.1:0` picks a free port; the server prints it).
+    /// Empty: no network side at all (clients in the same process only, as tests do).
     pub listen: String,
     pub net: NetLimits,
     pub house: HouseConfig,

@@ -1,14 +1,386 @@
-//! The turn loop: one thread that owns the server's world and the store, reads every
-//! [`Request`](super::hub::Request) in arrival order, starts and ends turns on the wall clock or
-//! simulated, broadcasts, answers reads, prints standings, writes the JSON-lines log and SVG
-//! pictures, and commits every completed turn. Also `roger world` itself: it starts the
-//! network side and the house bots around the loop.
+//! The turn loop: one thread that owns the server's world and its store, reads every
+//! [`Request`] in arrival order, starts and ends turns on the wall clock or simulated, answers
+//! reads, prints standings, writes the JSON-lines log and SVG pictures, and commits every
+//! completed turn. Also `roger world` itself, which starts the network side and the house bots
+//! around the loop.
 
 use super::cli::WorldArgs;
+use super::config::WorldConfig;
+use super::core::reads::{peak_memory_kib, LoopNumbers};
+use super::core::turn::EndedTurn;
+use super::core::ServerWorld;
+use super::house::HouseBots;
+use super::hub::{Request, Requests};
+use super::net::NetServer;
+use crate::arena::referee::world::svg::{world_svg, PlayerLabels};
+use std::fs::File;
+use std::io::{BufWriter, Write};
+use std::net::SocketAddr;
 use std::process::ExitCode;
+use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
+use std::thread::JoinHandle;
+use std::time::{Duration, Instant};
+
+/// Where the loop's lines go (standings, notices): standard output for `roger world`, a test's
+/// collector, or nowhere.
+pub type Output = Box<dyn FnMut(&str) + Send>;
+
+/// How a run of the loop went.
+#[derive(Clone, Debug, PartialEq)]
+pub struct RunSummary {
+    /// Turns completed by this process.
+    pub turns: u64,
+    /// The last turn completed (a resumed world counts its earlier turns).
+    pub last_turn: u64,
+    pub seconds: f64,
+    pub turns_per_second: f64,
+    /// The longest time one request or one turn end (commit included) held the loop.
+    pub max_stall_ms: f64,
+    pub peak_memory_kib: u64,
+    /// Why it stopped: `max-turns` or `shutdown`.
+    pub end: String,
+}
+
+impl RunSummary {
+    /// The closing line of `roger world`.
+    pub fn line(&self) -> String {
+        format!(
+            "done: {} turns in {:.1} s ({:.1} turns/s), last turn {}, longest stall {:.1} ms, peak memory {} KiB ({})",
+            self.turns,
+            self.seconds,
+            self.turns_per_second,
+            self.last_turn,
+            self.max_stall_ms,
+            self.peak_memory_kib,
+            self.end
+        )
+    }
+}
+
+/// A world server at work: the loop thread, the network side and the house bots.
+pub struct RunningWorld {
+    requests: Requests,
+    addr: Option<SocketAddr>,
+    net: Option<NetServer>,
+    loop_thread: Option<JoinHandle<Result<RunSummary, String>>>,
+}
+
+impl RunningWorld {
+    /// Opens or creates the world, starts listening (when `config.listen` is not empty; empty:
+    /// in process only), says `listening <addr>` (and `resumed ...`) on `output`, starts the
+    /// house bots and the loop.
+    pub fn start(config: WorldConfig, mut output: Output) -> Result<RunningWorld, String> {
+        let resume = config.resume;
+        let server_world = if resume {
+            ServerWorld::resume(config.clone())?
+        } else {
+            ServerWorld::create(config.clone())?
+        };
+        let (requests, inbox) = mpsc::channel();
+        let net = if config.listen.is_empty() {
+            None
+        } else {
+            Some(NetServer::start(
+                &config.listen,
+                &config.net,
+                requests.clone(),
+            )?)
+        };
+        let addr = net.as_ref().map(NetServer::local_addr);
+        if let Some(addr) = addr {
+            output(&format!("listening {addr}"));
+        }
+        if resume {
+            output(&format!(
+                "resumed {} at turn {}",
+                config.db.display(),
+                server_world.world().turn()
+            ));
+        }
+        let house = if config.house.bots > 0 {
+            let tokens = server_world.house_tokens();
+            Some(HouseBots::start(&config.house, requests.clone(), tokens)?)
+        } else {
+            None
+        };
+        let loop_thread = std::thread::Builder::new()
+            .name("world-turns".into())
+            .spawn(move || {
+                let summary = TurnLoop::new(server_world, inbox, output).run();
+                if let Some(house) = house {
+                    house.stop();
+                }
+                summary
+            })
+            .map_err(|error| format!("cannot start the turn loop: {error}"))?;
+        Ok(RunningWorld {
+            requests,
+            addr,
+            net,
+            loop_thread: Some(loop_thread),
+        })
+    }
+
+    /// The address players connect to, when listening.
+    pub fn local_addr(&self) -> Option<SocketAddr> {
+        self.addr
+    }
+
+    /// The loop's channel, for clients in this process.
+    pub fn requests(&self) -> Requests {
+        self.requests.clone()
+    }
+
+    /// Waits for the loop to end (`max_turns`, or a shutdown), then stops the network side.
+    pub fn wait(mut self) -> Result<RunSummary, String> {
+        let result = match self.loop_thread.take() {
+            Some(thread) => thread
+                .join()
+                .unwrap_or_else(|_| Err("the turn loop panicked".into())),
+            None => Err("the turn loop is gone".into()),
+        };
+        if let Some(net) = self.net.take() {
+            // The last messages (`closing`) are queued: let the writers send them.
+            std::thread::sleep(Duration::from_millis(200));
+            net.shutdown();
+        }
+        result
+    }
+
+    /// Stops the loop (the turn in progress is not committed) and waits for it.
+    pub fn shutdown(self) -> Result<RunSummary, String> {
+        let _ = self.requests.send(Request::Shutdown);
+        self.wait()
+    }
+}
+
+/// The loop's state beyond the world.
+struct TurnLoop {
+    world: ServerWorld,
+    inbox: Receiver<Request>,
+    output: Output,
+    log_file: Option<BufWriter<File>>,
+    began: Instant,
+    /// When this process's first turn began.
+    first_turn: Option<Instant>,
+    turns: u64,
+    last_turn: u64,
+    max_stall: Duration,
+}
+
+/// How often the loop looks at the clock while nothing arrives and no turn runs.
+const IDLE_TICK: Duration = Duration::from_millis(50);
+
+impl TurnLoop {
+    fn new(world: ServerWorld, inbox: Receiver<Request>, output: Output) -> TurnLoop {
+        let last_turn = world.world().turn().saturating_sub(1);
+        TurnLoop {
+            world,
+            inbox,
+            output,
+            log_file: None,
+            began: Instant::now(),
+            first_turn: None,
+            turns: 0,
+            last_turn,
+            max_stall: Duration::ZERO,
+        }
+    }
+
+    fn numbers(&self) -> LoopNumbers {
+        LoopNumbers {
+            turns_this_run: self.turns,
+            turns_per_second: self.rate(),
+            max_stall_ms: self.max_stall.as_secs_f64() * 1000.0,
+        }
+    }
+
+    fn rate(&self) -> f64 {
+        match self.first_turn {
+            Some(first) if self.turns > 0 => self.turns as f64 / first.elapsed().as_secs_f64(),
+            _ => 0.0,
+        }
+    }
+
+    fn run(mut self) -> Result<RunSummary, String> {
+        if let Some(path) = &self.world.config().log {
+            let file = std::fs::OpenOptions::new()
+                .create(true)
+                .append(true)
+                .open(path)
+                .map_err(|error| format!("--log {}: {error}", path.display()))?;
+            self.log_file = Some(BufWriter::new(file));
+        }
+        let max_turns = self.world.config().max_turns;
+        let end = loop {
+            if max_turns.is_some_and(|max| self.last_turn >= max) {
+                break "max-turns";
+            }
+            let now = Instant::now();
+            if !self.world.running() {
+                if self.world.connected_players() >= self.world.config().wait_players {
+                    self.first_turn.get_or_insert(now);
+                    self.world.start_turn(now);
+                }
+            } else if self.world.turn_over(now) {
+                let began = Instant::now();
+                let ended = self.world.end_turn()?;
+                self.after_turn(ended);
+                if max_turns.is_none_or(|max| self.last_turn < max) {
+                    self.world.start_turn(Instant::now());
+                }
+                self.world.drop_pending();
+                self.max_stall = self.max_stall.max(began.elapsed());
+                continue;
+            }
+            let wait = self
+                .world
+                .deadline()
+                .map_or(IDLE_TICK, |deadline| {
+                    deadline.saturating_duration_since(now)
+                })
+                .min(IDLE_TICK);
+            match self.inbox.recv_timeout(wait) {
+                Ok(Request::Shutdown) => break "shutdown",
+                Ok(request) => {
+                    let began = Instant::now();
+                    self.handle(request);
+                    self.world.drop_pending();
+                    self.max_stall = self.max_stall.max(began.elapsed());
+                }
+                Err(RecvTimeoutError::Timeout) => {}
+                Err(RecvTimeoutError::Disconnected) => break "shutdown",
+            }
+        };
+        if end == "shutdown" && self.world.running() {
+            (self.output)(&format!(
+                "stopping: turn {} was in progress and is not stored",
+                self.world.world().turn()
+            ));
+        }
+        self.world.close_all(end);
+        if let Some(file) = &mut self.log_file {
+            let _ = file.flush();
+        }
+        let summary = RunSummary {
+            turns: self.turns,
+            last_turn: self.last_turn,
+            seconds: self.began.elapsed().as_secs_f64(),
+            turns_per_second: self.rate(),
+            max_stall_ms: self.max_stall.as_secs_f64() * 1000.0,
+            peak_memory_kib: peak_memory_kib(),
+            end: end.to_string(),
+        };
+        Ok(summary)
+    }
+
+    fn handle(&mut self, request: Request) {
+        match request {
+            Request::Open {
+                conn,
+                outbox,
+                house,
+                ..
+            } => self.world.open(conn, outbox, house),
+            Request::Message { conn, message } => self.world.message(conn, message),
+            Request::Closed { conn } => self.world.close(conn),
+            Request::Read { query, reply } => {
+                let _ = reply.send(self.world.read(&query, self.numbers()));
+            }
+            Request::Shutdown => {}
+        }
+    }
+
+    /// After a completed turn: the log file, the standings, the picture.
+    fn after_turn(&mut self, ended: EndedTurn) {
+        self.turns += 1;
+        self.last_turn = ended.turn;
+        if let Some(file) = &mut self.log_file {
+            for entry in &ended.log {
+                if let Ok(line) = serde_json::to_string(entry) {
+                    let _ = writeln!(file, "{line}");
+                }
+            }
+            let _ = file.flush();
+        }
+        let config = self.world.config();
+        let every = config.standings_every;
+        if every > 0 && ended.turn.is_multiple_of(every) {
+            let line = self.standings_line(ended.turn);
+            (self.output)(&line);
+        }
+        let every = config.svg_every;
+        if every > 0 && ended.turn.is_multiple_of(every) {
+            let path = config.svg_dir.join(format!("world-{}.svg", ended.turn));
+            let labels: PlayerLabels = self
+                .world
+                .scoreboard()
+                .into_iter()
+                .map(|row| (row.player, row.name))
+                .collect();
+            let title = format!("Megachess world after turn {}", ended.turn);
+            let svg = world_svg(self.world.world(), &title, &labels);
+            if let Err(error) = std::fs::write(&path, svg) {
+                (self.output)(&format!("cannot write {}: {error}", path.display()));
+            }
+        }
+    }
+
+    /// `turn N alabaster S (P players, Q pieces) metal ... top: name score, ...`
+    fn standings_line(&self, turn: u64) -> String {
+        let [alabaster, metal] = self.world.standings();
+        let leaders: Vec<String> = self
+            .world
+            .leaders(3)
+            .into_iter()
+            .map(|(name, score)| format!("{name} {score}"))
+            .collect();
+        format!(
+            "turn {turn} alabaster {} ({} players, {} pieces) metal {} ({} players, {} pieces) top: {}",
+            alabaster.score,
+            alabaster.players,
+            alabaster.pieces,
+            metal.score,
+            metal.players,
+            metal.pieces,
+            leaders.join(", ")
+        )
+    }
+}
 
 /// `roger world`.
 pub fn command(args: &WorldArgs) -> ExitCode {
-    let _ = args;
-    todo!("roger world")
+    let config = match args.config() {
+        Ok(config) => config,
+        Err(error) => {
+            eprintln!("roger world: {error}");
+            return ExitCode::from(2);
+        }
+    };
+    let output: Output = Box::new(|line: &str| {
+        let mut stdout = std::io::stdout().lock();
+        let _ = writeln!(stdout, "{line}");
+        let _ = stdout.flush();
+    });
+    let running = match RunningWorld::start(config, output) {
+        Ok(running) => running,
+        Err(error) => {
+            eprintln!("roger world: {error}");
+            return ExitCode::from(2);
+        }
+    };
+    let requests = running.requests();
+    let _ = ctrlc::set_handler(move || {
+        let _ = requests.send(Request::Shutdown);
+    });
+    match running.wait() {
+        Ok(summary) => {
+            println!("{}", summary.line());
+            ExitCode::SUCCESS
+        }
+        Err(error) => {
+            eprintln!("roger world: {error}");
+            ExitCode::FAILURE
+        }
+    }
 }

@@ -1,0 +1,236 @@
+//! Messages from a connection, and the moves among them: one at a time or a whole turn, each
+//! applied by the rules the moment it arrives, answered, logged, and shown as a delta to the
+//! players who see either of its squares and to every spectator.
+
+use super::{Role, ServerWorld};
+use crate::rules::megachess::{Coord, MoveEffects, PlayerId, World};
+use crate::world::api::{ClientMessage, MoveReport, MoveResult, PieceReport, ServerMessage};
+use crate::world::events::Event;
+use crate::world::hub::ConnectionId;
+use std::sync::Arc;
+
+/// A `turn` may hold this many moves beyond the player's pieces; the rest are refused at once.
+const EXTRA_MOVES: usize = 64;
+/// A move text is kept in answers and the log up to this many characters.
+const TEXT_KEPT: usize = 64;
+
+/// A piece of the world as messages name it.
+pub(crate) fn piece_report(id: u32, owner: PlayerId, kind: char, at: Coord) -> PieceReport {
+    PieceReport {
+        id,
+        owner,
+        kind: kind.to_string(),
+        at: at.to_string(),
+    }
+}
+
+/// What a move did, as messages and the log report it.
+fn move_report(world: &World, effects: &MoveEffects) -> MoveReport {
+    MoveReport {
+        captured: effects
+            .captured
+            .map(|c| piece_report(c.id.0, c.owner, c.kind.letter(), c.at)),
+        king_captured: effects.king_captured,
+        handed_over: effects.handed_over.len(),
+        collected: effects
+            .collected
+            .iter()
+            .filter_map(|&id| world.piece(id))
+            .map(|p| piece_report(p.id.0, p.owner, p.kind.letter(), p.at))
+            .collect(),
+        points: effects.points,
+    }
+}
+
+/// A move text cut to a length worth keeping.
+fn kept(text: &str) -> String {
+    let mut cut: String = text.chars().take(TEXT_KEPT).collect();
+    if cut.len() < text.len() {
+        cut.push_str("...");
+    }
+    cut
+}
+
+impl ServerWorld {
+    /// One message of a connection.
+    pub fn message(&mut self, conn: ConnectionId, message: ClientMessage) {
+        match message {
+            ClientMessage::Join { team, name } => self.join(conn, team, name),
+            ClientMessage::Hello { token } => self.hello(conn, &token),
+            ClientMessage::Spectate => self.spectate(conn),
+            ClientMessage::Move { mv } => {
+                if let Some(player) = self.playing(conn) {
+                    let result = self.play(player, &mv);
+                    let turn = self.world.turn();
+                    let answer = match result {
+                        MoveResult {
+                            ok: true,
+                            effects: Some(effects),
+                            mv,
+                            ..
+                        } => ServerMessage::Ack { turn, mv, effects },
+                        result => ServerMessage::Rejected {
+                            turn,
+                            mv: result.mv,
+                            rejection: result.rejection.unwrap_or_default(),
+                            reason: result.reason.unwrap_or_default(),
+                        },
+                    };
+                    self.send(conn, &answer);
+                }
+            }
+            ClientMessage::Turn { moves } => {
+                if let Some(player) = self.playing(conn) {
+                    let allowed = self.world.pieces_of(player).count() + EXTRA_MOVES;
+                    let mut results: Vec<MoveResult> = moves
+                        .iter()
+                        .take(allowed)
+                        .map(|text| self.play(player, text))
+                        .collect();
+                    if moves.len() > allowed {
+                        let reason = format!(
+                            "{} moves sent, more than {allowed}: the last {} dropped",
+                            moves.len(),
+                            moves.len() - allowed
+                        );
+                        results.push(self.refuse(player, "", "too-many-moves", reason));
+                    }
+                    let turn = self.world.turn();
+                    self.answered_by(player);
+                    self.send(conn, &ServerMessage::TurnResult { turn, results });
+                }
+            }
+            ClientMessage::Done => {
+                if let Some(player) = self.playing(conn) {
+                    self.answered_by(player);
+                }
+            }
+            ClientMessage::Leave => self.leave(conn),
+            ClientMessage::Scoreboard => {
+                let players = self.scoreboard();
+                let turn = self.world.turn();
+                self.send(conn, &ServerMessage::Scoreboard { turn, players });
+            }
+            ClientMessage::Region { x0, y0, x1, y1 } => {
+                let answer = match self.region(x0, y0, x1, y1) {
+                    Ok(report) => ServerMessage::Region(report),
+                    Err(reason) => {
+                        ServerMessage::error(crate::world::api::ErrorCode::BadRequest, reason)
+                    }
+                };
+                self.send(conn, &answer);
+            }
+        }
+    }
+
+    /// The player has answered this turn (only a turn of its team counts).
+    fn answered_by(&mut self, player: PlayerId) {
+        let team = self.world.player(player).map(|p| p.team);
+        if team == Some(self.world.team_to_move()) {
+            self.answered.insert(player);
+        }
+    }
+
+    /// One move of `player`, applied by the rules or refused; logged, and shown to those who
+    /// see it.
+    fn play(&mut self, player: PlayerId, text: &str) -> MoveResult {
+        let mv = match crate::rules::megachess::Move::parse(text) {
+            Ok(mv) => mv,
+            Err(error) => return self.refuse(player, text, "garbage", error),
+        };
+        match self.world.apply(player, mv) {
+            Err(rejection) => self.refuse(player, text, rejection.name(), rejection.to_string()),
+            Ok(effects) => {
+                let report = move_report(&self.world, &effects);
+                let text = mv.to_string();
+                self.push_log(Event::Move {
+                    player,
+                    mv: text.clone(),
+                    effects: report.clone(),
+                });
+                if let Some(captured) = effects.king_captured {
+                    self.king_captured(player, captured, effects.handed_over.len());
+                }
+                self.delta(player, mv.from, mv.to, &text, &report);
+                MoveResult {
+                    mv: text,
+                    ok: true,
+                    rejection: None,
+                    reason: None,
+                    effects: Some(report),
+                }
+            }
+        }
+    }
+
+    fn refuse(&mut self, player: PlayerId, text: &str, name: &str, reason: String) -> MoveResult {
+        let mv = kept(text);
+        self.push_log(Event::Rejected {
+            player,
+            mv: mv.clone(),
+            rejection: name.to_string(),
+            reason: reason.clone(),
+        });
+        MoveResult {
+            mv,
+            ok: false,
+            rejection: Some(name.to_string()),
+            reason: Some(reason),
+            effects: None,
+        }
+    }
+
+    /// `captured` left the game: its row, the capturer's count, the log, and the news to it.
+    fn king_captured(&mut self, capturer: PlayerId, captured: PlayerId, handed_over: usize) {
+        let turn = self.world.turn();
+        if let Some(row) = self.rows.get_mut(&captured) {
+            row.eliminated_turn = Some(turn);
+        }
+        if let Some(row) = self.rows.get_mut(&capturer) {
+            row.kings_taken += 1;
+        }
+        self.push_log(Event::KingCaptured {
+            player: capturer,
+            captured,
+            handed_over,
+        });
+        self.windows.remove(&captured);
+        self.answered.remove(&captured);
+        if let Some(conn) = self.bound.remove(&captured) {
+            let message = ServerMessage::Eliminated { turn, by: capturer };
+            self.send(conn, &message);
+        }
+        // The capturer's army grew: so does its view.
+        if let Some(rect) = self.world.army_rect(capturer, self.config.window_margin) {
+            self.windows.insert(capturer, rect);
+        }
+    }
+
+    /// The move as `moved` to every other player whose window holds one of its squares, and to
+    /// every spectator.
+    fn delta(&mut self, mover: PlayerId, from: Coord, to: Coord, mv: &str, report: &MoveReport) {
+        let message = ServerMessage::Moved {
+            turn: self.world.turn(),
+            player: mover,
+            mv: mv.to_string(),
+            effects: report.clone(),
+        };
+        let text: Arc<str> = message.to_json().into();
+        let receivers: Vec<ConnectionId> = self
+            .connections
+            .iter()
+            .filter(|(_, connection)| match connection.role {
+                Role::Spectator => true,
+                Role::Player(player) if player != mover => self
+                    .windows
+                    .get(&player)
+                    .is_some_and(|rect| rect.contains(from) || rect.contains(to)),
+                _ => false,
+            })
+            .map(|(&conn, _)| conn)
+            .collect();
+        for conn in receivers {
+            self.send_text(conn, Arc::clone(&text));
+        }
+    }
+}

@@ -1,0 +1,296 @@
+//! The server's world without a network: connections are outboxes read by the test.
+
+use super::ServerWorld;
+use crate::world::api::{ClientMessage, MoveResult, ServerMessage, TeamChoice};
+use crate::world::config::WorldConfig;
+use crate::world::events::Event;
+use crate::world::hub::{ConnectionId, Outbox, OutboxReceiver};
+use crate::world::placement::Placement;
+use std::path::PathBuf;
+use std::time::{Duration, Instant};
+
+/// A folder of its own for each test's database.
+struct Scratch(PathBuf);
+
+impl Scratch {
+    fn new(name: &str) -> Scratch {
+        let path = std::env::temp_dir().join(format!("roger-core-{name}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&path);
+        std::fs::create_dir_all(&path).unwrap();
+        Scratch(path)
+    }
+}
+
+impl Drop for Scratch {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+fn config(scratch: &Scratch, simulate: bool) -> WorldConfig {
+    let mut config = WorldConfig {
+        db: scratch.0.join("world.sqlite"),
+        simulate,
+        placement: Placement::Edge,
+        listen: String::new(),
+        ..WorldConfig::default()
+    };
+    config.params.width = 8;
+    config.params.height = 8;
+    config.params.bonus_every = 0;
+    config
+}
+
+struct Client {
+    conn: ConnectionId,
+    inbox: OutboxReceiver,
+}
+
+impl Client {
+    fn open(world: &mut ServerWorld, conn: ConnectionId, capacity: usize) -> Client {
+        let (outbox, inbox) = Outbox::channel(capacity);
+        world.open(conn, outbox, false);
+        Client { conn, inbox }
+    }
+    /// Every message waiting.
+    fn read(&mut self) -> Vec<ServerMessage> {
+        std::iter::from_fn(|| self.inbox.try_recv().ok())
+            .map(|text| serde_json::from_str(&text).unwrap())
+            .collect()
+    }
+    fn join(&mut self, world: &mut ServerWorld, team: TeamChoice) -> u32 {
+        world.message(self.conn, ClientMessage::Join { team, name: None });
+        // Only `joined` is read; `welcome` and the rest stay for the test.
+        let first = self.inbox.try_recv().ok();
+        match first.map(|text| serde_json::from_str(&text).unwrap()) {
+            Some(ServerMessage::Joined { player, .. }) => player,
+            other => panic!("{other:?}"),
+        }
+    }
+    fn turn(&mut self, world: &mut ServerWorld, moves: &[&str]) -> Vec<MoveResult> {
+        let moves = moves.iter().map(|m| m.to_string()).collect();
+        world.message(self.conn, ClientMessage::Turn { moves });
+        self.read()
+            .into_iter()
+            .find_map(|message| match message {
+                ServerMessage::TurnResult { results, .. } => Some(results),
+                _ => None,
+            })
+            .expect("a turn result")
+    }
+}
+
+fn two_players(world: &mut ServerWorld) -> (Client, Client) {
+    let mut white = Client::open(world, 1, 1000);
+    let mut black = Client::open(world, 2, 1000);
+    assert_eq!(white.join(world, TeamChoice::Auto), 1);
+    assert_eq!(black.join(world, TeamChoice::Auto), 2);
+    (white, black)
+}
+
+#[test]
+fn a_joined_player_is_welcomed_and_told_its_turn_with_its_view() {
+    let scratch = Scratch::new("join");
+    let mut world = ServerWorld::create(config(&scratch, true)).unwrap();
+    let (mut white, mut black) = two_players(&mut world);
+    assert!(matches!(
+        white.read()[..],
+        [ServerMessage::Welcome { alive: true, .. }]
+    ));
+    assert_eq!(
+        world.world().player(2).unwrap().team.name(),
+        "metal",
+        "auto balances"
+    );
+    black.read();
+    world.start_turn(Instant::now());
+    match &white.read()[..] {
+        [ServerMessage::Turn {
+            turn: 1,
+            you_move: true,
+            position: Some(position),
+            ..
+        }] => assert!(position.contains("me 1 ") && position.contains("1K4,0")),
+        other => panic!("{other:?}"),
+    }
+    assert!(matches!(
+        black.read()[..],
+        [ServerMessage::Turn {
+            you_move: false,
+            position: None,
+            ..
+        }]
+    ));
+}
+
+#[test]
+fn refused_moves_change_nothing_and_are_logged_with_their_reason() {
+    let scratch = Scratch::new("refused");
+    let mut world = ServerWorld::create(config(&scratch, true)).unwrap();
+    let (mut white, mut black) = two_players(&mut world);
+    world.start_turn(Instant::now());
+    black.read();
+    let before = world.world().snapshot();
+    let results = white.turn(&mut world, &["4,6-4,5", "e2e4", "4,1-4,3", "4,3-4,4"]);
+    let names: Vec<Option<&str>> = results.iter().map(|r| r.rejection.as_deref()).collect();
+    assert_eq!(
+        names,
+        [
+            Some("not-your-piece"),
+            Some("garbage"),
+            None,
+            Some("already-moved")
+        ]
+    );
+    let after = world.world().snapshot();
+    let moved: Vec<_> = after
+        .pieces
+        .iter()
+        .filter(|piece| !before.pieces.contains(piece))
+        .collect();
+    assert_eq!(moved.len(), 1, "only the pawn moved: {moved:?}");
+    // Black saw the accepted move as a delta, and only that one.
+    let deltas: Vec<String> = black
+        .read()
+        .into_iter()
+        .filter_map(|message| match message {
+            ServerMessage::Moved { mv, .. } => Some(mv),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(deltas, ["4,1-4,3"]);
+    let rejected = world
+        .log
+        .iter()
+        .filter(|entry| matches!(entry.event, Event::Rejected { .. }))
+        .count();
+    assert_eq!(rejected, 3);
+}
+
+#[test]
+fn a_simulated_turn_ends_when_every_connected_player_of_the_team_answered() {
+    let scratch = Scratch::new("simulated");
+    let mut world = ServerWorld::create(config(&scratch, true)).unwrap();
+    let (white, mut black) = two_players(&mut world);
+    let now = Instant::now();
+    world.start_turn(now);
+    assert!(!world.turn_over(now));
+    // Metal answering in alabaster's turn does not count.
+    world.message(black.conn, ClientMessage::Done);
+    assert!(!world.turn_over(now));
+    world.message(white.conn, ClientMessage::Done);
+    assert!(world.turn_over(now));
+    let ended = world.end_turn().unwrap();
+    assert_eq!(ended.turn, 1);
+    assert!(matches!(
+        ended.log.last().unwrap().event,
+        Event::TurnEnd { .. }
+    ));
+    world.start_turn(now);
+    // Metal disconnects: nobody connected is left to wait for.
+    world.close(black.conn);
+    assert!(world.turn_over(now));
+    black.read();
+}
+
+#[test]
+fn a_wall_clock_turn_waits_for_its_deadline_even_when_everybody_answered() {
+    let scratch = Scratch::new("wall");
+    let mut world = ServerWorld::create(config(&scratch, false)).unwrap();
+    let (white, _black) = two_players(&mut world);
+    let now = Instant::now();
+    world.start_turn(now);
+    world.message(white.conn, ClientMessage::Done);
+    assert!(!world.turn_over(now));
+    let turn_ms = world.world().params().turn_ms;
+    assert!(world.turn_over(now + Duration::from_millis(turn_ms)));
+}
+
+#[test]
+fn a_full_outbox_drops_its_connection_and_the_world_goes_on() {
+    let scratch = Scratch::new("slow");
+    let mut world = ServerWorld::create(config(&scratch, true)).unwrap();
+    let (mut white, _black) = two_players(&mut world);
+    let slow = Client::open(&mut world, 3, 1);
+    world.message(slow.conn, ClientMessage::Spectate);
+    world.start_turn(Instant::now());
+    world.drop_pending();
+    assert!(
+        world.connections.contains_key(&slow.conn) == false,
+        "dropped when full"
+    );
+    let results = white.turn(&mut world, &["4,1-4,3"]);
+    assert!(results[0].ok);
+}
+
+#[test]
+fn hello_binds_the_token_s_player_and_a_bad_token_is_refused() {
+    let scratch = Scratch::new("hello");
+    let mut world = ServerWorld::create(config(&scratch, true)).unwrap();
+    let mut first = Client::open(&mut world, 1, 100);
+    world.message(
+        first.conn,
+        ClientMessage::Join {
+            team: TeamChoice::Metal,
+            name: Some("ada\u{7}".into()),
+        },
+    );
+    let token = match &first.read()[0] {
+        ServerMessage::Joined { token, name, .. } => {
+            assert_eq!(name, "ada", "control characters are dropped");
+            token.clone()
+        }
+        other => panic!("{other:?}"),
+    };
+    let mut again = Client::open(&mut world, 2, 100);
+    world.message(again.conn, ClientMessage::Hello { token });
+    assert!(matches!(
+        again.read()[..],
+        [ServerMessage::Welcome { player: 1, .. }]
+    ));
+    assert!(
+        !world.connections.contains_key(&first.conn),
+        "the old connection is replaced"
+    );
+    let mut stranger = Client::open(&mut world, 3, 100);
+    world.message(
+        stranger.conn,
+        ClientMessage::Hello {
+            token: "0".repeat(32),
+        },
+    );
+    world.drop_pending();
+    assert!(
+        matches!(&stranger.read()[..], [ServerMessage::Error { error, .. }] if error == "bad-token")
+    );
+    assert!(!world.connections.contains_key(&stranger.conn));
+}
+
+#[test]
+fn a_resumed_world_goes_on_from_its_last_turn_and_houses_a_player_of_the_lost_turn() {
+    let scratch = Scratch::new("resume");
+    let mut world = ServerWorld::create(config(&scratch, true)).unwrap();
+    let (mut white, _black) = two_players(&mut world);
+    world.start_turn(Instant::now());
+    white.turn(&mut world, &["4,1-4,3"]);
+    world.end_turn().unwrap();
+    world.start_turn(Instant::now());
+    // A move and a join in turn 2, which is never completed.
+    let mut late = Client::open(&mut world, 9, 100);
+    assert_eq!(late.join(&mut world, TeamChoice::Metal), 3);
+    drop(world);
+    let mut config = config(&scratch, true);
+    config.resume = true;
+    let resumed = ServerWorld::resume(config).unwrap();
+    assert_eq!(resumed.world().turn(), 2);
+    assert!(resumed
+        .world()
+        .piece_at(crate::rules::megachess::Coord::new(4, 3))
+        .is_some());
+    assert_eq!(
+        resumed.world().pieces_of(3).count(),
+        16,
+        "the late player has an army"
+    );
+    assert_eq!(resumed.scoreboard().len(), 3);
+}

@@ -1,0 +1,251 @@
+//! The start and end of turns: who is told what when a turn begins, when a simulated turn is
+//! over, and the end of a turn (the rules' fading, survival points and bonus piece), its log,
+//! its commit to the store, and the news to every connection.
+
+use super::moves::piece_report;
+use super::{Role, ServerWorld};
+use crate::rules::megachess::{Coord, PlayerId};
+use crate::world::api::{PieceReport, ServerMessage};
+use crate::world::events::{Event, LogEntry};
+use crate::world::hub::ConnectionId;
+use crate::world::store::TurnCommit;
+use std::collections::BTreeMap;
+use std::time::{Duration, Instant};
+
+/// What a completed turn was, for the loop's standings and log file.
+pub struct EndedTurn {
+    pub turn: u64,
+    /// The turn's log, in order.
+    pub log: Vec<LogEntry>,
+}
+
+/// A team's numbers for the standings.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct TeamStanding {
+    pub score: i64,
+    pub players: usize,
+    pub pieces: usize,
+}
+
+impl ServerWorld {
+    /// Whether a turn is under way (turns start once, then run for good).
+    pub fn running(&self) -> bool {
+        self.deadline.is_some()
+    }
+
+    /// When the turn in progress must end.
+    pub fn deadline(&self) -> Option<Instant> {
+        self.deadline
+    }
+
+    /// Starts the turn the world is at: every connection hears of it, the team to move with
+    /// its view.
+    pub fn start_turn(&mut self, now: Instant) {
+        self.turn_began = now;
+        self.deadline = Some(now + Duration::from_millis(self.world.params().turn_ms));
+        self.answered.clear();
+        let margin = self.config.window_margin;
+        self.windows = self
+            .bound
+            .keys()
+            .filter_map(|&player| Some((player, self.world.army_rect(player, margin)?)))
+            .collect();
+        let receivers: Vec<(ConnectionId, Role)> = self
+            .connections
+            .iter()
+            .map(|(&conn, connection)| (conn, connection.role))
+            .collect();
+        for (conn, role) in receivers {
+            let message = match role {
+                Role::Player(player) if self.bound.get(&player) == Some(&conn) => {
+                    self.turn_message(player)
+                }
+                Role::Spectator => self.turn_message(0),
+                _ => continue,
+            };
+            self.send(conn, &message);
+        }
+    }
+
+    /// The `turn` message for a player (its view when its team moves), or for a spectator
+    /// (`player` 0).
+    pub(super) fn turn_message(&self, player: PlayerId) -> ServerMessage {
+        let team = self.world.team_to_move();
+        let moves = self.world.player(player).is_some_and(|p| p.team == team);
+        let left = self.deadline.map_or(Duration::ZERO, |deadline| {
+            deadline.saturating_duration_since(Instant::now())
+        });
+        ServerMessage::Turn {
+            turn: self.world.turn(),
+            team: team.name().to_string(),
+            you_move: moves,
+            deadline_ms: left.as_millis() as u64,
+            position: moves.then(|| {
+                self.world
+                    .position_line(player, Some(self.config.window_margin))
+            }),
+        }
+    }
+
+    /// Whether the turn is over: at its deadline; simulated, also as soon as every connected,
+    /// present, live player of the team to move has answered.
+    pub fn turn_over(&self, now: Instant) -> bool {
+        let Some(deadline) = self.deadline else {
+            return false;
+        };
+        if now >= deadline {
+            return true;
+        }
+        self.config.simulate && {
+            let team = self.world.team_to_move();
+            self.bound.keys().all(|&player| {
+                let waiting = self
+                    .world
+                    .player(player)
+                    .is_some_and(|p| p.team == team && p.present);
+                !waiting || self.answered.contains(&player)
+            })
+        }
+    }
+
+    /// Ends the turn: the rules' turn end, the log, one transaction in the store, the news to
+    /// every connection. The next turn is not started yet.
+    pub fn end_turn(&mut self) -> Result<EndedTurn, String> {
+        let ended = self.world.end_turn();
+        let faded: Vec<PieceReport> = ended
+            .faded
+            .iter()
+            .map(|f| piece_report(f.id.0, f.owner, f.kind.letter(), f.at))
+            .collect();
+        let bonus = ended
+            .bonus
+            .map(|(id, kind, at)| piece_report(id.0, 0, kind.letter(), at));
+        if !faded.is_empty() {
+            // Logged in the turn that ended (the world already counts the next one).
+            self.push_ended(
+                ended.turn,
+                Event::Faded {
+                    pieces: faded.clone(),
+                },
+            );
+        }
+        if let Some(piece) = &bonus {
+            self.push_ended(
+                ended.turn,
+                Event::Bonus {
+                    piece: piece.clone(),
+                },
+            );
+        }
+        for player in self.world.players() {
+            if let Some(row) = self.rows.get_mut(&player.id) {
+                row.score = player.score;
+            }
+        }
+        let scores: BTreeMap<PlayerId, i64> =
+            self.rows.values().map(|row| (row.id, row.score)).collect();
+        self.push_ended(ended.turn, Event::TurnEnd { scores });
+        let rows: Vec<_> = self.rows.values().cloned().collect();
+        let snapshot = self.world.snapshot();
+        let commit = TurnCommit {
+            turn: ended.turn,
+            world: &snapshot,
+            players: &rows,
+            events: &self.log,
+            server: self.server,
+        };
+        let stored = self
+            .store
+            .commit_turn(&commit)
+            .map_err(|error| error.to_string());
+        let log = std::mem::take(&mut self.log);
+        self.deadline = None;
+        stored?;
+        self.tell_turn_end(ended.turn, &faded, bonus);
+        Ok(EndedTurn {
+            turn: ended.turn,
+            log,
+        })
+    }
+
+    fn push_ended(&mut self, turn: u64, event: Event) {
+        let ms = self.turn_began.elapsed().as_millis() as u64;
+        self.log.push(LogEntry { turn, ms, event });
+    }
+
+    /// `turn_end` to every connection: the faded pieces in its view, the bonus, its score.
+    fn tell_turn_end(&mut self, turn: u64, faded: &[PieceReport], bonus: Option<PieceReport>) {
+        let receivers: Vec<(ConnectionId, Role)> = self
+            .connections
+            .iter()
+            .map(|(&conn, connection)| (conn, connection.role))
+            .collect();
+        for (conn, role) in receivers {
+            let (seen, score) = match role {
+                Role::Spectator => (faded.to_vec(), None),
+                Role::Player(player) => {
+                    let window = self.windows.get(&player);
+                    let seen = faded
+                        .iter()
+                        .filter(|piece| {
+                            piece.owner == player
+                                || window.is_some_and(|rect| {
+                                    Coord::parse(&piece.at).is_ok_and(|at| rect.contains(at))
+                                })
+                        })
+                        .cloned()
+                        .collect();
+                    (seen, self.rows.get(&player).map(|row| row.score))
+                }
+                Role::Nobody => continue,
+            };
+            let message = ServerMessage::TurnEnd {
+                turn,
+                faded: seen,
+                bonus: bonus.clone(),
+                score,
+            };
+            self.send(conn, &message);
+        }
+    }
+
+    /// `closing` to every connection, then every connection dropped.
+    pub fn close_all(&mut self, reason: &str) {
+        let message = ServerMessage::Closing {
+            turn: self.world.turn(),
+            reason: reason.to_string(),
+        };
+        let conns: Vec<ConnectionId> = self.connections.keys().copied().collect();
+        for conn in conns {
+            self.send(conn, &message);
+        }
+        self.connections.clear();
+        self.bound.clear();
+    }
+
+    /// Each team's score, players and pieces.
+    pub fn standings(&self) -> [TeamStanding; 2] {
+        let mut teams = [TeamStanding::default(); 2];
+        for player in self.world.players() {
+            let team = &mut teams[player.team as usize];
+            team.players += 1;
+            team.score += player.score;
+        }
+        for piece in self.world.pieces() {
+            if let Some(player) = self.world.player(piece.owner) {
+                teams[player.team as usize].pieces += 1;
+            }
+        }
+        teams
+    }
+
+    /// The best `count` players by score: name and score.
+    pub fn leaders(&self, count: usize) -> Vec<(String, i64)> {
+        let mut rows: Vec<_> = self.rows.values().collect();
+        rows.sort_by_key(|row| (-row.score, row.id));
+        rows.iter()
+            .take(count)
+            .map(|row| (row.name.clone(), row.score))
+            .collect()
+    }
+}
