@@ -32,7 +32,7 @@ fn summary(server: &Server, timeout: Duration) -> String {
 /// moves, until the world closes or `end`.
 fn load_bot(url: String, index: u64, end: Instant) -> (u64, u64) {
     let mut client = Client::connect(&url);
-    let team = if index % 2 == 0 {
+    let team = if index.is_multiple_of(2) {
         TeamChoice::Alabaster
     } else {
         TeamChoice::Metal

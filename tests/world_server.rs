@@ -332,7 +332,7 @@ fn garbage_floods_and_oversized_messages_get_errors_while_a_second_clients_turn_
         ServerMessage::Error { error, .. } if error == "rate-limited" => Some(()),
         _ => None,
     });
-    let _ = limited;
+    limited;
 
     // Meanwhile alabaster's turn goes through.
     let results = white.play_turn(&["4,1-4,3"]);

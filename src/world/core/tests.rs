@@ -216,7 +216,7 @@ fn a_full_outbox_drops_its_connection_and_the_world_goes_on() {
     world.start_turn(Instant::now());
     world.drop_pending();
     assert!(
-        world.connections.contains_key(&slow.conn) == false,
+        !world.connections.contains_key(&slow.conn),
         "dropped when full"
     );
     let results = white.turn(&mut world, &["4,1-4,3"]);
