@@ -94,7 +94,7 @@ fn a_sigkilled_world_resumes_with_no_completed_turn_lost() {
     ]);
     let refs: Vec<&str> = resumed_args.iter().map(String::as_str).collect();
     let mut server = Server::start(&db, &refs);
-    server.wait_line(&"resumed".to_string(), Duration::from_secs(30));
+    server.wait_line("resumed", Duration::from_secs(30));
     assert_eq!(server.wait_exit(Duration::from_secs(120)), Some(0));
 
     let (store, after) = Store::resume(&db).unwrap();

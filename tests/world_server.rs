@@ -328,11 +328,10 @@ fn garbage_floods_and_oversized_messages_get_errors_while_a_second_clients_turn_
     for _ in 0..100 {
         rogue.send(&ClientMessage::Scoreboard);
     }
-    let (limited, _) = rogue.until(WAIT, |message| match message {
+    rogue.until(WAIT, |message| match message {
         ServerMessage::Error { error, .. } if error == "rate-limited" => Some(()),
         _ => None,
     });
-    limited;
 
     // Meanwhile alabaster's turn goes through.
     let results = white.play_turn(&["4,1-4,3"]);
