@@ -151,6 +151,9 @@ fn a_king_capture_hands_the_whole_army_over() {
     let (second, _) = black.join(TeamChoice::Metal, "bob");
     let mut watcher = Client::connect(&server.url());
     watcher.send(&ClientMessage::Spectate);
+    watcher.until(WAIT, |message| {
+        matches!(message, ServerMessage::Spectating { .. }).then_some(())
+    });
 
     // The queen walks out behind a pawn that steps aside, takes the pawn in front of the
     // king, then the king; metal does nothing.

@@ -1,0 +1,230 @@
+//! Plain HTTP on the world server's port: the request head read within bounds, the reads
+//! answered through the turn loop, and `GET /ws` handed to the WebSocket side.
+
+use super::{ws, Shared};
+use crate::rules::megachess::{Coord, Rect};
+use crate::world::hub::{ReadAnswer, ReadQuery, Request};
+use std::collections::HashMap;
+use std::net::SocketAddr;
+use std::time::Duration;
+use tokio::io::{AsyncReadExt, AsyncWriteExt};
+use tokio::net::TcpStream;
+use tokio::sync::oneshot;
+use tokio::time::timeout;
+
+/// How long a client may take to send its request head, and the turn loop to answer a read.
+const HEAD_TIME: Duration = Duration::from_secs(10);
+const READ_TIME: Duration = Duration::from_secs(10);
+
+/// A request head: method, path, query and the headers (names in lower case).
+pub(super) struct Head {
+    pub method: String,
+    pub path: String,
+    pub query: HashMap<String, String>,
+    pub headers: HashMap<String, String>,
+}
+
+impl Head {
+    fn parse(text: &str) -> Option<Head> {
+        let mut lines = text.split("\r\n");
+        let mut first = lines.next()?.split(' ');
+        let method = first.next()?.to_string();
+        let target = first.next()?;
+        first.next()?.starts_with("HTTP/1.").then_some(())?;
+        let (path, query) = target.split_once('?').unwrap_or((target, ""));
+        let query = query
+            .split('&')
+            .filter(|pair| !pair.is_empty())
+            .map(|pair| {
+                let (name, value) = pair.split_once('=').unwrap_or((pair, ""));
+                (name.to_string(), value.to_string())
+            })
+            .collect();
+        let headers = lines
+            .filter_map(|line| line.split_once(':'))
+            .map(|(name, value)| (name.trim().to_ascii_lowercase(), value.trim().to_string()))
+            .collect();
+        Some(Head {
+            method,
+            path: path.to_string(),
+            query,
+            headers,
+        })
+    }
+}
+
+/// Serves one TCP connection: one HTTP answer, or a WebSocket session.
+pub(super) async fn serve(mut stream: TcpStream, peer: SocketAddr, shared: Shared) {
+    let limit = shared.limits.max_message_bytes.max(1024);
+    let (head, rest) = match timeout(HEAD_TIME, read_head(&mut stream, limit)).await {
+        Err(_) | Ok(Err(HeadError::Closed)) => return,
+        Ok(Err(HeadError::TooLarge)) => {
+            return answer(
+                &mut stream,
+                431,
+                "application/json",
+                &error_body("request head too large"),
+            )
+            .await
+        }
+        Ok(Ok(read)) => read,
+    };
+    let Some(head) = Head::parse(&head) else {
+        return answer(
+            &mut stream,
+            400,
+            "application/json",
+            &error_body("not an HTTP/1.x request"),
+        )
+        .await;
+    };
+    if head.method != "GET" {
+        return answer(
+            &mut stream,
+            405,
+            "application/json",
+            &error_body("only GET is served"),
+        )
+        .await;
+    }
+    let query = match head.path.as_str() {
+        "/ws" => return ws::serve(stream, rest, &head, peer, shared).await,
+        "/" => return answer(&mut stream, 200, "text/plain; charset=utf-8", INDEX).await,
+        "/status" => Ok(ReadQuery::Status),
+        "/scoreboard" => Ok(ReadQuery::Scoreboard),
+        "/region" => rect(&head.query, false).map(ReadQuery::Region),
+        "/svg" => rect(&head.query, true).map(ReadQuery::Svg),
+        path => {
+            let body = error_body(&format!("no such path {path} (see GET /)"));
+            return answer(&mut stream, 404, "application/json", &body).await;
+        }
+    };
+    let query = match query {
+        Ok(query) => query,
+        Err(reason) => {
+            return answer(&mut stream, 400, "application/json", &error_body(&reason)).await
+        }
+    };
+    let (reply, answered) = oneshot::channel();
+    if shared
+        .requests
+        .send(Request::Read { query, reply })
+        .is_err()
+    {
+        return answer(
+            &mut stream,
+            503,
+            "application/json",
+            &error_body("the world is stopping"),
+        )
+        .await;
+    }
+    match timeout(READ_TIME, answered).await {
+        Ok(Ok(ReadAnswer::Json(body))) => answer(&mut stream, 200, "application/json", &body).await,
+        Ok(Ok(ReadAnswer::Svg(body))) => answer(&mut stream, 200, "image/svg+xml", &body).await,
+        Ok(Ok(ReadAnswer::Refused { status, reason })) => {
+            answer(
+                &mut stream,
+                status,
+                "application/json",
+                &error_body(&reason),
+            )
+            .await
+        }
+        _ => {
+            answer(
+                &mut stream,
+                503,
+                "application/json",
+                &error_body("the world did not answer in time"),
+            )
+            .await
+        }
+    }
+}
+
+const INDEX: &str = "Roger's Megachess world server\n\
+GET /ws          the WebSocket API (JSON messages; see docs/world-server.md)\n\
+GET /status      the server in numbers\n\
+GET /scoreboard  every player's score\n\
+GET /region?x0=&y0=&x1=&y1=   the pieces of a rectangle\n\
+GET /svg[?x0=&y0=&x1=&y1=]    a picture of a rectangle (default: the whole world)\n";
+
+enum HeadError {
+    Closed,
+    TooLarge,
+}
+
+/// Reads up to the blank line that ends the head; the head, and whatever came after it (the
+/// start of a WebSocket stream from a client that did not wait).
+async fn read_head(stream: &mut TcpStream, limit: usize) -> Result<(String, Vec<u8>), HeadError> {
+    let mut buffer = Vec::with_capacity(1024);
+    let mut chunk = [0u8; 4096];
+    loop {
+        if let Some(end) = buffer.windows(4).position(|w| w == b"\r\n\r\n") {
+            let rest = buffer.split_off(end + 4);
+            let head = String::from_utf8_lossy(&buffer[..end]).into_owned();
+            return Ok((head, rest));
+        }
+        if buffer.len() > limit {
+            return Err(HeadError::TooLarge);
+        }
+        match stream.read(&mut chunk).await {
+            Ok(0) | Err(_) => return Err(HeadError::Closed),
+            Ok(read) => buffer.extend_from_slice(&chunk[..read]),
+        }
+    }
+}
+
+/// The rectangle of a query: all of `x0 y0 x1 y1`, or none of them where `optional` (then the
+/// whole board, which the turn loop cuts to size).
+fn rect(query: &HashMap<String, String>, optional: bool) -> Result<Rect, String> {
+    let names = ["x0", "y0", "x1", "y1"];
+    if optional && names.iter().all(|name| !query.contains_key(*name)) {
+        return Ok(Rect {
+            min: Coord::new(0, 0),
+            max: Coord::new(u32::MAX, u32::MAX),
+        });
+    }
+    let mut values = [0u32; 4];
+    for (value, name) in values.iter_mut().zip(names) {
+        let text = query
+            .get(name)
+            .ok_or_else(|| format!("{name} is missing: give x0, y0, x1 and y1"))?;
+        *value = text
+            .parse()
+            .map_err(|_| format!("{name}={text} is not a square coordinate"))?;
+    }
+    Ok(Rect {
+        min: Coord::new(values[0], values[1]),
+        max: Coord::new(values[2], values[3]),
+    })
+}
+
+fn error_body(reason: &str) -> String {
+    serde_json::json!({ "error": reason }).to_string()
+}
+
+/// Writes one answer and closes.
+pub(super) async fn answer(stream: &mut TcpStream, status: u16, kind: &str, body: &str) {
+    let reason = match status {
+        200 => "OK",
+        400 => "Bad Request",
+        404 => "Not Found",
+        405 => "Method Not Allowed",
+        431 => "Request Header Fields Too Large",
+        503 => "Service Unavailable",
+        _ => "Error",
+    };
+    let head = format!(
+        "HTTP/1.1 {status} {reason}\r\nContent-Type: {kind}\r\nContent-Length: {}\r\n\
+         Access-Control-Allow-Origin: *\r\nConnection: close\r\n\r\n",
+        body.len()
+    );
+    let write = async {
+        stream.write_all(head.as_bytes()).await?;
+        stream.write_all(body.as_bytes()).await?;
+        stream.shutdown().await
+    };
+    let _ = timeout(HEAD_TIME, write).await;
+}

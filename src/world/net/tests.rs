@@ -1,0 +1,1 @@
+//! Tests of the network side with a fake turn loop.
