@@ -17,7 +17,6 @@ fn roger_bot_plays_a_whole_world_against_house_bots_and_survives_a_server_restar
     let dir = TempDir::new("bot");
     let db = dir.join("world.sqlite");
     let token_file = dir.join("bot.token");
-    let house = format!("{ROGER} play greedy --variant megachess");
     let turns = 40;
     let args = |resume: bool| {
         let mut args: Vec<String> = [
@@ -31,8 +30,6 @@ fn roger_bot_plays_a_whole_world_against_house_bots_and_survives_a_server_restar
             "2",
             "--house-movetime",
             "50",
-            "--house-engine",
-            &house,
             "--wait-players",
             "3",
             "--turns",

@@ -8,7 +8,7 @@ use roger::rules::megachess::{Move, World};
 use roger::world::events::{Event, LogEntry};
 use roger::world::store::Store;
 use std::time::Duration;
-use world_support::{Server, TempDir, ROGER};
+use world_support::{Server, TempDir};
 
 /// The turn of a standings line (`turn N ...`), if it is one.
 fn standings_turn(line: &str) -> Option<u64> {
@@ -19,7 +19,8 @@ fn standings_turn(line: &str) -> Option<u64> {
         .ok()
 }
 
-fn house_args(engine: &str) -> Vec<String> {
+/// A simulated world of four house bots (Roger, 50 ms a turn).
+fn house_args() -> Vec<String> {
     [
         "--simulate",
         "--size",
@@ -29,10 +30,10 @@ fn house_args(engine: &str) -> Vec<String> {
         "3",
         "--house-bots",
         "4",
+        "--wait-players",
+        "4",
         "--house-movetime",
         "50",
-        "--house-engine",
-        engine,
         "--param",
         "bonus_every=2",
         "--param",
@@ -47,8 +48,7 @@ fn house_args(engine: &str) -> Vec<String> {
 fn a_sigkilled_world_resumes_with_no_completed_turn_lost() {
     let dir = TempDir::new("resume");
     let db = dir.join("world.sqlite");
-    let engine = format!("{ROGER} play greedy --variant megachess");
-    let args = house_args(&engine);
+    let args = house_args();
     let mut with_turns = args.clone();
     with_turns.extend(["--turns".to_string(), "1000".to_string()]);
     let refs: Vec<&str> = with_turns.iter().map(String::as_str).collect();

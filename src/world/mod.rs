@@ -26,6 +26,7 @@ pub mod bridge;
 pub mod cli;
 pub mod config;
 pub mod core;
+pub mod engine;
 pub mod events;
 pub mod house;
 pub mod hub;
