@@ -1,1 +1,234 @@
-//! Tests of the network side with a fake turn loop.
+//! The network side against a fake turn loop: what misbehaving clients get, and that nobody
+//! else notices them.
+
+use super::NetServer;
+use crate::world::api::{ClientMessage, ServerMessage};
+use crate::world::config::NetLimits;
+use crate::world::hub::{ConnectionId, Outbox, ReadAnswer, ReadQuery, Request};
+use std::collections::HashMap;
+use std::io::{Read, Write};
+use std::net::TcpStream;
+use std::sync::mpsc::{self, Receiver};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+/// What the fake turn loop saw.
+#[derive(Debug, PartialEq, Eq)]
+enum Seen {
+    Open(ConnectionId),
+    Message(ConnectionId, ClientMessage),
+    Closed(ConnectionId),
+}
+
+/// A fake turn loop: answers `join` with `joined`, reads with a fixed body, and keeps each
+/// connection's outbox where a test can reach it.
+struct FakeLoop {
+    seen: Receiver<Seen>,
+    outboxes: Arc<Mutex<HashMap<ConnectionId, Outbox>>>,
+}
+
+fn start(limits: NetLimits) -> (NetServer, FakeLoop) {
+    let (requests, inbox) = mpsc::channel::<Request>();
+    let (report, seen) = mpsc::channel();
+    let outboxes = Arc::new(Mutex::new(HashMap::new()));
+    let kept = Arc::clone(&outboxes);
+    std::thread::spawn(move || {
+        for request in inbox {
+            match request {
+                Request::Open { conn, outbox, .. } => {
+                    kept.lock().unwrap().insert(conn, outbox);
+                    let _ = report.send(Seen::Open(conn));
+                }
+                Request::Message { conn, message } => {
+                    if let ClientMessage::Join { .. } = message {
+                        let joined = ServerMessage::Joined {
+                            player: 1,
+                            token: "t".into(),
+                            team: "alabaster".into(),
+                            name: "n".into(),
+                        };
+                        if let Some(outbox) = kept.lock().unwrap().get(&conn) {
+                            outbox.send(joined.to_json().into());
+                        }
+                    }
+                    let _ = report.send(Seen::Message(conn, message));
+                }
+                Request::Closed { conn } => {
+                    kept.lock().unwrap().remove(&conn);
+                    let _ = report.send(Seen::Closed(conn));
+                }
+                Request::Read { query, reply } => {
+                    let answer = match query {
+                        ReadQuery::Status => ReadAnswer::Json("{\"turn\":1}".into()),
+                        _ => ReadAnswer::Svg("<svg/>".into()),
+                    };
+                    let _ = reply.send(answer);
+                }
+                Request::Shutdown => break,
+            }
+        }
+    });
+    let server = NetServer::start("127.0.0.1:0", &limits, requests).unwrap();
+    (server, FakeLoop { seen, outboxes })
+}
+
+fn limits() -> NetLimits {
+    NetLimits {
+        handshake_timeout: Duration::from_millis(400),
+        idle_timeout: Duration::from_millis(600),
+        write_timeout: Duration::from_millis(500),
+        outbox_capacity: 8,
+        ..NetLimits::default()
+    }
+}
+
+impl FakeLoop {
+    /// The next thing seen that `pick` wants, within 5 s.
+    fn until(&self, mut pick: impl FnMut(&Seen) -> bool) -> Seen {
+        let end = Instant::now() + Duration::from_secs(5);
+        while let Some(left) = end.checked_duration_since(Instant::now()) {
+            match self.seen.recv_timeout(left) {
+                Ok(seen) if pick(&seen) => return seen,
+                Ok(_) => {}
+                Err(_) => break,
+            }
+        }
+        panic!("not seen within 5 s");
+    }
+}
+
+/// A raw TCP client that upgrades by hand and writes `frames` in the same packet.
+fn raw_upgrade(server: &NetServer, frames: &[u8]) -> TcpStream {
+    let mut stream = TcpStream::connect(server.local_addr()).unwrap();
+    stream
+        .set_read_timeout(Some(Duration::from_secs(5)))
+        .unwrap();
+    let mut bytes = format!(
+        "GET /ws HTTP/1.1\r\nHost: x\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n\
+         Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n"
+    )
+    .into_bytes();
+    bytes.extend_from_slice(frames);
+    stream.write_all(&bytes).unwrap();
+    stream
+}
+
+/// A client's text frame, masked with a zero key (so the payload is as written).
+fn masked_text(text: &str) -> Vec<u8> {
+    assert!(text.len() < 126);
+    let mut frame = vec![0x81, 0x80 | text.len() as u8, 0, 0, 0, 0];
+    frame.extend_from_slice(text.as_bytes());
+    frame
+}
+
+#[test]
+fn a_first_frame_sent_with_the_upgrade_is_understood() {
+    let (server, fake) = start(limits());
+    let mut stream = raw_upgrade(&server, &masked_text(r#"{"type":"join","team":"auto"}"#));
+    fake.until(|seen| matches!(seen, Seen::Message(_, ClientMessage::Join { .. })));
+    let mut answer = vec![0u8; 512];
+    let mut read = 0;
+    let end = Instant::now() + Duration::from_secs(5);
+    while !String::from_utf8_lossy(&answer[..read]).contains("joined") && Instant::now() < end {
+        read += stream.read(&mut answer[read..]).unwrap();
+    }
+    let text = String::from_utf8_lossy(&answer[..read]);
+    assert!(text.starts_with("HTTP/1.1 101"), "{text}");
+    assert!(text.contains("s3pPLMBiTxaQ9kYGzzhZRbK+xOo="), "{text}");
+    assert!(text.contains(r#""type":"joined""#), "{text}");
+    server.shutdown();
+}
+
+#[test]
+fn a_client_that_says_nothing_is_timed_out_and_a_silent_one_is_dropped() {
+    let (server, fake) = start(limits());
+    // No role message: the handshake timeout.
+    let mut mute = raw_upgrade(&server, &[]);
+    let Seen::Open(first) = fake.until(|seen| matches!(seen, Seen::Open(_))) else {
+        unreachable!()
+    };
+    fake.until(|seen| *seen == Seen::Closed(first));
+    let mut answer = Vec::new();
+    let _ = mute.read_to_end(&mut answer);
+    assert!(String::from_utf8_lossy(&answer).contains("timeout"));
+    // A spectator that then neither reads nor answers pings: the idle timeout.
+    let began = Instant::now();
+    let _half_open = raw_upgrade(&server, &masked_text(r#"{"type":"spectate"}"#));
+    let Seen::Open(second) = fake.until(|seen| matches!(seen, Seen::Open(_))) else {
+        unreachable!()
+    };
+    fake.until(|seen| *seen == Seen::Closed(second));
+    let waited = began.elapsed();
+    assert!(waited >= Duration::from_millis(500), "{waited:?}");
+    assert!(waited < Duration::from_secs(3), "{waited:?}");
+    server.shutdown();
+}
+
+#[test]
+fn a_reader_too_slow_is_dropped_while_another_client_is_served() {
+    let (server, fake) = start(limits());
+    let url = format!("ws://{}/ws", server.local_addr());
+    let (mut slow, _) = tungstenite::connect(&url).unwrap();
+    slow.send(tungstenite::Message::text(r#"{"type":"spectate"}"#))
+        .unwrap();
+    let Seen::Open(conn) = fake.until(|seen| matches!(seen, Seen::Open(_))) else {
+        unreachable!()
+    };
+    fake.until(|seen| matches!(seen, Seen::Message(..)));
+    // The loop floods it with large messages it never reads, until its outbox is full.
+    let big: Arc<str> = format!("\"{}\"", "x".repeat(60_000)).into();
+    let outbox = fake.outboxes.lock().unwrap().get(&conn).cloned().unwrap();
+    let began = Instant::now();
+    while outbox.send(Arc::clone(&big)) {
+        assert!(
+            began.elapsed() < Duration::from_secs(10),
+            "the outbox never filled"
+        );
+        std::thread::sleep(Duration::from_millis(1));
+    }
+    drop(outbox);
+    fake.outboxes.lock().unwrap().remove(&conn);
+    // Meanwhile another client joins and is answered.
+    let (mut other, _) = tungstenite::connect(&url).unwrap();
+    other
+        .send(tungstenite::Message::text(
+            r#"{"type":"join","team":"auto"}"#,
+        ))
+        .unwrap();
+    let reply = other.read().unwrap();
+    assert!(reply.to_text().unwrap().contains("joined"));
+    fake.until(|seen| *seen == Seen::Closed(conn));
+    server.shutdown();
+}
+
+#[test]
+fn http_answers_reads_and_refuses_what_it_does_not_serve() {
+    let (server, _fake) = start(limits());
+    let get = |request: &str| {
+        let mut stream = TcpStream::connect(server.local_addr()).unwrap();
+        stream
+            .set_read_timeout(Some(Duration::from_secs(5)))
+            .unwrap();
+        // The server may close before it has read a huge request: that is its answer.
+        let _ = stream.write_all(request.as_bytes());
+        let mut answer = String::new();
+        let _ = stream.read_to_string(&mut answer);
+        answer
+    };
+    let status = get("GET /status HTTP/1.1\r\n\r\n");
+    assert!(
+        status.starts_with("HTTP/1.1 200") && status.ends_with("{\"turn\":1}"),
+        "{status}"
+    );
+    assert!(status.contains("application/json"));
+    let svg = get("GET /svg HTTP/1.1\r\n\r\n");
+    assert!(svg.contains("image/svg+xml"), "{svg}");
+    assert!(get("GET /region?x0=1 HTTP/1.1\r\n\r\n").starts_with("HTTP/1.1 400"));
+    assert!(get("GET /nowhere HTTP/1.1\r\n\r\n").starts_with("HTTP/1.1 404"));
+    assert!(get("POST /status HTTP/1.1\r\n\r\n").starts_with("HTTP/1.1 405"));
+    let huge = format!("GET / HTTP/1.1\r\nX: {}\r\n\r\n", "y".repeat(200_000));
+    assert!(get(&huge).starts_with("HTTP/1.1 431"));
+    let began = Instant::now();
+    server.shutdown();
+    assert!(began.elapsed() < Duration::from_secs(3));
+}
