@@ -103,11 +103,9 @@ fn raw_upgrade(server: &NetServer, frames: &[u8]) -> TcpStream {
     stream
         .set_read_timeout(Some(Duration::from_secs(5)))
         .unwrap();
-    let mut bytes = format!(
-        "GET /ws HTTP/1.1\r\nHost: x\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n\
+    let mut bytes = b"GET /ws HTTP/1.1\r\nHost: x\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n\
          Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n"
-    )
-    .into_bytes();
+        .to_vec();
     bytes.extend_from_slice(frames);
     stream.write_all(&bytes).unwrap();
     stream
