@@ -2,7 +2,8 @@
 //! `cargo test --release --test world_load -- --ignored --nocapture --test-threads 1`):
 //!
 //! - 200 bot connections over loopback, each a client thread that plans its turns with the
-//!   greedy reference player, for 100 simulated turns;
+//!   random reference player (it moves pieces every turn, where the greedy one waits until an
+//!   enemy king is in view), for 100 simulated turns;
 //! - 64 house bots (Roger's own engine) for 200 simulated turns.
 //!
 //! Each prints the server's own summary: turns per second, the longest turn-loop stall, and
@@ -11,7 +12,7 @@
 mod world_support;
 
 use roger::plan::MegachessPlayer;
-use roger::players::megachess::GreedyMegachessPlayer;
+use roger::players::megachess::RandomMegachessPlayer;
 use roger::rules::megachess::WorldView;
 use roger::world::api::{ClientMessage, ServerMessage, TeamChoice};
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -28,7 +29,7 @@ fn summary(server: &Server, timeout: Duration) -> String {
         .unwrap()
 }
 
-/// One bot connection: joins, then answers every turn of its team with the greedy player's
+/// One bot connection: joins, then answers every turn of its team with the random player's
 /// moves, until the world closes or `end`.
 fn load_bot(url: String, index: u64, end: Instant) -> (u64, u64) {
     let mut client = Client::connect(&url);
@@ -38,7 +39,7 @@ fn load_bot(url: String, index: u64, end: Instant) -> (u64, u64) {
         TeamChoice::Metal
     };
     client.join(team, &format!("load-{index}"));
-    let mut player = GreedyMegachessPlayer::new(index);
+    let mut player = RandomMegachessPlayer::new(index);
     let stop = AtomicBool::new(false);
     let (mut turns, mut moves) = (0, 0);
     while Instant::now() < end {
@@ -50,18 +51,19 @@ fn load_bot(url: String, index: u64, end: Instant) -> (u64, u64) {
                 position: Some(position),
                 ..
             } => {
-                let line = position.strip_prefix("position ").unwrap_or(&position);
+                let line = position
+                    .strip_prefix("position megachess ")
+                    .unwrap_or_else(|| panic!("not a position line: {position}"));
                 let params = roger::rules::megachess::MegachessParams::default();
-                let plan = match WorldView::parse(line, &params) {
-                    Ok(view) => player.plan_turn(
-                        &view.world,
-                        view.me,
-                        Duration::from_millis(50),
-                        &stop,
-                        &mut |_| {},
-                    ),
-                    Err(_) => Vec::new(),
-                };
+                let view = WorldView::parse(line, &params)
+                    .unwrap_or_else(|error| panic!("{error}: {position}"));
+                let plan = player.plan_turn(
+                    &view.world,
+                    view.me,
+                    Duration::from_millis(50),
+                    &stop,
+                    &mut |_| {},
+                );
                 moves += plan.len() as u64;
                 turns += 1;
                 client.send(&ClientMessage::Turn {
@@ -85,8 +87,8 @@ fn two_hundred_bot_connections_for_a_hundred_simulated_turns() {
         &[
             "--simulate",
             "--size",
-            "2048",
-            "2048",
+            "1024",
+            "1024",
             "--turns",
             "100",
             "--wait-players",
@@ -110,7 +112,7 @@ fn two_hundred_bot_connections_for_a_hundred_simulated_turns() {
     let results: Vec<(u64, u64)> = threads.into_iter().map(|t| t.join().unwrap()).collect();
     let turns: u64 = results.iter().map(|r| r.0).sum();
     let moves: u64 = results.iter().map(|r| r.1).sum();
-    println!("200 bot connections, 100 simulated turns on a 2048 x 2048 board:");
+    println!("200 bot connections, 100 simulated turns on a 1024 x 1024 board:");
     println!("  server: {line}");
     println!(
         "  clients: {turns} turns answered, {moves} moves sent, {:.1} s in all",
@@ -132,8 +134,8 @@ fn sixty_four_house_bots_for_two_hundred_simulated_turns() {
         &[
             "--simulate",
             "--size",
-            "512",
-            "512",
+            "256",
+            "256",
             "--turns",
             "200",
             "--house-bots",
@@ -165,7 +167,7 @@ fn sixty_four_house_bots_for_two_hundred_simulated_turns() {
     let line = summary(&server, Duration::from_secs(1200));
     running.store(false, Ordering::Relaxed);
     let engines = sampler.join().unwrap();
-    println!("64 house bots (roger, 40 ms a turn), 200 simulated turns on a 512 x 512 board:");
+    println!("64 house bots (roger, 40 ms a turn), 200 simulated turns on a 256 x 256 board:");
     println!("  server: {line}");
     println!("  the 64 engines together: at most {engines} KiB resident");
     println!("  {:.1} s in all", began.elapsed().as_secs_f64());

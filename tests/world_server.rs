@@ -71,15 +71,7 @@ fn a_turn_with_one_move_refused_deltas_reconnection_and_a_wrong_token() {
 
     // Metal saw both moves as deltas, then gets its turn with the moved pawns in view.
     let mut deltas = Vec::new();
-    let ((turn, position), skipped) = black.until(WAIT, |message| match message {
-        ServerMessage::Turn {
-            turn,
-            you_move: true,
-            position: Some(position),
-            ..
-        } => Some((*turn, position.clone())),
-        _ => None,
-    });
+    let ((turn, position), skipped) = black.my_turn_seeing(WAIT);
     deltas.extend(skipped.iter().filter_map(moved));
     assert_eq!(deltas, ["4,1-4,3", "3,1-3,2"]);
     assert_eq!(turn, 2);
@@ -121,15 +113,7 @@ fn a_turn_with_one_move_refused_deltas_reconnection_and_a_wrong_token() {
     // Metal's move goes through; the reconnected alabaster sees it and gets turn 3.
     let results = black.play_turn(&["4,6-4,5"]);
     assert!(results[0].ok, "{results:?}");
-    let ((turn, _), skipped) = white.until(WAIT, |message| match message {
-        ServerMessage::Turn {
-            turn,
-            you_move: true,
-            position: Some(position),
-            ..
-        } => Some((*turn, position.clone())),
-        _ => None,
-    });
+    let ((turn, _), skipped) = white.my_turn_seeing(WAIT);
     assert_eq!(turn, 3);
     assert!(skipped.iter().filter_map(moved).any(|mv| mv == "4,6-4,5"));
 

@@ -250,6 +250,11 @@ impl Client {
 
     /// Waits for this player's next turn to move; its turn number and position line.
     pub fn my_turn(&mut self, timeout: Duration) -> (u64, String) {
+        self.my_turn_seeing(timeout).0
+    }
+
+    /// The same, with the messages that came before it.
+    pub fn my_turn_seeing(&mut self, timeout: Duration) -> ((u64, String), Vec<ServerMessage>) {
         self.until(timeout, |message| match message {
             ServerMessage::Turn {
                 turn,
@@ -259,7 +264,6 @@ impl Client {
             } => Some((*turn, position.clone())),
             _ => None,
         })
-        .0
     }
 
     /// Sends a whole turn and waits for its result.

@@ -50,11 +50,7 @@ impl ServerWorld {
             .keys()
             .filter_map(|&player| Some((player, self.world.army_rect(player, margin)?)))
             .collect();
-        let receivers: Vec<(ConnectionId, Role)> = self
-            .connections
-            .iter()
-            .map(|(&conn, connection)| (conn, connection.role))
-            .collect();
+        let receivers = self.roles();
         for (conn, role) in receivers {
             let message = match role {
                 Role::Player(player) if self.bound.get(&player) == Some(&conn) => {
@@ -175,11 +171,7 @@ impl ServerWorld {
 
     /// `turn_end` to every connection: the faded pieces in its view, the bonus, its score.
     fn tell_turn_end(&mut self, turn: u64, faded: &[PieceReport], bonus: Option<PieceReport>) {
-        let receivers: Vec<(ConnectionId, Role)> = self
-            .connections
-            .iter()
-            .map(|(&conn, connection)| (conn, connection.role))
-            .collect();
+        let receivers = self.roles();
         for (conn, role) in receivers {
             let (seen, score) = match role {
                 Role::Spectator => (faded.to_vec(), None),
@@ -207,6 +199,14 @@ impl ServerWorld {
             };
             self.send(conn, &message);
         }
+    }
+
+    /// Every connection with its role, to send to while changing the world.
+    fn roles(&self) -> Vec<(ConnectionId, Role)> {
+        self.connections
+            .iter()
+            .map(|(&conn, connection)| (conn, connection.role))
+            .collect()
     }
 
     /// `closing` to every connection, then every connection dropped.
