@@ -189,7 +189,15 @@ fn a_king_capture_hands_the_whole_army_over() {
     assert_eq!(row(first)["kings_taken"], 1);
     assert_eq!(row(second)["alive"], false);
     assert!(row(first)["score"].as_i64().unwrap() >= 111, "{board}");
-    // The loser may not play on.
+    // A spectator may not play, and the loser may not play on.
+    watcher.send(&ClientMessage::Move {
+        mv: "0,1-0,2".into(),
+    });
+    let (error, _) = watcher.until(WAIT, |message| match message {
+        ServerMessage::Error { error, .. } => Some(error.clone()),
+        _ => None,
+    });
+    assert_eq!(error, "spectator");
     black.send(&ClientMessage::Move {
         mv: "0,6-0,5".into(),
     });
