@@ -7,7 +7,7 @@
 use super::cli::WorldArgs;
 use super::config::WorldConfig;
 use super::core::reads::{peak_memory_kib, LoopNumbers};
-use super::core::turn::EndedTurn;
+use super::core::turn::{EndedTurn, TeamStanding};
 use super::core::ServerWorld;
 use super::house::HouseBots;
 use super::hub::{Request, Requests};
@@ -326,7 +326,7 @@ impl TurnLoop {
         }
     }
 
-    /// `turn N alabaster S (P players, Q pieces) metal ... top: name score, ...`
+    /// `turn N alabaster S (P players, Q pieces, K kings taken) metal ... top: name score, ...`
     fn standings_line(&self, turn: u64) -> String {
         let [alabaster, metal] = self.world.standings();
         let leaders: Vec<String> = self
@@ -335,14 +335,16 @@ impl TurnLoop {
             .into_iter()
             .map(|(name, score)| format!("{name} {score}"))
             .collect();
+        let team = |name: &str, team: &TeamStanding| {
+            format!(
+                "{name} {} ({} players, {} pieces, {} kings taken)",
+                team.score, team.players, team.pieces, team.kings_taken
+            )
+        };
         format!(
-            "turn {turn} alabaster {} ({} players, {} pieces) metal {} ({} players, {} pieces) top: {}",
-            alabaster.score,
-            alabaster.players,
-            alabaster.pieces,
-            metal.score,
-            metal.players,
-            metal.pieces,
+            "turn {turn} {} {} top: {}",
+            team("alabaster", &alabaster),
+            team("metal", &metal),
             leaders.join(", ")
         )
     }

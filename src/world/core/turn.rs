@@ -25,6 +25,8 @@ pub struct TeamStanding {
     pub score: i64,
     pub players: usize,
     pub pieces: usize,
+    /// Kings its players have taken, over the world's whole life.
+    pub kings_taken: u32,
 }
 
 impl ServerWorld {
@@ -223,7 +225,7 @@ impl ServerWorld {
         self.bound.clear();
     }
 
-    /// Each team's score, players and pieces.
+    /// Each team's score, players, pieces and kings taken.
     pub fn standings(&self) -> [TeamStanding; 2] {
         let mut teams = [TeamStanding::default(); 2];
         for player in self.world.players() {
@@ -235,6 +237,9 @@ impl ServerWorld {
             if let Some(player) = self.world.player(piece.owner) {
                 teams[player.team as usize].pieces += 1;
             }
+        }
+        for row in self.rows.values() {
+            teams[row.team as usize].kings_taken += row.kings_taken;
         }
         teams
     }
