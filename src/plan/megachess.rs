@@ -37,9 +37,16 @@ const SEARCH_SHARE: f64 = 0.6;
 /// Kept free of the budget however small it is.
 const SLACK: Duration = Duration::from_millis(2);
 
+/// The option that weakens the planner for bots and house players: 20 is full strength.
+pub const SKILL_LEVEL: &str = "Skill Level";
+/// The full-strength skill level.
+pub const MAX_SKILL: u32 = 20;
+
 /// Roger's Megachess player.
 pub struct MegachessPlanner {
     margin: u32,
+    /// 0 to 20: below 20 it thinks less and forgets some of the moves it planned.
+    skill: u32,
 }
 
 impl Default for MegachessPlanner {
@@ -52,6 +59,7 @@ impl MegachessPlanner {
     pub fn new() -> MegachessPlanner {
         MegachessPlanner {
             margin: WINDOW_MARGIN,
+            skill: MAX_SKILL,
         }
     }
 
@@ -139,6 +147,27 @@ fn enemy_centre(local: &Local) -> Option<Coord> {
     (n > 0).then(|| Coord::new((x / n) as u32, (y / n) as u32))
 }
 
+/// A weaker player's plan, the way a person's turn goes wrong: some pieces it meant to move
+/// are forgotten (each with a chance of `(20 - skill) / 40`, half of them at level 0). A move
+/// that takes a king is never forgotten, and level 20 forgets nothing. The draws depend on the
+/// world, the player and the level only, so a position is always played the same way.
+fn forget_some(world: &World, me: PlayerId, plan: Vec<Move>, skill: u32) -> Vec<Move> {
+    if skill >= MAX_SKILL {
+        return plan;
+    }
+    let seed = world.turn() ^ (u64::from(me) << 32) ^ u64::from(skill) << 56;
+    let mut random = crate::rules::megachess::SplitMix::new(seed ^ world.piece_count() as u64);
+    let forget = u64::from(MAX_SKILL - skill);
+    plan.into_iter()
+        .filter(|mv| {
+            let takes_king = world
+                .piece_at(mv.to)
+                .is_some_and(|piece| piece.kind == crate::rules::megachess::Kind::King);
+            takes_king || random.below(2 * u64::from(MAX_SKILL)) >= forget
+        })
+        .collect()
+}
+
 /// The moves of `plan` that the world accepts in order (the others dropped).
 pub fn legal_prefix(world: &World, me: PlayerId, plan: &[Move]) -> Vec<Move> {
     let mut copy = world.clone();
@@ -154,7 +183,26 @@ impl MegachessPlayer for MegachessPlanner {
     }
 
     fn options(&self) -> Vec<OptionSpec> {
-        Vec::new()
+        vec![OptionSpec {
+            name: SKILL_LEVEL,
+            kind: crate::engine::OptionKind::Spin {
+                default: MAX_SKILL as i64,
+                min: 0,
+                max: MAX_SKILL as i64,
+            },
+        }]
+    }
+
+    fn set_option(&mut self, name: &str, value: &str) -> Result<(), String> {
+        if !name.eq_ignore_ascii_case(SKILL_LEVEL) {
+            return Err(format!("unknown option '{name}'"));
+        }
+        self.skill = value
+            .parse::<u32>()
+            .ok()
+            .filter(|&skill| skill <= MAX_SKILL)
+            .ok_or_else(|| format!("{SKILL_LEVEL} '{value}': want 0 to {MAX_SKILL}"))?;
+        Ok(())
     }
 
     fn plan_turn(
@@ -166,8 +214,11 @@ impl MegachessPlayer for MegachessPlanner {
         progress: &mut dyn FnMut(&PlanProgress),
     ) -> Vec<Move> {
         let started = Instant::now();
-        let deadline = started + budget.mul_f64(SEARCH_SHARE).saturating_sub(SLACK);
+        // A weaker player thinks less: a quarter of the search time at level 0.
+        let share = SEARCH_SHARE * (0.25 + 0.75 * f64::from(self.skill) / f64::from(MAX_SKILL));
+        let deadline = started + budget.mul_f64(share).saturating_sub(SLACK);
         let plan = self.search(world, me, deadline, stop, progress, started);
+        let plan = forget_some(world, me, plan, self.skill);
         legal_prefix(world, me, &plan)
     }
 }

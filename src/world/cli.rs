@@ -4,6 +4,7 @@
 use super::bot::BotConfig;
 use super::config::{HouseConfig, NetLimits, WorldConfig};
 use super::placement::Placement;
+use crate::plan::megachess::SKILL_LEVEL;
 use crate::rules::megachess::MegachessParams;
 use clap::Args;
 use std::path::PathBuf;
@@ -62,6 +63,10 @@ pub struct WorldArgs {
     /// An option for the house engine, NAME=VALUE (repeatable).
     #[arg(long = "house-option", value_name = "NAME=VALUE")]
     pub house_options: Vec<String>,
+    /// The house bots' skill level, 0 to 20 (Roger's `Skill Level` option; sent only when
+    /// given, so another engine is not told an option it may not have).
+    #[arg(long, value_parser = clap::value_parser!(u32).range(0..=20))]
+    pub house_skill: Option<u32>,
     /// House bots think at most this many milliseconds a turn.
     #[arg(long, default_value_t = 1000)]
     pub house_movetime: u64,
@@ -152,11 +157,14 @@ impl WorldArgs {
             Some(command) => split_command(command)?,
             None => Vec::new(),
         };
-        let options = self
+        let mut options: Vec<(String, String)> = self
             .house_options
             .iter()
             .map(|text| name_value(text).map_err(|error| format!("--house-option {error}")))
             .collect::<Result<_, _>>()?;
+        if let Some(skill) = self.house_skill {
+            options.push((SKILL_LEVEL.to_string(), skill.to_string()));
+        }
         Ok(WorldConfig {
             params,
             seed: self.seed,

@@ -243,3 +243,53 @@ fn it_stops_soon_after_stop() {
     );
     assert!(started.elapsed() < Duration::from_millis(300));
 }
+
+/// The plan of a planner at `skill`, through the player's own entry point.
+fn plan_at(world: &World, skill: u32) -> Vec<Move> {
+    let mut planner = MegachessPlanner::new();
+    planner
+        .set_option(super::SKILL_LEVEL, &skill.to_string())
+        .unwrap();
+    planner.plan_turn(
+        world,
+        ME,
+        Duration::from_millis(200),
+        &AtomicBool::new(false),
+        &mut |_| {},
+    )
+}
+
+#[test]
+fn a_low_skill_level_forgets_moves_but_never_a_king_and_stays_legal() {
+    let mut world = world_with(&[]);
+    let north = crate::rules::megachess::Facing::North;
+    let south = crate::rules::megachess::Facing::South;
+    world.spawn_army(ME, Coord::new(20, 20), north).unwrap();
+    world.spawn_army(ENEMY, Coord::new(20, 30), south).unwrap();
+    let (full, weak): (Vec<Move>, Vec<Move>) = (plan_at(&world, 20), plan_at(&world, 0));
+    played(&world, ME, &full);
+    played(&world, ME, &weak);
+    assert!(
+        weak.len() < full.len(),
+        "level 0 moved {} pieces, level 20 {}",
+        weak.len(),
+        full.len()
+    );
+    // However weak, a free king is taken.
+    let king = world_with(&[
+        (ME, Kind::King, 5, 5),
+        (ME, Kind::Rook, 30, 20),
+        (ENEMY, Kind::King, 30, 25),
+    ]);
+    for skill in [0, 5, 10] {
+        let after = played(&king, ME, &plan_at(&king, skill));
+        assert_eq!(
+            after.piece_at(Coord::new(30, 25)).unwrap().owner,
+            ME,
+            "{skill}"
+        );
+    }
+    let mut planner = MegachessPlanner::new();
+    assert!(planner.set_option("Skill Level", "21").is_err());
+    assert!(planner.set_option("Skill", "3").is_err());
+}
