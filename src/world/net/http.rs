@@ -1,6 +1,7 @@
 //! Plain HTTP on the world server's port: the request head read within bounds, the reads
 //! answered through the turn loop, and `GET /ws` handed to the WebSocket side.
 
+use super::limits::{RateLimit, Verdict};
 use super::{ws, Shared};
 use crate::rules::megachess::{Coord, Rect};
 use crate::world::hub::{ReadAnswer, ReadQuery, Request};
@@ -15,6 +16,8 @@ use tokio::time::timeout;
 /// How long a client may take to send its request head, and the turn loop to answer a read.
 const HEAD_TIME: Duration = Duration::from_secs(10);
 const READ_TIME: Duration = Duration::from_secs(10);
+/// Client addresses whose read rate is remembered; past this the memory starts again.
+const MAX_READ_CLIENTS: usize = 10_000;
 
 /// A request head: method, path, query and the headers (names in lower case).
 pub(super) struct Head {
@@ -104,6 +107,32 @@ pub(super) async fn serve(mut stream: TcpStream, peer: SocketAddr, shared: Share
         Err(reason) => {
             return answer(&mut stream, 400, "application/json", &error_body(&reason)).await
         }
+    };
+    // Reads cost the turn loop time: each address gets the connections' message rate, and only
+    // so many reads wait on the loop at once.
+    let allowed = {
+        let mut limits = shared
+            .read_limits
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner());
+        if limits.len() > MAX_READ_CLIENTS {
+            limits.clear();
+        }
+        let now = std::time::Instant::now();
+        let rate = &shared.limits;
+        limits
+            .entry(peer.ip())
+            .or_insert_with(|| RateLimit::new(rate.messages_per_second, rate.burst, now))
+            .check(now)
+            == Verdict::Take
+    };
+    if !allowed {
+        let body = error_body("too many reads");
+        return answer(&mut stream, 429, "application/json", &body).await;
+    }
+    let Ok(_permit) = shared.reads_in_flight.clone().try_acquire_owned() else {
+        let body = error_body("too many reads at once");
+        return answer(&mut stream, 503, "application/json", &body).await;
     };
     let (reply, answered) = oneshot::channel();
     if shared
@@ -212,6 +241,7 @@ pub(super) async fn answer(stream: &mut TcpStream, status: u16, kind: &str, body
         400 => "Bad Request",
         404 => "Not Found",
         405 => "Method Not Allowed",
+        429 => "Too Many Requests",
         431 => "Request Header Fields Too Large",
         503 => "Service Unavailable",
         _ => "Error",

@@ -16,13 +16,18 @@ mod tests;
 
 use super::config::NetLimits;
 use super::hub::Requests;
-use std::net::SocketAddr;
+use limits::RateLimit;
+use std::collections::HashMap;
+use std::net::{IpAddr, SocketAddr};
 use std::sync::atomic::AtomicUsize;
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 use std::thread::JoinHandle;
 use std::time::Duration;
 use tokio::net::TcpListener;
-use tokio::sync::watch;
+use tokio::sync::{watch, Semaphore};
+
+/// HTTP reads waiting on the turn loop at once, from all clients together; more get 503.
+const READS_IN_FLIGHT: usize = 16;
 
 /// What every connection task shares.
 #[derive(Clone)]
@@ -33,6 +38,9 @@ struct Shared {
     open: Arc<AtomicUsize>,
     /// Turns true when the server stops.
     stopping: watch::Receiver<bool>,
+    /// HTTP reads: a rate limit per client address, and how many may wait on the turn loop.
+    read_limits: Arc<Mutex<HashMap<IpAddr, RateLimit>>>,
+    reads_in_flight: Arc<Semaphore>,
 }
 
 /// The running network side.
@@ -69,6 +77,8 @@ impl NetServer {
             requests,
             open: Arc::new(AtomicUsize::new(0)),
             stopping,
+            read_limits: Arc::new(Mutex::new(HashMap::new())),
+            reads_in_flight: Arc::new(Semaphore::new(READS_IN_FLIGHT)),
         };
         let thread = std::thread::Builder::new()
             .name("world-net".into())

@@ -230,3 +230,32 @@ fn http_answers_reads_and_refuses_what_it_does_not_serve() {
     server.shutdown();
     assert!(began.elapsed() < Duration::from_secs(3));
 }
+
+#[test]
+fn a_flood_of_reads_from_one_address_gets_429() {
+    let limits = NetLimits {
+        messages_per_second: 5,
+        burst: 5,
+        ..limits()
+    };
+    let (server, _fake) = start(limits);
+    let statuses: Vec<String> = (0..12)
+        .map(|_| {
+            let mut stream = TcpStream::connect(server.local_addr()).unwrap();
+            stream
+                .set_read_timeout(Some(Duration::from_secs(5)))
+                .unwrap();
+            let _ = stream.write_all(b"GET /status HTTP/1.1\r\n\r\n");
+            let mut answer = String::new();
+            let _ = stream.read_to_string(&mut answer);
+            answer.split_whitespace().nth(1).unwrap_or("").to_string()
+        })
+        .collect();
+    assert_eq!(
+        statuses.iter().filter(|s| *s == "200").count(),
+        5,
+        "{statuses:?}"
+    );
+    assert!(statuses[5..].iter().all(|s| s == "429"), "{statuses:?}");
+    server.shutdown();
+}
