@@ -39,10 +39,6 @@ impl Outbox {
     pub fn send(&self, text: Arc<str>) -> bool {
         self.sender.try_send(text).is_ok()
     }
-    /// Whether the receiving end is gone.
-    pub fn is_closed(&self) -> bool {
-        self.sender.is_closed()
-    }
 }
 
 /// A read that does not change the world (HTTP `GET`s).

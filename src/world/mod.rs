@@ -15,6 +15,8 @@
 //! - [`turns`]: the turn loop thread: the clock (wall or simulated), broadcasts, reads,
 //!   standings, pictures, persistence.
 //! - [`net`]: HTTP reads and the WebSocket API.
+//! - [`placement`]: where a joining player's army goes.
+//! - [`engine`]: an engine process with deadlines, killed when dropped.
 //! - [`bridge`]: drives an engine that speaks the Megachess protocol for a player, over any
 //!   link to the server; [`bot`] is `roger bot` (a WebSocket link), [`house`] the house bots
 //!   (an in-process link).

@@ -45,7 +45,7 @@ pub struct ServerState {
     pub placement_random: u64,
     /// The id the next player gets.
     pub next_player: PlayerId,
-    /// Armies placed so far per team (alabaster, metal), for edge placement.
+    /// Armies placed so far per team (alabaster, metal), re-placements on resume included.
     pub placed: [u64; 2],
 }
 
