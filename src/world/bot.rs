@@ -4,11 +4,10 @@
 use super::api::{ClientMessage, ServerMessage, TeamChoice};
 use super::bridge::{Bridge, BridgeSettings, Ending, Link};
 use super::cli::BotArgs;
-use std::net::TcpStream;
+use std::net::{TcpStream, ToSocketAddrs};
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::{Duration, Instant};
-use tungstenite::stream::MaybeTlsStream;
 use tungstenite::{Message, WebSocket};
 
 /// What `roger bot` is asked to do.
@@ -32,26 +31,58 @@ pub struct BotConfig {
 
 /// A WebSocket connection to a world server.
 pub struct WsLink {
-    socket: WebSocket<MaybeTlsStream<TcpStream>>,
+    socket: WebSocket<TcpStream>,
+}
+
+/// How long connecting (TCP and the WebSocket handshake) and one write may take.
+const CONNECT_TIME: Duration = Duration::from_secs(5);
+const WRITE_TIME: Duration = Duration::from_secs(5);
+
+/// `ws://host:port` with `/ws` added when there is no path, and the `host:port`.
+pub fn ws_address(server: &str) -> Result<(String, String), String> {
+    let Some(rest) = server.strip_prefix("ws://") else {
+        return Err(format!("'{server}' is not a ws://host:port address"));
+    };
+    let (authority, url) = match rest.find('/') {
+        Some(slash) => (&rest[..slash], server.to_string()),
+        None => (rest, format!("{server}/ws")),
+    };
+    if authority.is_empty() {
+        return Err(format!("'{server}' names no host"));
+    }
+    let authority = if authority.contains(':') && !authority.ends_with(']') {
+        authority.to_string()
+    } else {
+        format!("{authority}:80")
+    };
+    Ok((url, authority))
 }
 
 impl WsLink {
-    /// Connects to `url` (`ws://host:port`, `/ws` added when there is no path).
-    pub fn connect(url: &str) -> Result<WsLink, String> {
-        let url = match url.strip_prefix("ws://") {
-            Some(rest) if !rest.contains('/') => format!("{url}/ws"),
-            Some(_) => url.to_string(),
-            None => return Err(format!("'{url}' is not a ws:// address")),
-        };
-        let (socket, _) = tungstenite::connect(&url).map_err(|error| error.to_string())?;
-        Ok(WsLink { socket })
-    }
-
-    fn stream(&self) -> Option<&TcpStream> {
-        match self.socket.get_ref() {
-            MaybeTlsStream::Plain(stream) => Some(stream),
-            _ => None,
+    /// Connects to `server` (`ws://host:port`, `/ws` added when there is no path), within
+    /// bounded time.
+    pub fn connect(server: &str) -> Result<WsLink, String> {
+        let (url, authority) = ws_address(server)?;
+        let addresses = authority
+            .to_socket_addrs()
+            .map_err(|error| format!("cannot resolve {authority}: {error}"))?;
+        let mut last = format!("{authority} has no address");
+        for address in addresses {
+            match TcpStream::connect_timeout(&address, CONNECT_TIME) {
+                Ok(stream) => {
+                    let _ = stream.set_nodelay(true);
+                    stream
+                        .set_read_timeout(Some(CONNECT_TIME))
+                        .and_then(|()| stream.set_write_timeout(Some(WRITE_TIME)))
+                        .map_err(|error| error.to_string())?;
+                    let (socket, _) = tungstenite::client(url.as_str(), stream)
+                        .map_err(|error| format!("handshake with {url}: {error}"))?;
+                    return Ok(WsLink { socket });
+                }
+                Err(error) => last = format!("{address}: {error}"),
+            }
         }
+        Err(last)
     }
 }
 
@@ -64,9 +95,10 @@ impl Link for WsLink {
     }
 
     fn recv(&mut self, wait: Duration) -> Result<Option<ServerMessage>, String> {
-        if let Some(stream) = self.stream() {
-            let _ = stream.set_read_timeout(Some(wait.max(Duration::from_millis(1))));
-        }
+        let _ = self
+            .socket
+            .get_ref()
+            .set_read_timeout(Some(wait.max(Duration::from_millis(1))));
         match self.socket.read() {
             Ok(Message::Text(text)) => match serde_json::from_str(text.as_str()) {
                 Ok(message) => Ok(Some(message)),
@@ -103,6 +135,18 @@ pub fn command(args: &BotArgs) -> ExitCode {
     }
 }
 
+/// Up to a quarter of `backoff` more, so that the bots of a restarted server do not all come
+/// back at once.
+fn jitter(backoff: Duration) -> Duration {
+    let nanos = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map(|since| since.subsec_nanos())
+        .unwrap_or(0) as u64
+        ^ u64::from(std::process::id()).wrapping_mul(0x9e37_79b9);
+    let quarter = (backoff.as_millis() as u64 / 4).max(1);
+    Duration::from_millis(nanos % quarter)
+}
+
 /// Plays until the world ends, the king falls, the token is refused, or the server stays away.
 pub fn run(config: BotConfig) -> ExitCode {
     let mut token = config.token.clone().or_else(|| {
@@ -122,41 +166,44 @@ pub fn run(config: BotConfig) -> ExitCode {
         token_file: config.token_file.clone(),
     });
     let mut backoff = BACKOFF_FIRST;
+    // When the server became unreachable (no welcome since).
     let mut failing_since: Option<Instant> = None;
-    let mut attempt: u64 = 0;
+    let mut connected_before = false;
     loop {
-        attempt += 1;
-        let link = WsLink::connect(&config.server);
-        let mut link = match link {
+        if let Some(since) = failing_since {
+            if since.elapsed() >= config.give_up {
+                eprintln!(
+                    "bot: giving up: no working connection to {} for {} s; {}",
+                    config.server,
+                    since.elapsed().as_secs(),
+                    bridge.counters.summary()
+                );
+                return ExitCode::FAILURE;
+            }
+        }
+        let mut link = match WsLink::connect(&config.server) {
             Ok(link) => link,
             Err(error) => {
-                let since = *failing_since.get_or_insert_with(Instant::now);
-                if since.elapsed() >= config.give_up {
-                    eprintln!(
-                        "bot: giving up: {} unreachable for {} s ({error})",
-                        config.server,
-                        config.give_up.as_secs()
-                    );
-                    return ExitCode::FAILURE;
-                }
-                // Jitter, so that many bots of a restarted server do not all come back at once.
-                let jitter = Duration::from_millis(attempt.wrapping_mul(7919) % 100);
+                failing_since.get_or_insert_with(Instant::now);
+                let wait = backoff + jitter(backoff);
                 eprintln!(
-                    "bot: cannot connect ({error}); reconnect in {} ms",
-                    (backoff + jitter).as_millis()
+                    "bot: cannot connect to {} ({error}); reconnect in {} ms",
+                    config.server,
+                    wait.as_millis()
                 );
-                std::thread::sleep(backoff + jitter);
+                std::thread::sleep(wait);
                 backoff = (backoff * 2).min(BACKOFF_MAX);
                 continue;
             }
         };
-        if failing_since.take().is_some() || attempt > 1 {
+        if connected_before {
+            bridge.counters.reconnects += 1;
             eprintln!("bot: reconnected to {}", config.server);
         } else {
             eprintln!("bot: connected to {}", config.server);
         }
-        backoff = BACKOFF_FIRST;
-        let hello = match &token {
+        connected_before = true;
+        let first = match &token {
             Some(token) => ClientMessage::Hello {
                 token: token.clone(),
             },
@@ -165,35 +212,46 @@ pub fn run(config: BotConfig) -> ExitCode {
                 name: config.name.clone(),
             },
         };
-        if link.send(&hello).is_err() {
-            continue;
+        let welcomes = bridge.welcomes;
+        let ending = match link.send(&first) {
+            Ok(()) => bridge.play(&mut link),
+            Err(error) => Ending::LinkLost(error),
+        };
+        if bridge.welcomes > welcomes {
+            // A working connection: the next failure starts a new count.
+            failing_since = None;
+            backoff = BACKOFF_FIRST;
         }
-        let ending = bridge.play(&mut link);
-        if token.is_none() {
+        if bridge.token.is_some() {
             token = bridge.token.clone();
         }
-        let counters = &bridge.counters;
-        let summary = format!(
-            "{} turns, {} moves sent, {} refused, {} engine restarts",
-            counters.turns, counters.moves_sent, counters.rejected, counters.engine_restarts
-        );
+        let summary = bridge.counters.summary();
         match ending {
             Ending::WorldOver => {
-                eprintln!("bot: the world is over: {summary}");
+                eprintln!("bot: the end: {summary}");
                 return ExitCode::SUCCESS;
             }
             Ending::Eliminated => {
-                eprintln!("bot: our king was captured: {summary}");
+                eprintln!("bot: our king was captured; the end: {summary}");
                 return ExitCode::SUCCESS;
             }
             Ending::BadToken => {
-                eprintln!("bot: the server does not know our token; join anew without --token");
+                eprintln!(
+                    "bot: the server does not know our token (bad-token); join anew without \
+                     --token (and without the token file)"
+                );
                 return ExitCode::from(2);
             }
+            Ending::Refused(why) => {
+                eprintln!("bot: the server refused a new player ({why}); {summary}");
+                return ExitCode::FAILURE;
+            }
             Ending::LinkLost(why) => {
-                eprintln!("bot: {why}; reconnect in {} ms", backoff.as_millis());
                 failing_since.get_or_insert_with(Instant::now);
-                std::thread::sleep(backoff);
+                let wait = backoff + jitter(backoff);
+                eprintln!("bot: {why}; reconnect in {} ms", wait.as_millis());
+                std::thread::sleep(wait);
+                backoff = (backoff * 2).min(BACKOFF_MAX);
             }
         }
     }

@@ -4,8 +4,9 @@
 //! the house bots (in process) share this code.
 
 use super::api::{ClientMessage, ServerMessage};
-use super::engine::{EngineGone, EngineProcess};
-use std::collections::BTreeMap;
+use super::engine_seat::EngineSeat;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 /// A player's connection to the server.
@@ -46,46 +47,83 @@ pub enum Ending {
     LinkLost(String),
     /// The server does not know the token.
     BadToken,
+    /// The server would not take a new player (`no-room`, `full`).
+    Refused(String),
 }
 
 /// The counts a bridge keeps.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Counters {
+    /// Turns of the player's team answered (with moves or `done`).
     pub turns: u64,
     pub moves_sent: u64,
     pub rejected: u64,
     pub engine_restarts: u64,
+    /// Connections made again after a loss (kept by the link's owner).
+    pub reconnects: u64,
+}
+
+impl Counters {
+    pub fn summary(&self) -> String {
+        format!(
+            "{} turns, {} moves sent, {} rejected, {} engine restarts, {} reconnects",
+            self.turns, self.moves_sent, self.rejected, self.engine_restarts, self.reconnects
+        )
+    }
 }
 
 /// An engine playing one player.
 pub struct Bridge {
     settings: BridgeSettings,
-    engine: Option<EngineProcess>,
-    params: BTreeMap<String, i64>,
-    /// Consecutive failed engine starts, for the backoff.
-    failures: u32,
+    seat: EngineSeat,
+    stop: Option<Arc<AtomicBool>>,
     pub counters: Counters,
     /// The player's id and token, once known.
     pub player: Option<u32>,
     pub token: Option<String>,
+    /// `welcome`s received: a link that got one was a working connection.
+    pub welcomes: u64,
+    /// The player of the last `welcome`: the engine's game.
+    playing: Option<u32>,
 }
 
-/// How long an engine may take to say `uciok` and `readyok`.
-const SETUP_TIME: Duration = Duration::from_secs(10);
-/// How long an engine has to answer after `stop`.
-const STOP_GRACE: Duration = Duration::from_millis(300);
+/// The longest wait for the server in one go (the loop looks at the engine and the stop flag
+/// in between).
+const IDLE_WAIT: Duration = Duration::from_millis(200);
+/// After its last turn (`turns`), how long a bot waits for that turn's result.
+const FINISH_WAIT: Duration = Duration::from_secs(2);
 
 impl Bridge {
     pub fn new(settings: BridgeSettings) -> Bridge {
+        let seat = EngineSeat::new(
+            &settings.label,
+            settings.engine.clone(),
+            settings.options.clone(),
+            settings.movetime,
+        );
         Bridge {
             settings,
-            engine: None,
-            params: BTreeMap::new(),
-            failures: 0,
+            seat,
+            stop: None,
             counters: Counters::default(),
             player: None,
             token: None,
+            welcomes: 0,
+            playing: None,
         }
+    }
+
+    /// Makes `play` and every engine wait end soon after `flag` is set.
+    pub fn stop_on(mut self, flag: Arc<AtomicBool>) -> Bridge {
+        self.seat.stop_on(Arc::clone(&flag));
+        self.stop = Some(flag);
+        self
+    }
+
+    fn stopping(&self) -> bool {
+        self.stop
+            .as_ref()
+            .is_some_and(|flag| flag.load(Ordering::Relaxed))
     }
 
     pub fn log(&self, text: &str) {
@@ -94,110 +132,26 @@ impl Bridge {
         }
     }
 
-    /// A fresh engine told the world's parameters; `None` (said in the log) when it fails.
-    fn start_engine(&mut self) -> Option<EngineProcess> {
-        if self.failures > 0 {
-            // An engine that keeps failing is started again more and more slowly.
-            let backoff =
-                Duration::from_millis(100 << self.failures.min(6)).min(Duration::from_secs(5));
-            std::thread::sleep(backoff);
-        }
-        let result = EngineProcess::spawn(&self.settings.engine).and_then(|mut engine| {
-            self.set_up(&mut engine).map_err(|gone| gone.0)?;
-            Ok(engine)
-        });
-        match result {
-            Ok(engine) => {
-                self.failures = 0;
-                Some(engine)
-            }
-            Err(error) => {
-                self.failures += 1;
-                eprintln!(
-                    "{}: the engine failed to start: {error}",
-                    self.settings.label
-                );
-                None
-            }
-        }
-    }
-
-    fn set_up(&self, engine: &mut EngineProcess) -> Result<(), EngineGone> {
-        let deadline = Instant::now() + SETUP_TIME;
-        engine.send("uci")?;
-        engine
-            .wait_for("uciok", deadline)?
-            .ok_or_else(|| EngineGone("no uciok".into()))?;
-        engine.send("setoption name UCI_Variant value megachess")?;
-        for (name, value) in &self.params {
-            engine.send(&format!("setoption name {name} value {value}"))?;
-        }
-        for (name, value) in &self.settings.options {
-            engine.send(&format!("setoption name {name} value {value}"))?;
-        }
-        engine.send("ucinewgame")?;
-        engine.send("isready")?;
-        engine
-            .wait_for("readyok", deadline)?
-            .ok_or_else(|| EngineGone("no readyok".into()))?;
-        Ok(())
-    }
-
-    /// The engine's moves for `position` within `deadline_ms`, or `None` when it could not
-    /// answer in time (then it is replaced before the next turn).
-    fn plan(&mut self, position: &str, deadline_ms: u64) -> Option<Vec<String>> {
-        let began = Instant::now();
-        if self.engine.is_none() {
-            self.engine = self.start_engine();
-            if self.engine.is_some() && self.counters.turns > 0 {
-                self.counters.engine_restarts += 1;
-                self.log("engine restarted");
-            }
-        }
-        let engine = self.engine.as_mut()?;
-        let total = Duration::from_millis(deadline_ms);
-        let margin = self.settings.margin;
-        let think = self
-            .settings
-            .movetime
-            .min(total.saturating_sub(margin + began.elapsed()))
-            .max(Duration::from_millis(1));
-        let deadline = began + total.saturating_sub(margin / 2).max(think);
-        let asked = engine
-            .send(position)
-            .and_then(|()| engine.send(&format!("go movetime {}", think.as_millis())));
-        let answer = asked.and_then(|()| engine.wait_for("bestturn", deadline));
-        let answer = match answer {
-            Ok(Some(moves)) => Ok(Some(moves)),
-            // Late: ask it to stop, and give it a moment.
-            Ok(None) => engine
-                .send("stop")
-                .and_then(|()| engine.wait_for("bestturn", Instant::now() + STOP_GRACE)),
-            Err(gone) => Err(gone),
-        };
-        match answer {
-            Ok(Some(moves)) => Some(moves),
-            Ok(None) => {
-                self.log("the engine did not answer in time: restarting it");
-                self.engine = None;
-                None
-            }
-            Err(EngineGone(why)) => {
-                self.log(&format!("{why}: restarting it"));
-                self.engine = None;
-                None
-            }
-        }
-    }
-
-    /// Plays over `link` until the player's game ends or the link goes.
+    /// Plays over `link` until the player's game ends or the link goes. The engine lives on
+    /// between calls (a reconnecting bot keeps it).
     pub fn play(&mut self, link: &mut dyn Link) -> Ending {
+        // Set once the bot has played its `turns`: the last turn's result is awaited a moment.
+        let mut finishing: Option<Instant> = None;
         loop {
-            let message = match link.recv(Duration::from_millis(500)) {
+            if self.stopping() {
+                return Ending::LinkLost("stopping".into());
+            }
+            if finishing.is_some_and(|since| since.elapsed() >= FINISH_WAIT) {
+                return Ending::WorldOver;
+            }
+            self.seat.maintain();
+            self.counters.engine_restarts = self.seat.restarts();
+            let message = match link.recv(self.seat.idle_wait(IDLE_WAIT)) {
                 Ok(Some(message)) => message,
                 Ok(None) => continue,
                 Err(error) => return Ending::LinkLost(error),
             };
+            let received = Instant::now();
             match message {
                 ServerMessage::Joined { player, token, .. } => {
                     self.log(&format!("joined as player {player}"));
@@ -209,17 +163,27 @@ impl Bridge {
                 }
                 ServerMessage::Welcome {
                     player,
+                    team,
                     params,
+                    turn,
                     alive,
                     ..
                 } => {
-                    self.player = Some(player);
+                    self.welcomes += 1;
+                    self.log(&format!(
+                        "welcome: player {player} of {team}, turn {turn}{}",
+                        if alive { "" } else { ", king fallen" }
+                    ));
                     if !alive {
                         return Ending::Eliminated;
                     }
-                    if self.engine.is_none() || params != self.params {
-                        self.params = params;
-                        self.engine = self.start_engine();
+                    // A new player (the old king fell) is a new game for a running engine.
+                    let new_player = self.playing.is_some_and(|known| known != player);
+                    self.playing = Some(player);
+                    self.player = Some(player);
+                    self.seat.set_params(params);
+                    if new_player {
+                        self.seat.new_game();
                     }
                 }
                 ServerMessage::Turn {
@@ -228,53 +192,40 @@ impl Bridge {
                     position: Some(position),
                     deadline_ms,
                     ..
-                } => {
-                    let reply = match self.plan(&position, deadline_ms) {
-                        Some(moves) => {
-                            self.counters.moves_sent += moves.len() as u64;
-                            ClientMessage::Turn { moves }
-                        }
-                        None => ClientMessage::Done,
+                } if finishing.is_none() => {
+                    let turn_end = received + Duration::from_millis(deadline_ms);
+                    let planned = self.seat.play(&position, turn_end, self.settings.margin);
+                    self.counters.engine_restarts = self.seat.restarts();
+                    let reply = match &planned {
+                        Ok(moves) => ClientMessage::Turn {
+                            moves: moves.clone(),
+                        },
+                        Err(_) => ClientMessage::Done,
                     };
                     if let Err(error) = link.send(&reply) {
                         return Ending::LinkLost(error);
                     }
                     self.counters.turns += 1;
-                    if matches!(reply, ClientMessage::Done) {
-                        self.log(&format!("turn {turn}: no answer from the engine, done"));
+                    match planned {
+                        Ok(moves) => self.counters.moves_sent += moves.len() as u64,
+                        Err(why) => self.log(&format!("turn {turn}: done ({why})")),
                     }
                     if self
                         .settings
                         .turns
                         .is_some_and(|turns| self.counters.turns >= turns)
                     {
-                        return Ending::WorldOver;
+                        if matches!(reply, ClientMessage::Done) {
+                            return Ending::WorldOver;
+                        }
+                        finishing = Some(Instant::now());
                     }
                 }
                 ServerMessage::TurnResult { turn, results } => {
-                    let refused: Vec<String> = results
-                        .iter()
-                        .filter(|result| !result.ok)
-                        .map(|result| {
-                            format!(
-                                "{} {}",
-                                result.mv,
-                                result.rejection.as_deref().unwrap_or("?")
-                            )
-                        })
-                        .collect();
-                    self.counters.rejected += refused.len() as u64;
-                    let line = format!(
-                        "turn {turn}: {} moves, {} accepted{}",
-                        results.len(),
-                        results.len() - refused.len(),
-                        if refused.is_empty() {
-                            String::new()
-                        } else {
-                            format!(", refused: {}", refused.join(", "))
-                        }
-                    );
-                    self.log(&line);
+                    self.log_result(turn, &results);
+                    if finishing.is_some() {
+                        return Ending::WorldOver;
+                    }
                 }
                 ServerMessage::Eliminated { turn, by } => {
                     self.log(&format!(
@@ -288,15 +239,44 @@ impl Bridge {
                 ServerMessage::Closing { reason, .. } => {
                     return Ending::LinkLost(format!("the server is closing ({reason})"))
                 }
-                ServerMessage::Error { error, reason } => {
-                    if error == "bad-token" {
-                        return Ending::BadToken;
+                ServerMessage::Error { error, reason } => match error.as_str() {
+                    "bad-token" => return Ending::BadToken,
+                    "eliminated" => return Ending::Eliminated,
+                    "no-room" | "full" if self.player.is_none() => {
+                        return Ending::Refused(format!("{error}: {reason}"))
                     }
-                    self.log(&format!("the server says {error}: {reason}"));
-                }
+                    _ => self.log(&format!("the server says {error}: {reason}")),
+                },
                 _ => {}
             }
         }
+    }
+
+    /// One line for a turn's result: how many moves went through, and why the others did not.
+    fn log_result(&mut self, turn: u64, results: &[super::api::MoveResult]) {
+        let refused: Vec<String> = results
+            .iter()
+            .filter(|result| !result.ok)
+            .map(|result| {
+                format!(
+                    "{} {}",
+                    result.mv,
+                    result.rejection.as_deref().unwrap_or("?")
+                )
+            })
+            .collect();
+        self.counters.rejected += refused.len() as u64;
+        self.log(&format!(
+            "turn {turn}: {} moves, {} ok, {} rejected{}",
+            results.len(),
+            results.len() - refused.len(),
+            refused.len(),
+            if refused.is_empty() {
+                String::new()
+            } else {
+                format!(" ({})", refused.join(", "))
+            }
+        ));
     }
 }
 

@@ -70,6 +70,12 @@ impl EngineProcess {
         }
     }
 
+    /// Forgets the lines read but not yet taken (nothing of an earlier question may pass for
+    /// the answer to the next).
+    pub fn drain(&mut self) {
+        while self.lines.try_recv().is_ok() {}
+    }
+
     /// Reads until a line starting with `word` (its remaining words) or the deadline.
     pub fn wait_for(
         &mut self,

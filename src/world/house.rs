@@ -11,7 +11,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
 use std::sync::Arc;
 use std::thread::JoinHandle;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 /// A house bot's link: requests into the turn loop's channel, its outbox's messages out of a
 /// channel a forwarding thread fills.
@@ -26,6 +26,10 @@ struct HouseLink {
 const HOUSE_OUTBOX: usize = 1 << 16;
 /// The margin a house bot keeps from each deadline (no network in between).
 const HOUSE_MARGIN: Duration = Duration::from_millis(100);
+/// How long `stop` waits for the bots at most.
+const STOP_TIME: Duration = Duration::from_secs(5);
+/// How long a house bot refused a new player waits before asking again.
+const REJOIN_WAIT: Duration = Duration::from_secs(2);
 
 impl HouseLink {
     fn open(requests: Requests, label: &str, stop: Arc<AtomicBool>) -> Result<HouseLink, String> {
@@ -125,24 +129,43 @@ impl HouseBots {
             let token = tokens.get(index).cloned();
             let thread = std::thread::Builder::new()
                 .name(label.clone())
-                .spawn(move || house_bot(link, Bridge::new(settings), label, token))
+                .spawn({
+                    let bridge = Bridge::new(settings).stop_on(Arc::clone(&stop));
+                    let stop = Arc::clone(&stop);
+                    move || house_bot(link, bridge, label, token, stop)
+                })
                 .map_err(|error| format!("cannot start a house bot: {error}"))?;
             threads.push(thread);
         }
         Ok(HouseBots { stop, threads })
     }
 
-    /// Stops every bot and its engine.
+    /// Stops every bot and kills its engine, within bounded time: every wait of a bot looks
+    /// at the stop flag at least every few tens of milliseconds.
     pub fn stop(self) {
         self.stop.store(true, Ordering::Relaxed);
+        let deadline = Instant::now() + STOP_TIME;
         for thread in self.threads {
-            let _ = thread.join();
+            while !thread.is_finished() && Instant::now() < deadline {
+                std::thread::sleep(Duration::from_millis(10));
+            }
+            if thread.is_finished() {
+                let _ = thread.join();
+            } else {
+                eprintln!("a house bot did not stop in time; leaving it");
+            }
         }
     }
 }
 
 /// One house bot's life: join (or come back), play, and join anew whenever the king falls.
-fn house_bot(mut link: HouseLink, mut bridge: Bridge, label: String, token: Option<String>) {
+fn house_bot(
+    mut link: HouseLink,
+    mut bridge: Bridge,
+    label: String,
+    token: Option<String>,
+    stop: Arc<AtomicBool>,
+) {
     let mut first = match token {
         Some(token) => ClientMessage::Hello { token },
         None => ClientMessage::Join {
@@ -157,6 +180,24 @@ fn house_bot(mut link: HouseLink, mut bridge: Bridge, label: String, token: Opti
         match bridge.play(&mut link) {
             // A new player, so that the world is never empty.
             Ending::Eliminated | Ending::BadToken => {
+                first = ClientMessage::Join {
+                    team: TeamChoice::Auto,
+                    name: Some(label.clone()),
+                };
+            }
+            // No room for a new army now: try again a little later.
+            Ending::Refused(why) => {
+                eprintln!(
+                    "{label}: {why}; joining again in {} s",
+                    REJOIN_WAIT.as_secs()
+                );
+                let until = Instant::now() + REJOIN_WAIT;
+                while Instant::now() < until {
+                    if stop.load(Ordering::Relaxed) {
+                        return;
+                    }
+                    std::thread::sleep(Duration::from_millis(50));
+                }
                 first = ClientMessage::Join {
                     team: TeamChoice::Auto,
                     name: Some(label.clone()),

@@ -17,6 +17,8 @@
 //! - [`net`]: HTTP reads and the WebSocket API.
 //! - [`placement`]: where a joining player's army goes.
 //! - [`engine`]: an engine process with deadlines, killed when dropped.
+//! - [`engine_seat`]: the engine a bridge plays with: set up, asked within deadlines, restarted
+//!   with backoff when it crashes or hangs.
 //! - [`bridge`]: drives an engine that speaks the Megachess protocol for a player, over any
 //!   link to the server; [`bot`] is `roger bot` (a WebSocket link), [`house`] the house bots
 //!   (an in-process link).
@@ -29,6 +31,7 @@ pub mod cli;
 pub mod config;
 pub mod core;
 pub mod engine;
+pub mod engine_seat;
 pub mod events;
 pub mod house;
 pub mod hub;
