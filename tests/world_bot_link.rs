@@ -6,7 +6,7 @@
 mod world_support;
 
 use roger::rules::megachess::{Coord, Facing, MegachessParams, Move, Team, World, PARAMETERS};
-use roger::world::api::{ClientMessage, ServerMessage};
+use roger::world::api::{ClientMessage, MoveResult, ServerMessage};
 use std::collections::BTreeMap;
 use std::io::Read;
 use std::net::{TcpListener, TcpStream};
@@ -278,4 +278,67 @@ fn a_bot_that_cannot_reach_the_server_gives_up_with_exit_code_1() {
     assert_eq!(code, Some(1), "{err}");
     assert!(err.contains("reconnect in"), "{err}");
     assert!(err.contains("giving up"), "{err}");
+}
+
+#[test]
+fn a_bot_told_to_play_one_turn_logs_its_result_and_ends() {
+    let (listener, url) = listener();
+    let engine = format!("{ROGER} play random --variant megachess");
+    let bot = Bot::start(&[
+        "--server",
+        &url,
+        "--token",
+        "tok-7",
+        "--engine",
+        &engine,
+        "--movetime",
+        "100",
+        "--turns",
+        "1",
+    ]);
+    let world = world();
+    let server = std::thread::spawn(move || {
+        let mut peer = Peer::accept(&listener, Duration::from_secs(10));
+        let hello = peer.recv();
+        peer.send(&welcome(&world));
+        peer.send(&ServerMessage::Turn {
+            turn: world.turn(),
+            team: "alabaster".into(),
+            you_move: true,
+            deadline_ms: 3000,
+            position: Some(world.position_line(7, None)),
+        });
+        let ClientMessage::Turn { moves } = peer.recv() else {
+            panic!("a turn")
+        };
+        let results = moves
+            .iter()
+            .enumerate()
+            .map(|(index, mv)| MoveResult {
+                mv: mv.clone(),
+                ok: index > 0,
+                rejection: (index == 0).then(|| "blocked".to_string()),
+                reason: None,
+                effects: None,
+            })
+            .collect();
+        peer.send(&ServerMessage::TurnResult {
+            turn: world.turn(),
+            results,
+        });
+        let _ = peer.0.read();
+        hello
+    });
+    let (code, _, err) = bot.finish(Duration::from_secs(15));
+    let hello = server.join().expect("the fake server");
+    assert_eq!(
+        hello,
+        ClientMessage::Hello {
+            token: "tok-7".into()
+        }
+    );
+    assert_eq!(code, Some(0), "{err}");
+    assert!(err.contains("1 rejected"), "the turn's summary: {err}");
+    assert!(err.contains("blocked"), "the rejection's reason: {err}");
+    assert!(!err.contains("reconnect in"), "no reconnection: {err}");
 }
