@@ -1,13 +1,14 @@
 //! Evaluation, one module per game.
 
 pub mod chess;
+pub mod exchange;
 pub mod millennium;
 pub mod nichess;
 
 use crate::rules::Game;
 
 /// What the search needs to know of a game beyond its rules.
-pub trait Evaluate: Game {
+pub trait Evaluate: Game + exchange::Exchange {
     /// Static evaluation in centipawns from the side to move's point of view.
     fn evaluate(&self) -> i32;
     /// Ordering value of a tactical move (captures: most valuable victim, least valuable

@@ -448,7 +448,12 @@ impl<'a, G: Game + Evaluate> Searcher<'a, G> {
                 let score = if mv == hash_move {
                     4_000_000
                 } else if pos.is_tactical(mv) {
-                    2_000_000 + pos.tactical_order(mv)
+                    // Captures that lose material in the exchange go after the quiet moves.
+                    if pos.see_ge(mv, 0) {
+                        2_000_000 + pos.tactical_order(mv)
+                    } else {
+                        -2_000_000 + pos.tactical_order(mv)
+                    }
                 } else if ply == 0 && self.completed_depth == 0 {
                     // Quiet root moves before any iteration completes: their static order.
                     self.root_order
@@ -606,6 +611,16 @@ impl<'a, G: Game + Evaluate> Searcher<'a, G> {
                 if !pv_node && depth <= 3 && static_eval + 120 * depth + 60 <= alpha {
                     continue;
                 }
+                // A quiet move that hands the opponent material near the leaves.
+                if depth <= 8 && !pos.see_ge(mv, -60 * depth) {
+                    continue;
+                }
+            }
+            if !root && tactical && best_score > -MATE_BOUND && depth <= 6 && !gives_check {
+                // A capture that loses much more than the depth can win back.
+                if !pos.see_ge(mv, -100 * depth) {
+                    continue;
+                }
             }
 
             searched += 1;
@@ -760,6 +775,10 @@ impl<'a, G: Game + Evaluate> Searcher<'a, G> {
             let mv = Self::pick(&mut ordered, index);
             // Delta pruning: even winning this piece outright cannot lift us to alpha.
             if !in_check && stand_pat + pos.tactical_gain(mv) + 200 <= alpha {
+                continue;
+            }
+            // A capture that loses material in the exchange.
+            if !in_check && !pos.see_ge(mv, 0) {
                 continue;
             }
             let child = pos.play(mv);
