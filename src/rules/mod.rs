@@ -263,6 +263,19 @@ pub trait Game: Clone + Send + Sync + Debug + 'static {
         from.index() * 128 + to.index()
     }
 
+    /// A dense index (below [`PIECE_TO_SIZE`]) of the piece that makes `mv` and the square it
+    /// goes to, for continuation histories: the piece's mailbox code and the destination.
+    #[inline(always)]
+    fn piece_to_index(&self, mv: Self::Move) -> usize {
+        let (from, to) = mv.squares();
+        usize::from(self.piece_code(from)) * 128 + to.index()
+    }
+    /// The mailbox code of the piece on `sq` (kind + 6 * colour; 12 when empty).
+    fn piece_code(&self, sq: Square) -> u8;
+    /// A hash of the pawns of both sides (where they stand), for the search's correction of
+    /// the evaluation by pawn structure.
+    fn pawn_key(&self) -> u64;
+
     /// Counts the leaf nodes of the legal move tree (bulk counting at the last ply).
     fn perft(&self, depth: u32) -> u64 {
         if depth == 1 {
@@ -315,6 +328,17 @@ pub fn parse_move_squares(text: &str, files: u8, ranks: u8) -> Option<(Square, S
 
 /// Size of a history table indexed by [`Game::move_index`] (from and to square, 128 each).
 pub const HISTORY_SIZE: usize = 128 * 128;
+/// Size of a table indexed by [`Game::piece_to_index`]: 13 mailbox codes (the last one, an
+/// empty square, stands for "no move", as after a null move) by 128 squares.
+pub const PIECE_TO_SIZE: usize = 13 * 128;
+
+/// Mixes two pawn sets into one key (the search's correction history reads its low bits).
+#[inline(always)]
+pub fn pawn_structure_key(white: u64, black: u64) -> u64 {
+    (white.wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ black.wrapping_mul(0xC2B2_AE3D_27D4_EB4F))
+        .rotate_left(29)
+        .wrapping_mul(0x1656_67B1_9E37_79F9)
+}
 
 /// Checks every game's rules code the same way, for the games' tests.
 #[cfg(test)]

@@ -5,6 +5,8 @@
 //! ordering by hash move, MVV-LVA, killers and history. More threads search the same tree
 //! (Lazy SMP), sharing only the table.
 
+mod correction;
+mod history;
 mod searcher;
 pub mod time;
 pub mod tt;

@@ -1,10 +1,12 @@
 //! One search thread: iterative deepening, principal variation search and quiescence.
 
+use super::correction::Correction;
+use super::history::{self, History, NO_PIECE_TO};
 use super::time::Budget;
 use super::tt::{Bound, TranspositionTable};
 use super::{Info, Limits, Score, SearchOutcome, MATE, MATE_BOUND, MAX_PLY};
 use crate::eval::Evaluate;
-use crate::rules::{EndReason, Game, GameRecord, MoveList, PackedMove, HISTORY_SIZE, MAX_MOVES};
+use crate::rules::{EndReason, Game, GameRecord, MoveList, PackedMove, MAX_MOVES};
 use arrayvec::ArrayVec;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::OnceLock;
@@ -73,6 +75,27 @@ fn score_from_tt(score: i32, ply: usize) -> i32 {
     }
 }
 
+/// What the search remembers of one ply of the current path.
+#[derive(Clone, Copy)]
+struct PlyState {
+    /// [`Game::piece_to_index`] of the move made at this ply ([`NO_PIECE_TO`]: none, or null).
+    piece_to: usize,
+    /// The static evaluation here; `-INFINITY` in check.
+    static_eval: i32,
+    /// Double extensions on the path up to here, which are limited.
+    double_extensions: i32,
+}
+
+impl Default for PlyState {
+    fn default() -> Self {
+        PlyState {
+            piece_to: NO_PIECE_TO,
+            static_eval: -INFINITY,
+            double_extensions: 0,
+        }
+    }
+}
+
 pub(super) struct Searcher<'a, G: Game> {
     shared: &'a Shared<'a>,
     id: usize,
@@ -85,7 +108,12 @@ pub(super) struct Searcher<'a, G: Game> {
     stopped: bool,
     was_pondering: bool,
     killers: Vec<[G::Move; 2]>,
-    history: Vec<i32>,
+    history: Box<History>,
+    correction: Box<Correction>,
+    /// Per ply of the current path: the move made there and the static evaluation.
+    stack: Vec<PlyState>,
+    /// Per ply: the move a singular-extension search leaves out (`default()`: none).
+    singular_excluded: Vec<G::Move>,
     pv: Vec<Vec<G::Move>>,
     /// Root moves excluded from the current search (lines already given in MultiPV).
     excluded: Vec<G::Move>,
@@ -98,6 +126,8 @@ pub(super) struct Searcher<'a, G: Game> {
     root_order: Vec<G::Move>,
     /// The deepest iteration this thread has completed (0: none yet).
     completed_depth: i32,
+    /// The depth of the iteration under way.
+    root_depth: i32,
     /// The root moves whose search has finished in the current iteration.
     root_done: Vec<G::Move>,
 }
@@ -120,7 +150,10 @@ impl<'a, G: Game + Evaluate> Searcher<'a, G> {
             stopped: false,
             was_pondering: pondering,
             killers: vec![[G::Move::default(); 2]; MAX_PLY + 2],
-            history: vec![0; 2 * HISTORY_SIZE],
+            history: Box::default(),
+            correction: Box::default(),
+            stack: vec![PlyState::default(); MAX_PLY + 2],
+            singular_excluded: vec![G::Move::default(); MAX_PLY + 2],
             pv: vec![Vec::new(); MAX_PLY + 2],
             excluded: Vec::new(),
             allowed: shared
@@ -136,6 +169,7 @@ impl<'a, G: Game + Evaluate> Searcher<'a, G> {
                 .map_or(CHECK_INTERVAL, |n| n.clamp(1, CHECK_INTERVAL)),
             root_order: Vec::new(),
             completed_depth: 0,
+            root_depth: 0,
             root_done: Vec::new(),
         }
     }
@@ -275,6 +309,7 @@ impl<'a, G: Game + Evaluate> Searcher<'a, G> {
                 continue;
             }
             self.excluded.clear();
+            self.root_depth = depth;
             for line in 0..multipv {
                 self.seldepth = 0;
                 let score = self.aspiration(depth, previous_score, line == 0);
@@ -441,7 +476,8 @@ impl<'a, G: Game + Evaluate> Searcher<'a, G> {
         hash_move: G::Move,
         ply: usize,
     ) -> ScoredMoves<G::Move> {
-        let side = pos.side_to_move().index() * HISTORY_SIZE;
+        let previous = self.previous_moves(ply);
+        let counter: G::Move = self.history.counter_move(previous[0]);
         moves
             .iter()
             .map(|&mv| {
@@ -464,8 +500,10 @@ impl<'a, G: Game + Evaluate> Searcher<'a, G> {
                     1_000_001
                 } else if mv == self.killers[ply][1] {
                     1_000_000
+                } else if mv == counter {
+                    999_999
                 } else {
-                    self.history[side + pos.move_index(mv)]
+                    self.history.quiet_score(pos, mv, previous)
                 };
                 (mv, score)
             })
@@ -485,11 +523,18 @@ impl<'a, G: Game + Evaluate> Searcher<'a, G> {
         moves[index].0
     }
 
-    fn update_history(&mut self, pos: &G, mv: G::Move, bonus: i32) {
-        let index = pos.side_to_move().index() * HISTORY_SIZE + pos.move_index(mv);
-        let entry = &mut self.history[index];
-        // Gravity keeps values bounded and lets old knowledge fade.
-        *entry += bonus - *entry * bonus.abs() / 16_384;
+    /// The [`Game::piece_to_index`] of the moves that led to `ply`: the last one and the one
+    /// before.
+    #[inline(always)]
+    fn previous_moves(&self, ply: usize) -> [usize; 2] {
+        let back = |n: usize| {
+            if ply >= n {
+                self.stack[ply - n].piece_to
+            } else {
+                NO_PIECE_TO
+            }
+        };
+        [back(1), back(2)]
     }
 
     fn negamax(
@@ -537,7 +582,14 @@ impl<'a, G: Game + Evaluate> Searcher<'a, G> {
         }
 
         let key = pos.key();
-        let entry = self.shared.tt.probe(key);
+        let excluded = self.singular_excluded[ply];
+        let singular_search = excluded != G::Move::default();
+        // A search that leaves a move out must not use or fill the table's entry of the node.
+        let entry = if singular_search {
+            None
+        } else {
+            self.shared.tt.probe(key)
+        };
         let mut hash_move = G::Move::default();
         if let Some(e) = entry {
             hash_move = G::Move::unpack(e.packed_move);
@@ -554,17 +606,32 @@ impl<'a, G: Game + Evaluate> Searcher<'a, G> {
             }
         }
 
-        let static_eval = if in_check { -INFINITY } else { pos.evaluate() };
+        let raw_eval = if in_check { -INFINITY } else { pos.evaluate() };
+        let static_eval = if in_check {
+            -INFINITY
+        } else {
+            raw_eval + self.correction.get(pos.side_to_move(), pos.pawn_key())
+        };
+        self.stack[ply].static_eval = static_eval;
+        // Better than two plies ago (or than the last position out of check): prune less.
+        let improving = !in_check
+            && (ply < 2 || static_eval > self.stack[ply - 2].static_eval);
+        let previous = self.previous_moves(ply);
 
-        if !pv_node && !in_check {
+        if ply > 0 {
+            self.stack[ply].double_extensions = self.stack[ply - 1].double_extensions;
+        }
+        if !pv_node && !in_check && !singular_search {
             // Reverse futility: far above beta at low depth, the opponent will not come back.
-            if depth <= 6 && static_eval - 80 * depth >= beta && beta.abs() < MATE_BOUND {
+            let margin = 80 * (depth - i32::from(improving));
+            if depth <= 6 && static_eval - margin >= beta && beta.abs() < MATE_BOUND {
                 return static_eval;
             }
             // Null move: if passing still beats beta, a real move will too.
             if depth >= 3 && static_eval >= beta && pos.has_non_pawn_material() {
                 if let Some(null) = pos.play_null() {
                     let r = 3 + depth / 4 + ((static_eval - beta) / 200).min(2);
+                    self.stack[ply].piece_to = NO_PIECE_TO;
                     self.keys.push(null.key());
                     let score =
                         -self.negamax(&null, depth - 1 - r, -beta, -beta + 1, ply + 1, false);
@@ -577,6 +644,12 @@ impl<'a, G: Game + Evaluate> Searcher<'a, G> {
                     }
                 }
             }
+        }
+
+        // Internal iterative reduction: a node without a hash move was never searched, or
+        // searched only shallowly; search it less deep now and let the table fill.
+        if depth >= 4 && hash_move == G::Move::default() && !singular_search {
+            depth -= 1;
         }
 
         let mut moves = MoveList::new();
@@ -593,6 +666,9 @@ impl<'a, G: Game + Evaluate> Searcher<'a, G> {
 
         for index in 0..ordered.len() {
             let mv = Self::pick(&mut ordered, index);
+            if mv == excluded && singular_search {
+                continue;
+            }
             if root
                 && (self.excluded.contains(&mv)
                     || (!self.allowed.is_empty() && !self.allowed.contains(&mv)))
@@ -602,10 +678,20 @@ impl<'a, G: Game + Evaluate> Searcher<'a, G> {
             let tactical = pos.is_tactical(mv);
             let child = pos.play(mv);
             let gives_check = child.in_check();
+            let quiet_score = if tactical {
+                0
+            } else {
+                self.history.quiet_score(pos, mv, previous)
+            };
 
             if !root && !in_check && !tactical && !gives_check && best_score > -MATE_BOUND {
                 // Late move pruning and futility pruning of quiet moves near the leaves.
-                if !pv_node && depth <= 4 && quiets_tried.len() >= 3 + (depth * depth) as usize {
+                let late = (3 + (depth * depth) as usize) / if improving { 1 } else { 2 };
+                if !pv_node && depth <= 4 && quiets_tried.len() >= late {
+                    continue;
+                }
+                // Quiet moves that history says fail, near the leaves.
+                if !pv_node && depth <= 3 && quiet_score < -3_000 * depth {
                     continue;
                 }
                 if !pv_node && depth <= 3 && static_eval + 120 * depth + 60 <= alpha {
@@ -623,9 +709,60 @@ impl<'a, G: Game + Evaluate> Searcher<'a, G> {
                 }
             }
 
+            // Singular extension: when the hash move is much better than every other move, it
+            // is searched one ply deeper (two if far better); when another move also beats
+            // beta, the node is cut at once (multi-cut), and a hash move that only seems good
+            // is searched less deep.
+            let mut extension = 0;
+            if !root
+                && mv == hash_move
+                && depth >= 8
+                && !singular_search
+                && (ply as i32) < 2 * self.root_depth
+            {
+                if let Some(e) = entry {
+                    let tt_score = score_from_tt(e.score as i32, ply);
+                    if e.depth as i32 >= depth - 3
+                        && e.bound != Bound::Upper
+                        && tt_score.abs() < MATE_BOUND
+                    {
+                        let singular_beta = tt_score - 2 * depth;
+                        self.singular_excluded[ply] = mv;
+                        let score = self.negamax(
+                            pos,
+                            (depth - 1) / 2,
+                            singular_beta - 1,
+                            singular_beta,
+                            ply,
+                            false,
+                        );
+                        self.singular_excluded[ply] = G::Move::default();
+                        if self.stopped {
+                            return 0;
+                        }
+                        if score < singular_beta {
+                            extension = 1;
+                            if !pv_node
+                                && score < singular_beta - 25
+                                && self.stack[ply].double_extensions < 6
+                            {
+                                extension = 2;
+                                self.stack[ply].double_extensions += 1;
+                            }
+                        } else if singular_beta >= beta {
+                            return singular_beta;
+                        } else if tt_score >= beta {
+                            extension = -1;
+                        }
+                    }
+                }
+            }
+
             searched += 1;
+            self.stack[ply].piece_to = pos.piece_to_index(mv);
             self.keys.push(child.key());
             let mut score;
+            let depth = depth + extension;
             if searched == 1 {
                 score = -self.negamax(&child, depth - 1, -beta, -alpha, ply + 1, pv_node);
             } else {
@@ -639,6 +776,11 @@ impl<'a, G: Game + Evaluate> Searcher<'a, G> {
                     if mv == self.killers[ply][0] || mv == self.killers[ply][1] {
                         r -= 1;
                     }
+                    if !improving {
+                        r += 1;
+                    }
+                    // Moves with a good history are reduced less, bad ones more.
+                    r -= quiet_score / 12_000;
                     r = r.clamp(0, depth - 2);
                 }
                 score = -self.negamax(&child, depth - 1 - r, -alpha - 1, -alpha, ply + 1, false);
@@ -681,11 +823,12 @@ impl<'a, G: Game + Evaluate> Searcher<'a, G> {
                             self.killers[ply][1] = self.killers[ply][0];
                             self.killers[ply][0] = mv;
                         }
-                        let bonus = (depth * depth).min(400);
+                        let bonus = history::bonus(depth);
                         for &quiet in &quiets_tried {
                             let b = if quiet == mv { bonus } else { -bonus };
-                            self.update_history(pos, quiet, b);
+                            self.history.reward(pos, quiet, previous, b);
                         }
+                        self.history.set_counter_move(previous[0], mv);
                     }
                     break;
                 }
@@ -696,7 +839,26 @@ impl<'a, G: Game + Evaluate> Searcher<'a, G> {
             // Every move was excluded (MultiPV) or pruned.
             return if root { -INFINITY } else { alpha };
         }
-        if !root || self.excluded.is_empty() {
+        // Learn how far the evaluation was off, from results that bound it on the right side:
+        // not in check, no capture decided it, and no fail that says less than it knows.
+        let bound_ok = if best_score >= beta {
+            best_score > static_eval
+        } else if best_score <= original_alpha {
+            best_score < static_eval
+        } else {
+            true
+        };
+        if !in_check
+            && !singular_search
+            && bound_ok
+            && (best_move == G::Move::default() || !pos.is_tactical(best_move))
+            && best_score.abs() < MATE_BOUND
+        {
+            let error = best_score - raw_eval;
+            self.correction
+                .learn(pos.side_to_move(), pos.pawn_key(), error, depth);
+        }
+        if (!root || self.excluded.is_empty()) && !singular_search {
             self.store(
                 key,
                 best_move,
@@ -739,7 +901,11 @@ impl<'a, G: Game + Evaluate> Searcher<'a, G> {
             }
         }
         let mut best_score = -INFINITY;
-        let stand_pat = if in_check { -INFINITY } else { pos.evaluate() };
+        let stand_pat = if in_check {
+            -INFINITY
+        } else {
+            pos.evaluate() + self.correction.get(pos.side_to_move(), pos.pawn_key())
+        };
         if !in_check {
             if stand_pat >= beta {
                 return stand_pat;

@@ -3,7 +3,7 @@
 use super::moves::Move;
 use super::position::Chess;
 use super::START_FEN;
-use crate::board::Bitboard;
+use crate::board::{Bitboard, Square};
 use crate::rules::{Color, Game, MoveList, RuleError};
 
 impl Game for Chess {
@@ -55,6 +55,17 @@ impl Game for Chess {
     #[inline(always)]
     fn make(&mut self, mv: Move) {
         self.apply(mv);
+    }
+    #[inline(always)]
+    fn piece_code(&self, sq: Square) -> u8 {
+        self.code_at(sq)
+    }
+    #[inline(always)]
+    fn pawn_key(&self) -> u64 {
+        crate::rules::pawn_structure_key(
+            self.pieces(Color::White, crate::rules::chess::PieceKind::Pawn),
+            self.pieces(Color::Black, crate::rules::chess::PieceKind::Pawn),
+        )
     }
     fn make_null(&mut self) {
         self.apply_null();

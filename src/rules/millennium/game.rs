@@ -3,7 +3,7 @@
 use super::moves::Move;
 use super::position::{Millennium, FILES};
 use super::START_FEN;
-use crate::board::{Bitboard, Board15x8, Geometry};
+use crate::board::{Bitboard, Board15x8, Geometry, Square};
 use crate::rules::chess::PieceKind;
 use crate::rules::{Color, Game, MoveList, RuleError};
 
@@ -58,6 +58,18 @@ impl Game for Millennium {
     #[inline(always)]
     fn make(&mut self, mv: Move) {
         self.apply(mv);
+    }
+    #[inline(always)]
+    fn piece_code(&self, sq: Square) -> u8 {
+        self.code_at(sq)
+    }
+    #[inline(always)]
+    fn pawn_key(&self) -> u64 {
+        let fold = |pawns: u128| (pawns as u64) ^ ((pawns >> 64) as u64).rotate_left(17);
+        crate::rules::pawn_structure_key(
+            fold(self.pieces(Color::White, PieceKind::Pawn)),
+            fold(self.pieces(Color::Black, PieceKind::Pawn)),
+        )
     }
     fn make_null(&mut self) {
         self.apply_null();

@@ -9,6 +9,7 @@
 use super::moves::Move;
 use super::position::{Nichess, MOVE_LIMIT};
 use super::START_FEN;
+use crate::board::Square;
 use crate::rules::{Color, EndReason, Game, MoveList, RuleError};
 
 impl Game for Nichess {
@@ -66,6 +67,17 @@ impl Game for Nichess {
     #[inline(always)]
     fn make(&mut self, mv: Move) {
         self.apply(mv);
+    }
+    #[inline(always)]
+    fn piece_code(&self, sq: Square) -> u8 {
+        self.code_at(sq)
+    }
+    #[inline(always)]
+    fn pawn_key(&self) -> u64 {
+        crate::rules::pawn_structure_key(
+            self.pieces(Color::White, super::position::PieceKind::Pawn),
+            self.pieces(Color::Black, super::position::PieceKind::Pawn),
+        )
     }
     fn make_null(&mut self) {
         self.apply_null();
