@@ -6,6 +6,7 @@
 //! (Lazy SMP), sharing only the table.
 
 mod searcher;
+pub mod skill;
 pub mod time;
 pub mod tt;
 
