@@ -571,8 +571,8 @@ mod tests {
         engine.wait();
         let infos = reports
             .try_iter()
-            .filter_map(|report| match report {
-                Report::Progress(info) => Some(info),
+            .map(|report| match report {
+                Report::Progress(info) => info,
                 Report::Message(text) => panic!("unexpected message {text}"),
             })
             .collect();
