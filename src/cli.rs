@@ -2,6 +2,7 @@
 //! matches on these and calls the library.
 
 use clap::{Args, Parser, Subcommand};
+use roger::arena::book::BookOptions;
 use roger::arena::selfplay::SelfplayOptions;
 use roger::engine::{MAX_DEPTH, MAX_PERFT_DEPTH};
 use roger::fuzz::protocol::ProtocolFuzzOptions;
@@ -39,6 +40,10 @@ pub enum Mode {
     /// Play an in-process match between built-in players (engine, random, greedy), refereed
     /// with the game's rules; colours alternate, each opening is played twice.
     Selfplay(SelfplayOptions),
+    /// Make an opening book: random legal plies from the start, each position searched and
+    /// kept when balanced, one EPD (chess) or FEN per line, as `roger arena --openings
+    /// file=F format=epd` reads it.
+    Book(BookOptions),
     /// Run the fixed search benchmark and print its node count and speed.
     Bench {
         /// Search every benchmark position to this depth (1 to 124) instead of the default.

@@ -1,4 +1,4 @@
-//! The `roger` command: the protocol session by default, and perft, bench, selfplay, arena and
+//! The `roger` command: the protocol session by default, and perft, bench, selfplay, book, arena and
 //! the reference players from the shell. The command line is defined in [`cli`]; this file only
 //! dispatches.
 
@@ -34,6 +34,7 @@ fn main() -> ExitCode {
         Some(Mode::Arena { args }) => return arena_command(&args),
         Some(Mode::Play(args)) => return play_command(args),
         Some(Mode::Selfplay(options)) => return selfplay::command(&options),
+        Some(Mode::Book(options)) => return roger::arena::book::command(&options),
         Some(Mode::World(args)) => return roger::world::turns::command(&args),
         Some(Mode::Bot(args)) => return roger::world::bot::command(&args),
         Some(Mode::Fuzz { command }) => {

@@ -527,3 +527,78 @@ fn next_go_right_after_bestmove_is_accepted() {
         moves.push(best);
     }
 }
+
+/// The `bestmove` of `lines` and the `pv` of the last `multipv 1` line.
+fn best_and_last_first_pv(lines: &[String]) -> (String, String) {
+    let (best, _) = bestmove_of(lines.last().expect("a bestmove line"));
+    let last_first = lines
+        .iter()
+        .rev()
+        .find(|line| line.contains(" multipv 1 "))
+        .unwrap_or_else(|| panic!("no multipv 1 line in {lines:#?}"));
+    let pv = last_first
+        .split(" pv ")
+        .nth(1)
+        .and_then(|pv| pv.split_whitespace().next())
+        .unwrap_or_else(|| panic!("no pv in {last_first:?}"));
+    (best, pv.to_string())
+}
+
+#[test]
+fn skill_levels_play_legal_moves_in_every_turn_game_and_refuse_bad_values() {
+    for variant in ["chess", "millennium", "nichess"] {
+        let mut roger = Roger::start();
+        if variant != "chess" {
+            roger.select_variant(variant);
+        }
+        let game = roger::rules::registry::AnyGame::new(variant).unwrap();
+        let mut played = Vec::new();
+        for (level, seed) in [(0, 1), (0, 2), (7, 3), (15, 4)] {
+            roger.send(&format!("setoption name Skill Level value {level}"));
+            roger.send(&format!("setoption name Skill Seed value {seed}"));
+            roger.send("position startpos");
+            // A plain `go` ends by itself below level 20: depth and nodes are capped.
+            let lines = roger.go("");
+            let (_, infos) = lines.split_last().unwrap();
+            for info in infos {
+                let tokens: Vec<&str> = info.split_whitespace().collect();
+                assert_eq!(tokens[0], "info", "{info}");
+                let at = tokens.iter().position(|&t| t == "multipv").unwrap();
+                let line: u32 = tokens[at + 1].parse().unwrap();
+                assert!((1..=4).contains(&line), "{info}");
+                assert!(tokens.contains(&"pv"), "{info}");
+                if level == 0 {
+                    assert!(info.starts_with("info depth 1 "), "{info}");
+                }
+            }
+            let (best, pv) = best_and_last_first_pv(&lines);
+            assert_eq!(best, pv, "{variant} level {level}: {lines:#?}");
+            game.with_position(None, std::slice::from_ref(&best))
+                .unwrap_or_else(|error| panic!("{variant}: bestmove {best}: {error}"));
+            played.push(best);
+        }
+        // The same seed and level play the same move again.
+        roger.send("setoption name Skill Level value 0");
+        roger.send("setoption name Skill Seed value 1");
+        roger.send("ucinewgame");
+        roger.send("position startpos");
+        let (again, _) = best_and_last_first_pv(&roger.go(""));
+        assert_eq!(again, played[0], "{variant}");
+        roger.expect_error(
+            "setoption name Skill Level value 21",
+            &["option 'Skill Level' value 21 is out of range 0..=20"],
+        );
+        roger.expect_error(
+            "setoption name UCI_Elo value 999",
+            &["option 'UCI_Elo' value 999 is out of range 1000..=2400"],
+        );
+        roger.expect_error(
+            "setoption name UCI_LimitStrength value 1",
+            &["option 'UCI_LimitStrength' needs 'true' or 'false'"],
+        );
+        roger.expect_error(
+            "setoption name Skill Seed value 2147483648",
+            &["out of range 0..=2147483647"],
+        );
+    }
+}

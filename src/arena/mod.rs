@@ -6,8 +6,10 @@
 //! threads. `roger arena` runs tournaments: [`cli`] reads its arguments, [`openings`] and
 //! [`schedule`] make the game list, [`tournament`] runs it with progress, SPRT and Ctrl-C,
 //! [`stats`] computes Elo and SPRT, [`report`] (with [`report_v1`] for old files) and [`pgn`]
-//! write the results. [`selfplay`] runs `roger selfplay` through the same pieces.
+//! write the results. [`selfplay`] runs `roger selfplay` through the same pieces;
+//! [`book`] makes opening books (`roger book`).
 
+pub mod book;
 pub mod cli;
 pub mod clock;
 pub mod openings;

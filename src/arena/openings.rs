@@ -147,6 +147,15 @@ mod tests {
     use super::*;
 
     fn book(text: &str, format: BookFormat, name: &str) -> Result<Vec<Opening>, String> {
+        variant_book(text, format, name, "chess")
+    }
+
+    fn variant_book(
+        text: &str,
+        format: BookFormat,
+        name: &str,
+        variant: &str,
+    ) -> Result<Vec<Opening>, String> {
         let file =
             std::env::temp_dir().join(format!("roger-openings-{}-{name}", std::process::id()));
         std::fs::write(&file, text).unwrap();
@@ -157,7 +166,7 @@ mod tests {
             start: 1,
             plies: None,
         };
-        let openings = load_book(&settings, "chess");
+        let openings = load_book(&settings, variant);
         std::fs::remove_file(file).unwrap();
         openings
     }
@@ -180,6 +189,25 @@ mod tests {
             openings[1].fen.as_deref(),
             Some("4k3/8/8/8/8/8/8/4K2R w K - 0 1")
         );
+    }
+
+    #[test]
+    fn every_turn_games_fen_reads_as_epd_with_or_without_its_counters() {
+        use crate::rules::registry::{names_of, Family};
+        for variant in names_of(Family::Turn) {
+            let line = with_random_plies(variant, &Opening::default(), 6, 3).unwrap();
+            let kind = TurnGame::named(variant).unwrap();
+            let fen = bind_game!(kind, G => record_from::<G>(None, &line.moves)
+                .unwrap()
+                .position()
+                .fen());
+            let epd: Vec<&str> = fen.split_whitespace().take(4).collect();
+            let epd = epd.join(" ");
+            let text = format!("{fen}\n{epd}\n{epd} bm a1; id \"x\";\n");
+            let openings = variant_book(&text, BookFormat::Epd, variant, variant).unwrap();
+            let fens: Vec<&str> = openings.iter().map(|o| o.fen.as_deref().unwrap()).collect();
+            assert_eq!(fens, [fen.as_str(), &epd, &epd], "{variant}");
+        }
     }
 
     #[test]

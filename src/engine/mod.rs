@@ -12,11 +12,15 @@ mod options;
 mod worker;
 
 pub use go::{GoParams, SideClock};
-pub use options::{check_option, variant_option, OptionKind, OptionSpec, OptionValue, UCI_VARIANT};
+pub use options::{
+    check_option, strength_options, variant_option, OptionKind, OptionSpec, OptionValue, Strength,
+    SKILL_LEVEL, SKILL_SEED, UCI_ELO, UCI_LIMIT_STRENGTH, UCI_VARIANT,
+};
 pub use worker::{BestMove, Report};
 
 use crate::rules::registry::{self, dispatch, AnyGame};
 use crate::rules::{Color, Game};
+use crate::search::skill::Skill;
 use crate::search::{available_cores, Clock, Limits, SearchOptions, TranspositionTable, MAX_PLY};
 use options::{option_specs, OptionValues};
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -126,6 +130,8 @@ impl Engine {
             (options::MOVE_OVERHEAD, OptionValue::Spin(millis)) => {
                 self.options.move_overhead = Duration::from_millis(millis as u64)
             }
+            (options::SKILL_SEED, OptionValue::Spin(seed)) => self.options.skill_seed = seed as u64,
+            (name, value) if self.options.strength.set(name, &value) => {}
             // Only announced: pondering follows `go ponder`, whatever this says.
             (options::PONDER, OptionValue::Check(_)) => {}
             (options::UCI_VARIANT, OptionValue::Combo(variant)) => {
@@ -180,10 +186,11 @@ impl Engine {
             pondering: params.ponder.then(|| pondering.clone()),
             ..Limits::default()
         };
-        let search_options = SearchOptions {
+        let mut search_options = SearchOptions {
             threads: self.search_threads(),
             multipv: self.options.multipv,
         };
+        let skill = Skill::below_full(self.options.strength.level(), self.options.skill_seed);
         let tt = self.tt.clone();
         let thread_stop = stop.clone();
         let answered = Arc::new(AtomicBool::new(false));
@@ -195,6 +202,9 @@ impl Engine {
         let thread = dispatch!(&self.game, record => {
             let searchmoves = go::parse_moves(record.position(), &params.searchmoves)?;
             set_limits(&mut limits, params, record.position().side_to_move());
+            if let Some(skill) = &skill {
+                skill.limit(&mut limits, &mut search_options);
+            }
             let job = SearchJob {
                 record: record.clone(),
                 limits,
@@ -203,6 +213,7 @@ impl Engine {
                 tt,
                 stop: thread_stop,
                 infinite: params.infinite,
+                skill,
             };
             worker::spawn(job, on_report, on_best)
         });
@@ -390,6 +401,8 @@ fn set_limits(limits: &mut Limits, params: &GoParams, side: Color) {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::rules::chess::Chess;
+    use crate::search::Info;
     use std::sync::mpsc;
 
     const START_FEN: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
@@ -540,6 +553,128 @@ mod tests {
             set_limits(&mut limits, &params, Color::White);
             assert_eq!(limits.depth, Some(plies), "{depth:?} {mate:?}");
         }
+    }
+
+    /// The move a fresh engine plays after `options`, searching `params` to the end, with
+    /// the reports.
+    fn skilled_move(
+        fen: Option<&str>,
+        options: &[(&str, String)],
+        params: &GoParams,
+    ) -> (String, Vec<Info>) {
+        let mut engine = Engine::new();
+        for (name, value) in options {
+            engine.set_option(name, Some(value)).unwrap();
+        }
+        engine.set_position(fen, &[]).unwrap();
+        let (reports, best) = go(&mut engine, params);
+        engine.wait();
+        let infos = reports
+            .try_iter()
+            .map(|report| match report {
+                Report::Progress(info) => info,
+                Report::Message(text) => panic!("unexpected message {text}"),
+            })
+            .collect();
+        (best.try_recv().unwrap().best.unwrap(), infos)
+    }
+
+    #[test]
+    fn level_0_plays_several_moves_over_seeds_and_repeats_each_seed() {
+        let mut played = std::collections::BTreeSet::new();
+        for seed in 0..12 {
+            let options = [
+                (SKILL_LEVEL, "0".to_string()),
+                (SKILL_SEED, seed.to_string()),
+            ];
+            let (mv, infos) = skilled_move(None, &options, &GoParams::default());
+            assert_eq!(skilled_move(None, &options, &GoParams::default()).0, mv);
+            // Valid progress: every line has a move, and the last first line is the move played.
+            assert!(infos
+                .iter()
+                .all(|info| !info.pv.is_empty() && info.multipv >= 1));
+            let last_first = infos.iter().rev().find(|info| info.multipv == 1).unwrap();
+            assert_eq!(last_first.pv[0], mv, "seed {seed}: {infos:#?}");
+            assert!(infos.iter().all(|info| info.depth <= 1), "{infos:#?}");
+            played.insert(mv);
+        }
+        assert!(played.len() >= 3, "{played:?}");
+    }
+
+    #[test]
+    fn strong_levels_never_hang_the_queen() {
+        // The queen on e4 is attacked by the d5 pawn: a move that leaves it there, or puts it
+        // where Black takes it, loses it; Qd3, Qe3, Qf3 and others keep it.
+        let fen = "rnbqkbnr/ppp1pppp/8/3p4/4Q3/8/PPPP1PPP/RNB1KBNR w KQkq - 0 1";
+        let position = Chess::from_fen(fen).unwrap();
+        let params = GoParams {
+            nodes: Some(20_000),
+            ..GoParams::default()
+        };
+        for level in [10, 13, 15] {
+            for seed in 0..4 {
+                let options = [
+                    (SKILL_LEVEL, level.to_string()),
+                    (SKILL_SEED, seed.to_string()),
+                ];
+                let (mv, _) = skilled_move(Some(fen), &options, &params);
+                assert!(mv.starts_with("e4"), "level {level} seed {seed}: {mv}");
+                let after = position.play(position.parse_move(&mv).unwrap());
+                let mut replies = crate::rules::MoveList::new();
+                after.generate_moves(&mut replies);
+                let to = &mv[2..4];
+                assert!(
+                    replies
+                        .iter()
+                        .all(|&reply| &after.move_text(reply)[2..4] != to),
+                    "level {level} seed {seed}: {mv} hangs the queen"
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn full_strength_and_limit_strength_off_search_one_line_as_before() {
+        let params = GoParams {
+            depth: Some(4),
+            ..GoParams::default()
+        };
+        let (plain, plain_infos) = skilled_move(None, &[], &params);
+        let options = [
+            (SKILL_LEVEL, "20".to_string()),
+            (UCI_ELO, "1000".to_string()),
+            (SKILL_SEED, "7".to_string()),
+        ];
+        let (mv, infos) = skilled_move(None, &options, &params);
+        assert_eq!(mv, plain);
+        assert!(infos.iter().all(|info| info.multipv == 1));
+        let pvs =
+            |infos: &[Info]| -> Vec<Vec<String>> { infos.iter().map(|i| i.pv.clone()).collect() };
+        assert_eq!(pvs(&infos), pvs(&plain_infos));
+        // UCI_LimitStrength at the top Elo is full strength too.
+        let options = [(UCI_LIMIT_STRENGTH, "true".to_string())];
+        assert_eq!(skilled_move(None, &options, &params).0, plain);
+    }
+
+    #[test]
+    fn limit_strength_takes_the_elo_level_over_skill_level() {
+        let mut engine = Engine::new();
+        engine.set_option("UCI_Elo", Some("1700")).unwrap();
+        assert_eq!(engine.options.strength.level(), 20.0);
+        engine
+            .set_option("uci_limitstrength", Some("true"))
+            .unwrap();
+        assert_eq!(engine.options.strength.level(), 10.0);
+        engine.set_option("Skill Level", Some("3")).unwrap();
+        assert_eq!(engine.options.strength.level(), 10.0);
+        engine
+            .set_option("UCI_LimitStrength", Some("false"))
+            .unwrap();
+        assert_eq!(engine.options.strength.level(), 3.0);
+        assert!(engine.set_option("Skill Level", Some("21")).is_err());
+        assert!(engine.set_option("UCI_Elo", Some("999")).is_err());
+        assert!(engine.set_option("Skill Seed", Some("-1")).is_err());
+        assert_eq!(engine.options.strength.level(), 3.0);
     }
 
     #[test]

@@ -33,6 +33,10 @@ pub const MULTI_PV: &str = "MultiPV";
 pub const MOVE_OVERHEAD: &str = "Move Overhead";
 pub const PONDER: &str = "Ponder";
 pub const UCI_VARIANT: &str = "UCI_Variant";
+pub const SKILL_LEVEL: &str = "Skill Level";
+pub const UCI_LIMIT_STRENGTH: &str = "UCI_LimitStrength";
+pub const UCI_ELO: &str = "UCI_Elo";
+pub const SKILL_SEED: &str = "Skill Seed";
 
 pub const HASH_DEFAULT_MB: i64 = 16;
 pub const HASH_MAX_MB: i64 = 65536;
@@ -40,6 +44,10 @@ pub const THREADS_MAX: i64 = 256;
 pub const MULTI_PV_MAX: i64 = 256;
 pub const MOVE_OVERHEAD_DEFAULT_MS: i64 = 30;
 pub const MOVE_OVERHEAD_MAX_MS: i64 = 5000;
+/// The full-strength `Skill Level`.
+pub const SKILL_LEVEL_MAX: i64 = 20;
+/// The largest `Skill Seed` (GUIs keep spins in 32-bit integers).
+pub const SKILL_SEED_MAX: i64 = i32::MAX as i64;
 
 /// The options every variant shares; `variants` are the values of `UCI_Variant`.
 pub fn option_specs(variants: &[&str]) -> Vec<OptionSpec> {
@@ -65,6 +73,78 @@ pub fn option_specs(variants: &[&str]) -> Vec<OptionSpec> {
         },
         variant_option(variants),
     ]
+    .into_iter()
+    .chain(strength_options())
+    .chain([spin(SKILL_SEED, 0, 0, SKILL_SEED_MAX)])
+    .collect()
+}
+
+/// `Skill Level`, `UCI_LimitStrength` and `UCI_Elo`, every one at full strength by default
+/// (see [`crate::search::skill`]).
+pub fn strength_options() -> Vec<OptionSpec> {
+    use crate::search::skill::{ELO_MAX, ELO_MIN};
+    vec![
+        OptionSpec {
+            name: SKILL_LEVEL,
+            kind: OptionKind::Spin {
+                default: SKILL_LEVEL_MAX,
+                min: 0,
+                max: SKILL_LEVEL_MAX,
+            },
+        },
+        OptionSpec {
+            name: UCI_LIMIT_STRENGTH,
+            kind: OptionKind::Check { default: false },
+        },
+        OptionSpec {
+            name: UCI_ELO,
+            kind: OptionKind::Spin {
+                default: ELO_MAX,
+                min: ELO_MIN,
+                max: ELO_MAX,
+            },
+        },
+    ]
+}
+
+/// The strength the three strength options ask for, as a fractional level 0..=20: the
+/// `UCI_Elo`'s level when `UCI_LimitStrength` is on, else `Skill Level`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Strength {
+    pub skill_level: i64,
+    pub limit_strength: bool,
+    pub elo: i64,
+}
+
+impl Default for Strength {
+    fn default() -> Strength {
+        Strength {
+            skill_level: SKILL_LEVEL_MAX,
+            limit_strength: false,
+            elo: crate::search::skill::ELO_MAX,
+        }
+    }
+}
+
+impl Strength {
+    pub fn level(&self) -> f64 {
+        if self.limit_strength {
+            crate::search::skill::level_from_elo(self.elo)
+        } else {
+            self.skill_level as f64
+        }
+    }
+
+    /// Takes one of the three options' checked value; false for any other option.
+    pub fn set(&mut self, name: &str, value: &OptionValue) -> bool {
+        match (name, value) {
+            (SKILL_LEVEL, OptionValue::Spin(level)) => self.skill_level = *level,
+            (UCI_LIMIT_STRENGTH, OptionValue::Check(on)) => self.limit_strength = *on,
+            (UCI_ELO, OptionValue::Spin(elo)) => self.elo = *elo,
+            _ => return false,
+        }
+        true
+    }
 }
 
 /// The `UCI_Variant` combo over `variants`, the first the default.
@@ -85,6 +165,8 @@ pub struct OptionValues {
     pub threads: usize,
     pub multipv: usize,
     pub move_overhead: Duration,
+    pub strength: Strength,
+    pub skill_seed: u64,
 }
 
 impl Default for OptionValues {
@@ -94,6 +176,8 @@ impl Default for OptionValues {
             threads: 1,
             multipv: 1,
             move_overhead: Duration::from_millis(MOVE_OVERHEAD_DEFAULT_MS as u64),
+            strength: Strength::default(),
+            skill_seed: 0,
         }
     }
 }

@@ -2,6 +2,7 @@
 
 use crate::eval::Evaluate;
 use crate::rules::{Game, GameRecord, MoveList};
+use crate::search::skill::{score_value, Lines, Skill};
 use crate::search::{self, Info, Limits, SearchOptions, TranspositionTable};
 use std::panic::{self, AssertUnwindSafe};
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -35,6 +36,9 @@ pub struct SearchJob<G: Game> {
     pub stop: Arc<AtomicBool>,
     /// `go infinite`: hold the best move back until `stop`, as the protocol requires.
     pub infinite: bool,
+    /// Below full strength: the limits and lines are already set for it; the move played is
+    /// chosen among the lines the search reports.
+    pub skill: Option<Skill>,
 }
 
 /// How often a finished search looks for `stop`/`ponderhit` while holding its best move back.
@@ -73,6 +77,12 @@ fn run<G: Game + Evaluate>(job: &SearchJob<G>, on_report: &mut dyn FnMut(Report)
         .tt
         .read()
         .unwrap_or_else(|poisoned| poisoned.into_inner());
+    let allowed: &[G::Move] = if job.searchmoves.is_empty() {
+        &legal
+    } else {
+        &job.searchmoves
+    };
+    let mut lines = Lines::new(job.options.multipv.min(allowed.len()));
     let searched = panic::catch_unwind(AssertUnwindSafe(|| {
         search::search(
             &job.record,
@@ -80,14 +90,14 @@ fn run<G: Game + Evaluate>(job: &SearchJob<G>, on_report: &mut dyn FnMut(Report)
             job.options,
             &tt,
             &job.stop,
-            &mut |info: &Info| on_report(Report::Progress(info.clone())),
+            &mut |info: &Info| {
+                if job.skill.is_some() {
+                    lines.add(info);
+                }
+                on_report(Report::Progress(info.clone()))
+            },
         )
     }));
-    let allowed: &[G::Move] = if job.searchmoves.is_empty() {
-        &legal
-    } else {
-        &job.searchmoves
-    };
     let fallback = || BestMove {
         best: allowed.first().map(|&mv| position.move_text(mv)),
         ponder: None,
@@ -126,6 +136,18 @@ fn run<G: Game + Evaluate>(job: &SearchJob<G>, on_report: &mut dyn FnMut(Report)
         )));
         return fallback();
     }
+    if let Some(skill) = &job.skill {
+        if let Some((best, ponder, mut line)) = skill_choice(skill, position, allowed, &lines, best)
+        {
+            // Reported last, as the first line, so that a GUI shows the move played.
+            line.multipv = 1;
+            on_report(Report::Progress(line));
+            return BestMove {
+                best: Some(best),
+                ponder,
+            };
+        }
+    }
     // The text goes out only for a reply that is legal after the best move.
     let after = position.play(best);
     let mut replies = MoveList::new();
@@ -138,4 +160,43 @@ fn run<G: Game + Evaluate>(job: &SearchJob<G>, on_report: &mut dyn FnMut(Report)
         best: Some(best_text),
         ponder,
     }
+}
+
+/// The move a weakened player plays among the lines the search reported, with its expected
+/// reply, when it is not the search's best: its line is then reported again, last, as the
+/// first line. `None` keeps the search's answer.
+fn skill_choice<G: Game>(
+    skill: &Skill,
+    position: &G,
+    allowed: &[G::Move],
+    lines: &Lines,
+    best: G::Move,
+) -> Option<(String, Option<String>, Info)> {
+    // Only lines whose first move the rules and `searchmoves` allow.
+    let candidates: Vec<(G::Move, Info)> = lines
+        .candidates()
+        .into_iter()
+        .filter_map(|line| {
+            let mv = position.parse_move(line.pv.first()?).ok()?;
+            allowed.contains(&mv).then_some((mv, line))
+        })
+        .collect();
+    let scores: Vec<i32> = candidates
+        .iter()
+        .map(|(_, line)| score_value(line.score))
+        .collect();
+    let (chosen, line) = candidates.get(skill.pick(&scores, position.key()))?;
+    if *chosen == best {
+        return None;
+    }
+    let after = position.play(*chosen);
+    let mut replies = MoveList::new();
+    after.generate_moves(&mut replies);
+    let ponder = line
+        .pv
+        .get(1)
+        .and_then(|text| after.parse_move(text).ok())
+        .filter(|mv| replies.contains(mv))
+        .map(|mv| after.move_text(mv));
+    Some((position.move_text(*chosen), ponder, line.clone()))
 }

@@ -19,7 +19,7 @@ pub mod search;
 mod tests;
 
 use super::{MegachessPlayer, PlanProgress};
-use crate::engine::OptionSpec;
+use crate::engine::{check_option, strength_options, OptionSpec, Strength};
 use crate::rules::megachess::{Coord, Move, PlayerId, World};
 use local::Local;
 use std::sync::atomic::AtomicBool;
@@ -38,7 +38,7 @@ const SEARCH_SHARE: f64 = 0.6;
 const SLACK: Duration = Duration::from_millis(2);
 
 /// The option that weakens the planner for bots and house players: 20 is full strength.
-pub const SKILL_LEVEL: &str = "Skill Level";
+pub const SKILL_LEVEL: &str = crate::engine::SKILL_LEVEL;
 /// The full-strength skill level.
 pub const MAX_SKILL: u32 = 20;
 
@@ -47,6 +47,8 @@ pub struct MegachessPlanner {
     margin: u32,
     /// 0 to 20: below 20 it thinks less and forgets some of the moves it planned.
     skill: u32,
+    /// `Skill Level`, `UCI_LimitStrength` and `UCI_Elo`, of which `skill` is the level.
+    strength: Strength,
 }
 
 impl Default for MegachessPlanner {
@@ -60,6 +62,7 @@ impl MegachessPlanner {
         MegachessPlanner {
             margin: WINDOW_MARGIN,
             skill: MAX_SKILL,
+            strength: Strength::default(),
         }
     }
 
@@ -182,26 +185,23 @@ impl MegachessPlayer for MegachessPlanner {
         "roger".to_string()
     }
 
+    /// `Skill Level` and, as for the turn games, `UCI_LimitStrength` with `UCI_Elo`: then the
+    /// level is the Elo's (`(elo - 1000) / 70`, see [`crate::search::skill`]), rounded.
     fn options(&self) -> Vec<OptionSpec> {
-        vec![OptionSpec {
-            name: SKILL_LEVEL,
-            kind: crate::engine::OptionKind::Spin {
-                default: MAX_SKILL as i64,
-                min: 0,
-                max: MAX_SKILL as i64,
-            },
-        }]
+        strength_options()
     }
 
     fn set_option(&mut self, name: &str, value: &str) -> Result<(), String> {
-        if !name.eq_ignore_ascii_case(SKILL_LEVEL) {
+        let specs = strength_options();
+        if !specs
+            .iter()
+            .any(|spec| spec.name.eq_ignore_ascii_case(name))
+        {
             return Err(format!("unknown option '{name}'"));
         }
-        self.skill = value
-            .parse::<u32>()
-            .ok()
-            .filter(|&skill| skill <= MAX_SKILL)
-            .ok_or_else(|| format!("{SKILL_LEVEL} '{value}': want 0 to {MAX_SKILL}"))?;
+        let (name, value) = check_option(&specs, name, Some(value))?;
+        self.strength.set(name, &value);
+        self.skill = (self.strength.level().round() as u32).min(MAX_SKILL);
         Ok(())
     }
 

@@ -8,6 +8,7 @@
 mod correction;
 mod history;
 mod searcher;
+pub mod skill;
 pub mod time;
 pub mod tt;
 

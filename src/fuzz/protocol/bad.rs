@@ -292,7 +292,7 @@ impl Generator {
                     &mut self.rng,
                     &[
                         "Contempt",
-                        "Skill Level",
+                        "Skill Levels",
                         "UCI_Chess960",
                         "Clear Hash",
                         "SyzygyPath",

@@ -2,7 +2,7 @@
 //! the world's own rules (not the planner's).
 
 use super::crowd::{crowd_world, CROWD_ME};
-use super::MegachessPlanner;
+use super::{MegachessPlanner, MAX_SKILL};
 use crate::plan::MegachessPlayer;
 use crate::rules::megachess::{Coord, Kind, MegachessParams, Move, PlayerId, Team, World};
 use std::sync::atomic::AtomicBool;
@@ -292,4 +292,20 @@ fn a_low_skill_level_forgets_moves_but_never_a_king_and_stays_legal() {
     let mut planner = MegachessPlanner::new();
     assert!(planner.set_option("Skill Level", "21").is_err());
     assert!(planner.set_option("Skill", "3").is_err());
+}
+
+#[test]
+fn limit_strength_maps_the_elo_onto_the_skill_level() {
+    let mut planner = MegachessPlanner::new();
+    planner.set_option("UCI_Elo", "1735").unwrap();
+    assert_eq!(planner.skill, MAX_SKILL);
+    planner.set_option("uci_limitstrength", "true").unwrap();
+    // (1735 - 1000) / 70 = 10.5, rounded.
+    assert_eq!(planner.skill, 11);
+    planner.set_option("Skill Level", "3").unwrap();
+    assert_eq!(planner.skill, 11);
+    planner.set_option("UCI_LimitStrength", "false").unwrap();
+    assert_eq!(planner.skill, 3);
+    assert!(planner.set_option("UCI_Elo", "2401").is_err());
+    assert_eq!(planner.skill, 3);
 }
