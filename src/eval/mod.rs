@@ -3,6 +3,7 @@
 pub mod chess;
 pub mod millennium;
 pub mod nichess;
+pub mod weights;
 
 use crate::rules::Game;
 
