@@ -388,7 +388,11 @@ mod tests {
             let last = fields.last().unwrap();
             assert_eq!(last.1 + last.2, len);
         }
-        check(ChessWeights::fields(), ChessWeights::offsets(), ChessWeights::LEN);
+        check(
+            ChessWeights::fields(),
+            ChessWeights::offsets(),
+            ChessWeights::LEN,
+        );
         check(
             MillenniumWeights::fields(),
             MillenniumWeights::offsets(),
