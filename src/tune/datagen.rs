@@ -139,11 +139,14 @@ fn run_game<G: Game + Evaluate>(
             }
             summary.games += 1;
             summary.positions += samples.len();
-            summary.results[match result {
-                r if r == 1.0 => 0,
-                r if r == 0.0 => 2,
-                _ => 1,
-            }] += 1;
+            let slot = if result == 1.0 {
+                0
+            } else if result == 0.0 {
+                2
+            } else {
+                1
+            };
+            summary.results[slot] += 1;
         }
         let seconds = start.elapsed().as_secs_f64();
         progress(&format!(

@@ -332,11 +332,9 @@ fn run<G: Tunable>(options: &TuneOptions) -> Result<(), String> {
             let changed = (at..at + len)
                 .filter(|&j| fitted.weights[j] != before[j])
                 .count();
-            println!(
-                "{name} ({changed} of {len} changed): {:?}",
-                &fitted.weights[at..at + len]
-            );
+            println!("{name}: {changed} of {len} changed");
         }
+        print!("{}", G::render_fields(&weights));
     }
     Ok(())
 }
