@@ -10,9 +10,6 @@ use crate::board::{Bitboard, Board8x8, Geometry, Square};
 use crate::rules::chess::{Chess, Move, PieceKind};
 use crate::rules::Color;
 
-/// Phase weight of each kind; 24 is a full board.
-const PHASE: [i32; 6] = [0, 1, 1, 2, 4, 0];
-
 /// The weights the evaluation reads (`src/eval/weights/chess.rs`, written by `roger tune`).
 pub const W: &ChessWeights = &WEIGHTS;
 
@@ -92,7 +89,7 @@ fn side_terms<T: Tracer>(pos: &Chess, us: Color, w: &ChessWeights, t: &mut T) ->
             t.eg(at!(material_eg) + k, sign);
             t.mg(at!(pst_mg) + 64 * k + r, sign);
             t.eg(at!(pst_eg) + 64 * k + r, sign);
-            phase += PHASE[k];
+            phase += w.phase[k];
             let attacks = match kind {
                 PieceKind::Knight => b.knight[sq.index()],
                 PieceKind::Bishop => m.bishop(sq, occupied),

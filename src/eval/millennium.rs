@@ -15,15 +15,8 @@ use crate::rules::Color;
 
 const FILES: usize = millennium::FILES as usize;
 
-/// Phase weight of each kind; `FULL_PHASE` is both doubled armies.
-const PHASE: [i32; 6] = [0, 1, 1, 2, 4, 0];
+/// The full phase: both doubled armies (with the committed phase weights).
 const FULL_PHASE: i32 = 2 * (4 + 4 + 3 * 2 + 2 * 4);
-
-/// Mobility counted as neutral, by kind (the 15-file board gives sliders more room).
-const MOBILITY_NORM: [i32; 6] = [0, 4, 6, 8, 12, 0];
-
-/// Weight of an attack on a king's zone, by attacker kind.
-const KING_ZONE_WEIGHT: [i32; 6] = [1, 2, 2, 3, 5, 1];
 
 /// The weights the evaluation reads (`src/eval/weights/millennium.rs`, written by `roger tune`).
 pub const W: &MillenniumWeights = &WEIGHTS;
@@ -119,7 +112,7 @@ fn side_terms<T: Tracer>(
     let own_pawn_attacks = pawn_attacks(pawns, us);
     score.attacks = own_pawn_attacks;
     for (pressure, zone) in score.zone_pressure.iter_mut().zip(zones) {
-        *pressure += KING_ZONE_WEIGHT[0] * (own_pawn_attacks & zone).count() as i32;
+        *pressure += w.king_zone[0] * (own_pawn_attacks & zone).count() as i32;
     }
     for sq in pawns.squares() {
         let r = relative(sq, us);
@@ -140,7 +133,7 @@ fn side_terms<T: Tracer>(
             tr.eg(at!(material_eg) + k, sign);
             tr.mg(at!(pst_mg) + SQUARES * k + r, sign);
             tr.eg(at!(pst_eg) + SQUARES * k + r, sign);
-            score.phase += PHASE[k];
+            score.phase += w.phase[k];
             let attacks = match kind {
                 PieceKind::Knight => attacks::knight_attacks(sq),
                 PieceKind::Bishop => attacks::bishop_attacks(sq, occupied),
@@ -152,11 +145,11 @@ fn side_terms<T: Tracer>(
             };
             score.attacks |= attacks;
             for (pressure, zone) in score.zone_pressure.iter_mut().zip(zones) {
-                *pressure += KING_ZONE_WEIGHT[k] * (attacks & zone).count() as i32;
+                *pressure += w.king_zone[k] * (attacks & zone).count() as i32;
             }
             if *kind != PieceKind::King {
                 let mobility = (attacks & !own & !their_pawn_attacks).count() as i32;
-                let extra = mobility - MOBILITY_NORM[k];
+                let extra = mobility - w.mobility_norm[k];
                 score.mg += w.mobility_mg[k] * extra;
                 score.eg += w.mobility_eg[k] * extra;
                 tr.mg(at!(mobility_mg) + k, sign * extra as f32);

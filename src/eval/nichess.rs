@@ -10,12 +10,6 @@ use crate::board::{Bitboard, Square};
 use crate::rules::nichess::{tables, Move, MoveKind, Nichess, PieceKind, SPLASH};
 use crate::rules::Color;
 
-/// Full-health value of pawn, knight, maenad, pirate, queen (the king is never traded).
-const BASE: [i32; 6] = [100, 450, 330, 540, 820, 0];
-
-/// Weight of an attack on a square next to the enemy king, by attacker kind.
-const KING_ZONE_WEIGHT: [i32; 6] = [2, 3, 2, 3, 4, 1];
-
 /// The weights the evaluation reads (`src/eval/weights/nichess.rs`, written by `roger tune`).
 /// `value[kind][hp in tens]` is what a piece is worth with that much health: worth does not
 /// fall in proportion to HP (a damaged piece still hits as hard and moves as far, it only dies
@@ -224,7 +218,7 @@ fn king_safety<T: Tracer>(
     let zone = king_attacks(king) | (1u64 << king.0);
     let mut units = 0;
     for (k, &attacks) in theirs.by_kind.iter().enumerate() {
-        units += KING_ZONE_WEIGHT[k] * (attacks & zone).count() as i32;
+        units += w.king_zone[k] * (attacks & zone).count() as i32;
     }
     // Lines that reach the king through one piece: one move from a hit.
     let m = magics();
@@ -244,7 +238,7 @@ fn king_safety<T: Tracer>(
     // Enemy attackers matter with enemy material on the board (full at 3000).
     let their_force = PieceKind::ALL[1..5]
         .iter()
-        .map(|&k| pos.pieces(them, k).count() as i32 * BASE[k.index()])
+        .map(|&k| pos.pieces(them, k).count() as i32 * w.base[k.index()])
         .sum::<i32>();
     let scale = their_force.min(3000);
     let back_rank = match us {
@@ -291,7 +285,7 @@ fn threats(
                 let risk = if a == 5 && defended {
                     i32::MAX / 4
                 } else if defended {
-                    BASE[a]
+                    w.base[a]
                 } else {
                     0
                 };
@@ -392,7 +386,7 @@ impl Evaluate for Nichess {
     fn tactical_order(&self, mv: Move) -> i32 {
         let attacker = self
             .piece_at(mv.from())
-            .map_or(0, |p| BASE[p.kind.index()] / 10);
+            .map_or(0, |p| W.base[p.kind.index()] / 10);
         self.tactical_gain(mv) * 4 - attacker
     }
 

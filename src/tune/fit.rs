@@ -13,7 +13,7 @@ use crate::players::Rng;
 use crate::rules::chess::Chess;
 use crate::rules::millennium::Millennium;
 use crate::rules::nichess::Nichess;
-use crate::rules::Game;
+use crate::rules::{Color, Game};
 use rayon::prelude::*;
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -56,6 +56,13 @@ pub struct TuneOptions {
     /// Seed of the batches' shuffle.
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
+    /// Rounds of finite differences over the shape weights (those the evaluation is not
+    /// linear in) after the linear fit; 0 leaves them as they are.
+    #[arg(long, default_value_t = 3)]
+    pub shape_rounds: usize,
+    /// Positions (evenly drawn from the data) the shape rounds evaluate.
+    #[arg(long, default_value_t = 100_000)]
+    pub shape_positions: usize,
 }
 
 /// Positions traced once: sparse coefficients, the search score and the result.
@@ -157,15 +164,19 @@ fn fit_k(data: &Dataset, weights: &[f64]) -> f64 {
 pub struct Fitted {
     pub k: f64,
     pub loss_before: f64,
-    /// With the fitted weights rounded to integers.
+    /// With the fitted weights rounded to integers (before the shape rounds).
     pub loss_after: f64,
+    /// The loss of the shape rounds' positions, evaluated afresh, before and after them.
+    pub shape_loss: Option<(f64, f64)>,
     pub weights: Vec<i32>,
     pub epoch_seconds: f64,
 }
 
-/// Fits `G`'s weights to `data`; `progress` hears a line per epoch.
+/// Fits `G`'s weights to `data`, then the shape weights to `positions` (the samples'
+/// positions by their index in `data`, or none); `progress` hears a line per epoch.
 pub fn fit<G: Tunable>(
     data: &Dataset,
+    positions: &[(usize, G)],
     options: &TuneOptions,
     progress: &mut dyn FnMut(&str),
 ) -> Fitted {
@@ -237,15 +248,88 @@ pub fn fit<G: Tunable>(
             timer.elapsed().as_secs_f64()
         ));
     }
-    let rounded: Vec<i32> = weights.iter().map(|w| w.round() as i32).collect();
+    let epoch_seconds = timer.elapsed().as_secs_f64() / options.epochs.max(1) as f64;
+    let mut rounded: Vec<i32> = weights.iter().map(|w| w.round() as i32).collect();
     let as_f64: Vec<f64> = rounded.iter().map(|&w| w as f64).collect();
+    let loss_after = loss(data, &as_f64, k, &targets);
+    let shape_loss = (options.shape_rounds > 0 && !positions.is_empty()).then(|| {
+        let scored: Vec<(&G, f64)> = positions.iter().map(|(i, p)| (p, targets[*i])).collect();
+        fit_shapes::<G>(&scored, &mut rounded, k, options.shape_rounds, progress)
+    });
     Fitted {
         k,
         loss_before,
-        loss_after: loss(data, &as_f64, k, &targets),
+        loss_after,
+        shape_loss,
         weights: rounded,
-        epoch_seconds: timer.elapsed().as_secs_f64() / options.epochs.max(1) as f64,
+        epoch_seconds,
     }
+}
+
+/// The loss of `positions` (with their targets) evaluated afresh with `weights`.
+fn fresh_loss<G: Tunable>(positions: &[(&G, f64)], weights: &[i32], k: f64) -> f64 {
+    let w = G::from_slice(weights);
+    let total: f64 = positions
+        .par_iter()
+        .map(|(pos, target)| {
+            let white = match pos.side_to_move() {
+                Color::White => 1.0,
+                Color::Black => -1.0,
+            };
+            let eval = pos.evaluate_traced(&w, &mut ()) as f64 * white;
+            let d = sigmoid(k, eval) - target;
+            d * d
+        })
+        .sum();
+    total / positions.len().max(1) as f64
+}
+
+/// Coordinate descent by finite differences on the shape weights: each non-zero one tries a
+/// step of a tenth of its value (at least 1) up and down and keeps what lowers the loss of the
+/// positions evaluated afresh; the linear weights stay. Returns the loss before and after.
+fn fit_shapes<G: Tunable>(
+    positions: &[(&G, f64)],
+    weights: &mut [i32],
+    k: f64,
+    rounds: usize,
+    progress: &mut dyn FnMut(&str),
+) -> (f64, f64) {
+    let shapes: Vec<usize> = G::fields()
+        .into_iter()
+        .filter(|(name, _, _)| G::SHAPES.contains(name))
+        .flat_map(|(_, at, len)| at..at + len)
+        .filter(|&j| weights[j] != 0)
+        .collect();
+    let before = fresh_loss(positions, weights, k);
+    let mut best = before;
+    for round in 0..rounds {
+        let mut improved = false;
+        for &j in &shapes {
+            let step = (weights[j].abs() / 10).max(1);
+            for delta in [step, -step] {
+                if weights[j] + delta <= 0 {
+                    continue;
+                }
+                weights[j] += delta;
+                let trial = fresh_loss(positions, weights, k);
+                if trial < best {
+                    best = trial;
+                    improved = true;
+                    break;
+                }
+                weights[j] -= delta;
+            }
+        }
+        progress(&format!(
+            "shape round {}/{rounds}: loss {best:.6} on {} positions",
+            round + 1,
+            positions.len()
+        ));
+        if !improved {
+            break;
+        }
+    }
+    (before, best)
 }
 
 /// Reads the samples of every data file.
@@ -301,6 +385,18 @@ fn run<G: Tunable>(options: &TuneOptions) -> Result<(), String> {
     let timer = Instant::now();
     let samples = read_samples(&options.data)?;
     let data = Dataset::build::<G>(&samples)?;
+    let stride = samples
+        .len()
+        .div_ceil(options.shape_positions.max(1))
+        .max(1);
+    let positions: Vec<(usize, G)> = if options.shape_rounds == 0 {
+        Vec::new()
+    } else {
+        (0..samples.len())
+            .step_by(stride)
+            .filter_map(|i| G::from_fen(&samples[i].fen).ok().map(|p| (i, p)))
+            .collect()
+    };
     drop(samples);
     if data.is_empty() {
         return Err("no positions in the data".into());
@@ -311,7 +407,7 @@ fn run<G: Tunable>(options: &TuneOptions) -> Result<(), String> {
         timer.elapsed().as_secs_f64(),
         G::LEN
     );
-    let fitted = fit::<G>(&data, options, &mut |line| eprintln!("{line}"));
+    let fitted = fit::<G>(&data, &positions, options, &mut |line| eprintln!("{line}"));
     println!(
         "K {:.6}, loss {:.6} before, {:.6} after; {:.2} s an epoch, {:.1} s in all",
         fitted.k,
@@ -320,6 +416,12 @@ fn run<G: Tunable>(options: &TuneOptions) -> Result<(), String> {
         fitted.epoch_seconds,
         timer.elapsed().as_secs_f64()
     );
+    if let Some((before, after)) = fitted.shape_loss {
+        println!(
+            "shapes: loss {before:.6} before, {after:.6} after on {} positions",
+            positions.len()
+        );
+    }
     let weights = G::from_slice(&fitted.weights);
     if options.write {
         let path = weights_path::<G>(options);
@@ -393,6 +495,8 @@ mod tests {
             write: write.is_some(),
             weights_file: write,
             seed: 1,
+            shape_rounds: 2,
+            shape_positions: 1000,
         }
     }
 
@@ -401,7 +505,13 @@ mod tests {
         let samples = synthetic();
         assert!(samples.len() > 2000);
         let data = Dataset::build::<Chess>(&samples).unwrap();
-        let fitted = fit::<Chess>(&data, &options(None), &mut |_| {});
+        let positions: Vec<(usize, Chess)> = (0..samples.len())
+            .step_by(3)
+            .map(|i| (i, Chess::from_fen(&samples[i].fen).unwrap()))
+            .collect();
+        let fitted = fit::<Chess>(&data, &positions, &options(None), &mut |_| {});
+        let (shape_before, shape_after) = fitted.shape_loss.unwrap();
+        assert!(shape_after <= shape_before);
         assert!(fitted.k > 0.0);
         assert!(
             fitted.loss_after < fitted.loss_before * 0.97,

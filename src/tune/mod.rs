@@ -21,6 +21,8 @@ pub trait Tunable: Game + Evaluate {
     const WEIGHTS_FILE: &'static str;
     /// How many numbers the weights hold.
     const LEN: usize;
+    /// The fields the evaluation is not linear in, fitted by finite differences.
+    const SHAPES: &'static [&'static str];
     /// The weights the evaluation reads now.
     fn current() -> Self::Weights;
     fn to_vec(weights: &Self::Weights) -> Vec<i32>;
@@ -34,12 +36,13 @@ pub trait Tunable: Game + Evaluate {
 }
 
 macro_rules! tunable {
-    ($game:ty, $weights:ident, $module:ident, $file:literal) => {
+    ($game:ty, $weights:ident, $module:ident, $file:literal, $shapes:expr) => {
         impl Tunable for $game {
             type Weights = $weights;
             const WEIGHTS_TYPE: &'static str = stringify!($weights);
             const WEIGHTS_FILE: &'static str = $file;
             const LEN: usize = $weights::LEN;
+            const SHAPES: &'static [&'static str] = $shapes;
             fn current() -> $weights {
                 weights::$module::WEIGHTS
             }
@@ -62,18 +65,26 @@ macro_rules! tunable {
     };
 }
 
-tunable!(Chess, ChessWeights, chess, "src/eval/weights/chess.rs");
+tunable!(
+    Chess,
+    ChessWeights,
+    chess,
+    "src/eval/weights/chess.rs",
+    &["phase"]
+);
 tunable!(
     Millennium,
     MillenniumWeights,
     millennium,
-    "src/eval/weights/millennium.rs"
+    "src/eval/weights/millennium.rs",
+    &["phase", "mobility_norm", "king_zone"]
 );
 tunable!(
     Nichess,
     NichessWeights,
     nichess,
-    "src/eval/weights/nichess.rs"
+    "src/eval/weights/nichess.rs",
+    &["king_zone", "base"]
 );
 
 /// The position's trace with `weights`: each weight's coefficient (White's view, taper
@@ -186,9 +197,19 @@ mod tests {
         let mut scratch = Trace::new(G::LEN);
         let mut rng = Rng::new(99);
         let current = G::to_vec(&G::current());
+        // Shapes (phase, zone weights, ...) stay non-negative, as the tuner keeps them.
+        let shapes: Vec<usize> = G::fields()
+            .into_iter()
+            .filter(|(name, _, _)| G::SHAPES.contains(name))
+            .flat_map(|(_, at, len)| at..at + len)
+            .collect();
         let random: Vec<i32> = current
             .iter()
-            .map(|&v| v + rng.below(41) as i32 - 20)
+            .enumerate()
+            .map(|(j, &v)| match shapes.contains(&j) {
+                true => (v + rng.below(7) as i32 - 3).max(0),
+                false => v + rng.below(41) as i32 - 20,
+            })
             .collect();
         let positions = positions::<G>(extra, 12);
         assert!(positions.len() > 500);

@@ -86,4 +86,5 @@ pub const WEIGHTS: ChessWeights = ChessWeights {
     rook_half_open_mg: 10,
     shield_mg: 12,
     tempo: 10,
+    phase: [0, 1, 1, 2, 4, 0],
 };

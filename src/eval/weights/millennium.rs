@@ -142,4 +142,7 @@ pub const WEIGHTS: MillenniumWeights = MillenniumWeights {
     keystone_capture_mg: 390,
     keystone_capture_eg: 180,
     tempo: 10,
+    phase: [0, 1, 1, 2, 4, 0],
+    mobility_norm: [0, 4, 6, 8, 12, 0],
+    king_zone: [1, 2, 2, 3, 5, 1],
 };

@@ -153,6 +153,9 @@ weights! {
         shield_mg: i32,
         /// For the side to move.
         tempo: i32,
+        /// Shape, fitted by finite differences (the rest is linear): the phase weight of each
+        /// kind (the board is full at 24).
+        phase: [i32; 6],
     }
 }
 
@@ -202,6 +205,12 @@ weights! {
         keystone_capture_mg: i32,
         keystone_capture_eg: i32,
         tempo: i32,
+        /// Shapes, fitted by finite differences: the phase weight of each kind (full at 44),
+        /// the mobility counted as neutral, and the weight of an attack on a king's zone, by
+        /// kind.
+        phase: [i32; 6],
+        mobility_norm: [i32; 6],
+        king_zone: [i32; 6],
     }
 }
 
@@ -231,6 +240,11 @@ weights! {
         throw_against: i32,
         throw_for: i32,
         tempo: i32,
+        /// Shapes, fitted by finite differences: the weight of an attack next to the enemy king
+        /// by kind, and each kind's full-health worth as the threat risks, the king-danger force
+        /// scale and move ordering read it.
+        king_zone: [i32; 6],
+        base: [i32; 6],
     }
 }
 

@@ -29,4 +29,6 @@ pub const WEIGHTS: NichessWeights = NichessWeights {
     throw_against: 80,
     throw_for: 30,
     tempo: 12,
+    king_zone: [2, 3, 2, 3, 4, 1],
+    base: [100, 450, 330, 540, 820, 0],
 };
