@@ -1,4 +1,4 @@
-//! The Millennium evaluation weights, written by `roger tune --write` (see docs/tuning.md);
+//! The millennium evaluation weights, written by `roger tune --write` (see docs/tuning.md);
 //! the fields are described on [`MillenniumWeights`].
 
 use super::MillenniumWeights;

@@ -1,4 +1,4 @@
-//! The Nichess evaluation weights, written by `roger tune --write` (see docs/tuning.md);
+//! The nichess evaluation weights, written by `roger tune --write` (see docs/tuning.md);
 //! the fields are described on [`NichessWeights`].
 
 use super::NichessWeights;
