@@ -8,6 +8,8 @@ use roger::engine::{MAX_DEPTH, MAX_PERFT_DEPTH};
 use roger::fuzz::protocol::ProtocolFuzzOptions;
 use roger::fuzz::rules::RulesFuzzOptions;
 use roger::rules::registry::{game_names, names_of, Family, DEFAULT_GAME};
+use roger::tune::datagen::DatagenOptions;
+use roger::tune::fit::TuneOptions;
 use roger::world::cli::{BotArgs, WorldArgs};
 
 #[derive(Parser)]
@@ -65,6 +67,12 @@ pub enum Mode {
     World(WorldArgs),
     /// Play a world server's player with an engine that speaks the Megachess protocol.
     Bot(BotArgs),
+    /// Play self-play games at a fixed node budget a move and write their quiet positions with
+    /// search score and result, for `roger tune` (see docs/tuning.md).
+    Datagen(DatagenOptions),
+    /// Fit every evaluation weight of a game to `roger datagen` data and print the values, or
+    /// rewrite the game's weights file with `--write` (see docs/tuning.md).
+    Tune(TuneOptions),
     /// Fuzz the engine: generated input, every answer checked (see docs/fuzzing.md).
     Fuzz {
         #[command(subcommand)]

@@ -17,4 +17,5 @@ pub mod players;
 pub mod protocol;
 pub mod rules;
 pub mod search;
+pub mod tune;
 pub mod world;

@@ -35,6 +35,8 @@ fn main() -> ExitCode {
         Some(Mode::Play(args)) => return play_command(args),
         Some(Mode::Selfplay(options)) => return selfplay::command(&options),
         Some(Mode::Book(options)) => return roger::arena::book::command(&options),
+        Some(Mode::Datagen(options)) => return roger::tune::datagen::command(&options),
+        Some(Mode::Tune(options)) => return roger::tune::fit::command(&options),
         Some(Mode::World(args)) => return roger::world::turns::command(&args),
         Some(Mode::Bot(args)) => return roger::world::bot::command(&args),
         Some(Mode::Fuzz { command }) => {

@@ -1,78 +1,23 @@
 //! Standard chess evaluation: tapered material and piece-square tables, mobility, pawn
 //! structure, passed pawns, bishop pair and a pawn shield.
 
-use super::{pawn_advance, Evaluate};
+use super::weights::chess::WEIGHTS;
+use super::weights::{idx, ChessWeights, Tracer};
+use super::Evaluate;
 use crate::board::magic::magics;
 use crate::board::masks::FILE_A;
 use crate::board::{Bitboard, Board8x8, Geometry, Square};
 use crate::rules::chess::{Chess, Move, PieceKind};
 use crate::rules::Color;
 
-/// Middlegame and endgame values of pawn, knight, bishop, rook, queen, king.
-const MATERIAL_MG: [i32; 6] = [82, 337, 365, 477, 1025, 0];
-const MATERIAL_EG: [i32; 6] = [94, 281, 297, 512, 936, 0];
-/// Phase weight of each kind; 24 is a full board.
-const PHASE: [i32; 6] = [0, 1, 1, 2, 4, 0];
-const MOBILITY_MG: [i32; 6] = [0, 4, 5, 2, 1, 0];
-const MOBILITY_EG: [i32; 6] = [0, 4, 5, 4, 2, 0];
-const PASSED_MG: [i32; 8] = [0, 5, 10, 15, 30, 50, 80, 0];
-const PASSED_EG: [i32; 8] = [0, 10, 20, 35, 60, 100, 150, 0];
-const TEMPO: i32 = 10;
+/// The weights the evaluation reads (`src/eval/weights/chess.rs`, written by `roger tune`).
+pub const W: &ChessWeights = &WEIGHTS;
 
-/// Piece-square tables `[kind][square]` for White (Black mirrors the rank), built from a few
-/// plain ideas: central pieces, advanced pawns, a sheltered king in the middlegame and an
-/// active one in the endgame.
-struct Tables {
-    mg: [[i32; 64]; 6],
-    eg: [[i32; 64]; 6],
-}
-
-const fn center_distance(sq: usize) -> i32 {
-    let file = (sq % 8) as i32;
-    let rank = (sq / 8) as i32;
-    // Doubled coordinates so the centre (between d/e and 4/5) is at distance 1.
-    let df = if file * 2 - 7 < 0 {
-        7 - file * 2
-    } else {
-        file * 2 - 7
+macro_rules! at {
+    ($field:ident) => {
+        idx!(ChessWeights, $field)
     };
-    let dr = if rank * 2 - 7 < 0 {
-        7 - rank * 2
-    } else {
-        rank * 2 - 7
-    };
-    (df + dr) / 2
 }
-
-const fn build_tables() -> Tables {
-    let mut mg = [[0; 64]; 6];
-    let mut eg = [[0; 64]; 6];
-    let mut sq = 0;
-    while sq < 64 {
-        let file = (sq % 8) as i32;
-        let rank = (sq / 8) as i32;
-        let centre = 7 - center_distance(sq); // 0 at the corners, 6 in the centre
-                                              // Pawns: advance, and hold the centre early.
-        let central_file = file == 3 || file == 4;
-        (mg[0][sq], eg[0][sq]) = pawn_advance(rank, central_file, 15, 10);
-        mg[1][sq] = centre * 8 - 25;
-        eg[1][sq] = centre * 6 - 20;
-        mg[2][sq] = centre * 4 - 10 - if rank == 0 { 5 } else { 0 };
-        eg[2][sq] = centre * 3 - 10;
-        mg[3][sq] = if rank == 6 { 15 } else { 0 } + if file == 3 || file == 4 { 5 } else { 0 };
-        eg[3][sq] = if rank == 6 { 10 } else { 0 };
-        mg[4][sq] = centre * 2 - 6;
-        eg[4][sq] = centre * 4 - 12;
-        // King: castled corners in the middlegame, the centre in the endgame.
-        let shelter = if file <= 2 || file >= 5 { 15 } else { -5 };
-        mg[5][sq] = shelter - rank * 25 + if file == 6 || file == 1 { 10 } else { 0 };
-        eg[5][sq] = centre * 8 - 28;
-        sq += 1;
-    }
-    Tables { mg, eg }
-}
-
-static TABLES: Tables = build_tables();
 
 #[inline(always)]
 fn file_mask(file: u8) -> u64 {
@@ -110,13 +55,18 @@ fn passed_span(sq: Square, color: Color) -> u64 {
     files & ahead
 }
 
-/// The score of one side, as (middlegame, endgame, phase).
-fn side_terms(pos: &Chess, us: Color) -> (i32, i32, i32) {
-    let t = Board8x8::tables();
+/// The score of one side, as (middlegame, endgame, phase); `t` hears each weight's coefficient.
+#[inline(always)]
+fn side_terms<T: Tracer>(pos: &Chess, us: Color, w: &ChessWeights, t: &mut T) -> (i32, i32, i32) {
+    let b = Board8x8::tables();
     let m = magics();
     let them = us.flip();
     let occupied = pos.occupied();
     let own = pos.color_bb(us);
+    let sign = match us {
+        Color::White => 1.0,
+        Color::Black => -1.0,
+    };
     let (mut mg, mut eg, mut phase) = (0, 0, 0);
     let relative = |sq: Square| -> usize {
         match us {
@@ -126,18 +76,22 @@ fn side_terms(pos: &Chess, us: Color) -> (i32, i32, i32) {
     };
     let their_pawns = pos.pieces(them, PieceKind::Pawn);
     let their_pawn_attacks = their_pawns.squares().fold(0u64, |acc, sq| {
-        acc | t.pawn_attacks[them.index()][sq.index()]
+        acc | b.pawn_attacks[them.index()][sq.index()]
     });
 
     for kind in PieceKind::ALL {
         let k = kind.index();
         for sq in pos.pieces(us, kind).squares() {
             let r = relative(sq);
-            mg += MATERIAL_MG[k] + TABLES.mg[k][r];
-            eg += MATERIAL_EG[k] + TABLES.eg[k][r];
-            phase += PHASE[k];
+            mg += w.material_mg[k] + w.pst_mg[k][r];
+            eg += w.material_eg[k] + w.pst_eg[k][r];
+            t.mg(at!(material_mg) + k, sign);
+            t.eg(at!(material_eg) + k, sign);
+            t.mg(at!(pst_mg) + 64 * k + r, sign);
+            t.eg(at!(pst_eg) + 64 * k + r, sign);
+            phase += w.phase[k];
             let attacks = match kind {
-                PieceKind::Knight => t.knight[sq.index()],
+                PieceKind::Knight => b.knight[sq.index()],
                 PieceKind::Bishop => m.bishop(sq, occupied),
                 PieceKind::Rook => m.rook(sq, occupied),
                 PieceKind::Queen => m.queen(sq, occupied),
@@ -145,8 +99,10 @@ fn side_terms(pos: &Chess, us: Color) -> (i32, i32, i32) {
             };
             if attacks != 0 {
                 let mobility = (attacks & !own & !their_pawn_attacks).count() as i32;
-                mg += MOBILITY_MG[k] * (mobility - 4);
-                eg += MOBILITY_EG[k] * (mobility - 4);
+                mg += w.mobility_mg[k] * (mobility - 4);
+                eg += w.mobility_eg[k] * (mobility - 4);
+                t.mg(at!(mobility_mg) + k, sign * (mobility - 4) as f32);
+                t.eg(at!(mobility_eg) + k, sign * (mobility - 4) as f32);
             }
         }
     }
@@ -156,35 +112,45 @@ fn side_terms(pos: &Chess, us: Color) -> (i32, i32, i32) {
     for sq in pawns.squares() {
         let file = sq.0 & 7;
         if (pawns & adjacent_files(file)).is_empty() {
-            mg -= 10;
-            eg -= 15;
+            mg += w.isolated_mg;
+            eg += w.isolated_eg;
+            t.mg(at!(isolated_mg), sign);
+            t.eg(at!(isolated_eg), sign);
         }
         if (passed_span(sq, us) & their_pawns).is_empty() {
             let rank = relative(sq) / 8;
-            mg += PASSED_MG[rank];
-            eg += PASSED_EG[rank];
+            mg += w.passed_mg[rank];
+            eg += w.passed_eg[rank];
+            t.mg(at!(passed_mg) + rank, sign);
+            t.eg(at!(passed_eg) + rank, sign);
         }
     }
     for file in 0..8 {
         let on_file = (pawns & file_mask(file)).count() as i32;
         if on_file > 1 {
-            mg -= 10 * (on_file - 1);
-            eg -= 20 * (on_file - 1);
+            mg += w.doubled_mg * (on_file - 1);
+            eg += w.doubled_eg * (on_file - 1);
+            t.mg(at!(doubled_mg), sign * (on_file - 1) as f32);
+            t.eg(at!(doubled_eg), sign * (on_file - 1) as f32);
         }
     }
     if pos.pieces(us, PieceKind::Bishop).more_than_one() {
-        mg += 30;
-        eg += 45;
+        mg += w.bishop_pair_mg;
+        eg += w.bishop_pair_eg;
+        t.mg(at!(bishop_pair_mg), sign);
+        t.eg(at!(bishop_pair_eg), sign);
     }
     // Rooks on open and half-open files.
     for sq in pos.pieces(us, PieceKind::Rook).squares() {
         let file = file_mask(sq.0 & 7);
         if (file & pawns).is_empty() {
-            mg += if (file & their_pawns).is_empty() {
-                25
+            if (file & their_pawns).is_empty() {
+                mg += w.rook_open_mg;
+                t.mg(at!(rook_open_mg), sign);
             } else {
-                10
-            };
+                mg += w.rook_half_open_mg;
+                t.mg(at!(rook_half_open_mg), sign);
+            }
         }
     }
     // Pawn shield in front of the king, worth something only with queens about.
@@ -192,32 +158,42 @@ fn side_terms(pos: &Chess, us: Color) -> (i32, i32, i32) {
     let king_file = king.0 & 7;
     let shield_files = file_mask(king_file) | adjacent_files(king_file);
     let shield = passed_span(king, us) & shield_files & pawns;
-    let near = (shield & t.king[king.index()]).count() as i32
-        + (shield & !t.king[king.index()]).count().min(3) as i32 / 2;
-    mg += 12 * near.min(3);
+    let near = (shield & b.king[king.index()]).count() as i32
+        + (shield & !b.king[king.index()]).count().min(3) as i32 / 2;
+    mg += w.shield_mg * near.min(3);
+    t.mg(at!(shield_mg), sign * near.min(3) as f32);
     (mg, eg, phase)
+}
+
+/// The evaluation with weights `w` (side to move's view), telling `t` each weight's
+/// coefficient: `evaluate()` is `evaluate_with(W, &mut ())`.
+#[inline(always)]
+pub fn evaluate_with<T: Tracer>(pos: &Chess, w: &ChessWeights, t: &mut T) -> i32 {
+    let (wmg, weg, wphase) = side_terms(pos, Color::White, w, t);
+    let (bmg, beg, bphase) = side_terms(pos, Color::Black, w, t);
+    let phase = (wphase + bphase).min(24);
+    t.phase(phase as f32 / 24.0);
+    let mg = wmg - bmg;
+    let eg = weg - beg;
+    let white = (mg * phase + eg * (24 - phase)) / 24;
+    let (score, sign) = match pos.side() {
+        Color::White => (white, 1.0),
+        Color::Black => (-white, -1.0),
+    };
+    t.flat(at!(tempo), sign);
+    score + w.tempo
 }
 
 impl Evaluate for Chess {
     fn evaluate(&self) -> i32 {
-        let (wmg, weg, wphase) = side_terms(self, Color::White);
-        let (bmg, beg, bphase) = side_terms(self, Color::Black);
-        let phase = (wphase + bphase).min(24);
-        let mg = wmg - bmg;
-        let eg = weg - beg;
-        let white = (mg * phase + eg * (24 - phase)) / 24;
-        let score = match self.side() {
-            Color::White => white,
-            Color::Black => -white,
-        };
-        score + TEMPO
+        evaluate_with(self, W, &mut ())
     }
 
     fn material_balance(&self) -> i32 {
         let side = |color: Color| -> i32 {
             PieceKind::ALL
                 .iter()
-                .map(|&k| self.pieces(color, k).count() as i32 * MATERIAL_MG[k.index()])
+                .map(|&k| self.pieces(color, k).count() as i32 * W.material_mg[k.index()])
                 .sum()
         };
         side(self.side()) - side(self.side().flip())
@@ -233,19 +209,19 @@ impl Evaluate for Chess {
         } else {
             self.piece_at(mv.to()).map_or(-1, |p| p.kind.index() as i32)
         };
-        let promotion = mv.promotion_value(&MATERIAL_MG);
+        let promotion = mv.promotion_value(&W.material_mg);
         (victim + 1) * 100 - attacker + promotion
     }
 
     #[inline]
     fn tactical_gain(&self, mv: Move) -> i32 {
         let victim = if mv.is_en_passant() {
-            MATERIAL_EG[0]
+            W.material_eg[0]
         } else {
             self.piece_at(mv.to())
-                .map_or(0, |p| MATERIAL_MG[p.kind.index()])
+                .map_or(0, |p| W.material_mg[p.kind.index()])
         };
-        victim + mv.promotion_gain(&MATERIAL_MG)
+        victim + mv.promotion_gain(&W.material_mg)
     }
 }
 

@@ -3,7 +3,9 @@
 //! side has left, the threat on a keystone king, and promotion prospects that depend on what the
 //! pool can give back.
 
-use super::{pawn_advance, Evaluate};
+use super::weights::millennium::WEIGHTS;
+use super::weights::{idx, MillenniumWeights, Tracer};
+use super::Evaluate;
 use crate::board::{Bitboard, Board15x8, Geometry, Square};
 use crate::rules::chess::PieceKind;
 use crate::rules::millennium::{
@@ -13,88 +15,17 @@ use crate::rules::Color;
 
 const FILES: usize = millennium::FILES as usize;
 
-/// Middlegame and endgame values of pawn, knight, bishop, rook, queen. On a board almost twice
-/// as wide, long-range pieces gain on the knight.
-const MATERIAL_MG: [i32; 6] = [82, 310, 370, 490, 1010, 0];
-const MATERIAL_EG: [i32; 6] = [100, 260, 320, 540, 960, 0];
-/// What a side's first king is worth while it still has two: losing it makes the other king
-/// royal, which with much material about is a grave loss, and late in the game only a piece.
-pub const KEYSTONE_MG: i32 = 650;
-pub const KEYSTONE_EG: i32 = 300;
-/// Phase weight of each kind; `FULL_PHASE` is both doubled armies.
-const PHASE: [i32; 6] = [0, 1, 1, 2, 4, 0];
+/// The full phase: both doubled armies (with the committed phase weights).
 const FULL_PHASE: i32 = 2 * (4 + 4 + 3 * 2 + 2 * 4);
 
-const MOBILITY_MG: [i32; 6] = [0, 4, 3, 2, 1, 0];
-const MOBILITY_EG: [i32; 6] = [0, 4, 3, 3, 2, 0];
-/// Mobility counted as neutral, by kind (the 15-file board gives sliders more room).
-const MOBILITY_NORM: [i32; 6] = [0, 4, 6, 8, 12, 0];
+/// The weights the evaluation reads (`src/eval/weights/millennium.rs`, written by `roger tune`).
+pub const W: &MillenniumWeights = &WEIGHTS;
 
-const PASSED_MG: [i32; 8] = [0, 5, 10, 15, 30, 50, 80, 0];
-const PASSED_EG: [i32; 8] = [0, 10, 20, 35, 60, 100, 150, 0];
-/// Share (of 64) of the best piece in the pool a passed pawn is worth on top, by relative rank:
-/// near the last rank a passer is nearly that piece.
-const PROMOTION_SHARE: [i32; 8] = [0, 0, 0, 2, 4, 9, 18, 0];
-/// Share (of 4) of the passed-pawn bonus left when the pool is empty: the pawn cannot promote
-/// until the side loses a piece, but it still cramps and attacks.
-const EMPTY_POOL_SHARE: i32 = 1;
-
-/// Weight of an attack on a king's zone, by attacker kind.
-const KING_ZONE_WEIGHT: [i32; 6] = [1, 2, 2, 3, 5, 1];
-/// Shelter bonus per pawn in front of a king.
-const SHIELD_PAWN: i32 = 12;
-const TEMPO: i32 = 10;
-
-/// Placement tables `[kind][square]` for White (Black mirrors the rank): central knights and
-/// bishops, advanced pawns, rooks on the seventh, and kings at home early and central late.
-struct Tables {
-    mg: [[i32; SQUARES]; 6],
-    eg: [[i32; SQUARES]; 6],
-}
-
-/// Distance from the centre in doubled units: files count 0..7 from the middle file `h`, ranks
-/// 0..3 from the middle of the board.
-const fn centrality(sq: usize) -> (i32, i32) {
-    let file = (sq % FILES) as i32;
-    let rank = (sq / FILES) as i32;
-    let df = if file > 7 { file - 7 } else { 7 - file };
-    let dr = if rank * 2 > 7 {
-        (rank * 2 - 7) / 2
-    } else {
-        (7 - rank * 2) / 2
+macro_rules! at {
+    ($field:ident) => {
+        idx!(MillenniumWeights, $field)
     };
-    // 7 on the middle file, 0 on the rim; 3 in the middle ranks.
-    (7 - df, 3 - dr)
 }
-
-const fn build_tables() -> Tables {
-    let mut mg = [[0; SQUARES]; 6];
-    let mut eg = [[0; SQUARES]; 6];
-    let mut sq = 0;
-    while sq < SQUARES {
-        let rank = (sq / FILES) as i32;
-        let (cf, cr) = centrality(sq);
-        // Files count less than ranks: the board is wide and every file matters.
-        let centre = if cf > 4 { 4 } else { cf } + cr * 2;
-        let central_file = cf >= 5;
-        (mg[0][sq], eg[0][sq]) = pawn_advance(rank, central_file, 12, 8);
-        mg[1][sq] = centre * 6 - 25;
-        eg[1][sq] = centre * 5 - 20;
-        mg[2][sq] = centre * 3 - 10 - if rank == 0 { 5 } else { 0 };
-        eg[2][sq] = centre * 3 - 10;
-        mg[3][sq] = if rank == 6 { 15 } else { 0 };
-        eg[3][sq] = if rank == 6 { 10 } else { 0 };
-        mg[4][sq] = centre - 4;
-        eg[4][sq] = centre * 3 - 12;
-        // Kings: at home in the middlegame, towards the centre in the endgame.
-        mg[5][sq] = -rank * 20;
-        eg[5][sq] = centre * 6 - 24;
-        sq += 1;
-    }
-    Tables { mg, eg }
-}
-
-static TABLES: Tables = build_tables();
 
 #[inline(always)]
 fn relative(sq: Square, color: Color) -> usize {
@@ -155,8 +86,15 @@ struct SideScore {
     zone_pressure: [i32; 2],
 }
 
-fn side_terms(pos: &Millennium, us: Color) -> SideScore {
+#[inline(always)]
+fn side_terms<T: Tracer>(
+    pos: &Millennium,
+    us: Color,
+    w: &MillenniumWeights,
+    tr: &mut T,
+) -> SideScore {
     let t = Board15x8::tables();
+    let sign = sign_of(us);
     let them = us.flip();
     let occupied = pos.occupied();
     let own = pos.color_bb(us);
@@ -174,20 +112,28 @@ fn side_terms(pos: &Millennium, us: Color) -> SideScore {
     let own_pawn_attacks = pawn_attacks(pawns, us);
     score.attacks = own_pawn_attacks;
     for (pressure, zone) in score.zone_pressure.iter_mut().zip(zones) {
-        *pressure += KING_ZONE_WEIGHT[0] * (own_pawn_attacks & zone).count() as i32;
+        *pressure += w.king_zone[0] * (own_pawn_attacks & zone).count() as i32;
     }
     for sq in pawns.squares() {
         let r = relative(sq, us);
-        score.mg += MATERIAL_MG[0] + TABLES.mg[0][r];
-        score.eg += MATERIAL_EG[0] + TABLES.eg[0][r];
+        score.mg += w.material_mg[0] + w.pst_mg[0][r];
+        score.eg += w.material_eg[0] + w.pst_eg[0][r];
+        tr.mg(at!(material_mg), sign);
+        tr.eg(at!(material_eg), sign);
+        tr.mg(at!(pst_mg) + r, sign);
+        tr.eg(at!(pst_eg) + r, sign);
     }
     for kind in &PieceKind::ALL[1..] {
         let k = kind.index();
         for sq in pos.pieces(us, *kind).squares() {
             let r = relative(sq, us);
-            score.mg += MATERIAL_MG[k] + TABLES.mg[k][r];
-            score.eg += MATERIAL_EG[k] + TABLES.eg[k][r];
-            score.phase += PHASE[k];
+            score.mg += w.material_mg[k] + w.pst_mg[k][r];
+            score.eg += w.material_eg[k] + w.pst_eg[k][r];
+            tr.mg(at!(material_mg) + k, sign);
+            tr.eg(at!(material_eg) + k, sign);
+            tr.mg(at!(pst_mg) + SQUARES * k + r, sign);
+            tr.eg(at!(pst_eg) + SQUARES * k + r, sign);
+            score.phase += w.phase[k];
             let attacks = match kind {
                 PieceKind::Knight => attacks::knight_attacks(sq),
                 PieceKind::Bishop => attacks::bishop_attacks(sq, occupied),
@@ -199,12 +145,15 @@ fn side_terms(pos: &Millennium, us: Color) -> SideScore {
             };
             score.attacks |= attacks;
             for (pressure, zone) in score.zone_pressure.iter_mut().zip(zones) {
-                *pressure += KING_ZONE_WEIGHT[k] * (attacks & zone).count() as i32;
+                *pressure += w.king_zone[k] * (attacks & zone).count() as i32;
             }
             if *kind != PieceKind::King {
                 let mobility = (attacks & !own & !their_pawn_attacks).count() as i32;
-                score.mg += MOBILITY_MG[k] * (mobility - MOBILITY_NORM[k]);
-                score.eg += MOBILITY_EG[k] * (mobility - MOBILITY_NORM[k]);
+                let extra = mobility - w.mobility_norm[k];
+                score.mg += w.mobility_mg[k] * extra;
+                score.eg += w.mobility_eg[k] * extra;
+                tr.mg(at!(mobility_mg) + k, sign * extra as f32);
+                tr.eg(at!(mobility_eg) + k, sign * extra as f32);
             }
         }
     }
@@ -213,45 +162,62 @@ fn side_terms(pos: &Millennium, us: Color) -> SideScore {
     let files = file_set(pawns);
     let neighbour_files = ((files << 1) | (files >> 1)) & ALL_FILES;
     let isolated = (pawns & spread_files(!neighbour_files & ALL_FILES)).count() as i32;
-    score.mg -= 10 * isolated;
-    score.eg -= 15 * isolated;
+    score.mg += w.isolated_mg * isolated;
+    score.eg += w.isolated_eg * isolated;
+    tr.mg(at!(isolated_mg), sign * isolated as f32);
+    tr.eg(at!(isolated_eg), sign * isolated as f32);
     let doubled = pawns.count() as i32 - files.count_ones() as i32;
-    score.mg -= 10 * doubled;
-    score.eg -= 20 * doubled;
+    score.mg += w.doubled_mg * doubled;
+    score.eg += w.doubled_eg * doubled;
+    tr.mg(at!(doubled_mg), sign * doubled as f32);
+    tr.eg(at!(doubled_eg), sign * doubled as f32);
 
     // Passed pawns are worth what the pool can give back.
     let best_reinstated = POOL_KINDS
         .iter()
         .rev()
         .find(|&&kind| pos.pool_count(us, kind) > 0)
-        .map(|&kind| MATERIAL_EG[kind.index()]);
+        .map(|&kind| kind.index() - 1);
     for sq in (pawns & !stoppers(their_pawns, them)).squares() {
         let rank = relative_rank(sq, us);
-        let (mut mg, mut eg) = (PASSED_MG[rank], PASSED_EG[rank]);
         match best_reinstated {
-            Some(value) => eg += (value - MATERIAL_EG[0]) * PROMOTION_SHARE[rank] / 64,
+            Some(best) => {
+                score.mg += w.passed_mg[rank];
+                score.eg += w.passed_eg[rank] + w.promotion_eg[best][rank];
+                tr.mg(at!(passed_mg) + rank, sign);
+                tr.eg(at!(passed_eg) + rank, sign);
+                tr.eg(at!(promotion_eg) + 8 * best + rank, sign);
+            }
             None => {
-                mg = mg * EMPTY_POOL_SHARE / 4;
-                eg = eg * EMPTY_POOL_SHARE / 4;
+                score.mg += w.passed_empty_pool_mg[rank];
+                score.eg += w.passed_empty_pool_eg[rank];
+                tr.mg(at!(passed_empty_pool_mg) + rank, sign);
+                tr.eg(at!(passed_empty_pool_eg) + rank, sign);
             }
         }
-        score.mg += mg;
-        score.eg += eg;
     }
 
     // Bishops on both colours.
     const DARK: u128 = dark_squares();
     let bishops = pos.pieces(us, PieceKind::Bishop);
     if (bishops & DARK).any() && (bishops & !DARK).any() {
-        score.mg += 25;
-        score.eg += 40;
+        score.mg += w.bishop_pair_mg;
+        score.eg += w.bishop_pair_eg;
+        tr.mg(at!(bishop_pair_mg), sign);
+        tr.eg(at!(bishop_pair_eg), sign);
     }
     // Rooks on open and half-open files.
     let their_files = file_set(their_pawns);
     for sq in pos.pieces(us, PieceKind::Rook).squares() {
         let file = 1u32 << (sq.index() % FILES);
         if files & file == 0 {
-            score.mg += if their_files & file == 0 { 20 } else { 8 };
+            if their_files & file == 0 {
+                score.mg += w.rook_open_mg;
+                tr.mg(at!(rook_open_mg), sign);
+            } else {
+                score.mg += w.rook_half_open_mg;
+                tr.mg(at!(rook_half_open_mg), sign);
+            }
         }
     }
     score
@@ -328,7 +294,7 @@ const fn dark_squares() -> u128 {
     dark
 }
 
-/// Pawns in front of each of `us`'s kings, counted once per king.
+/// Shield pawns (three at most) in front of each of `us`'s kings.
 fn shelter(pos: &Millennium, us: Color) -> [i32; 2] {
     let t = Board15x8::tables();
     let pawns = pos.pieces(us, PieceKind::Pawn);
@@ -337,27 +303,35 @@ fn shelter(pos: &Millennium, us: Color) -> [i32; 2] {
         let span = front_span(king, us);
         let near = (span & pawns & t.king[king.index()]).count() as i32;
         let far = (span & pawns & !t.king[king.index()]).count().min(3) as i32;
-        *slot = (near + far / 2).min(3) * SHIELD_PAWN;
+        *slot = (near + far / 2).min(3);
     }
     out
 }
 
-/// Danger from attack weight on a king's zone: grows with the square of the pressure.
+/// Sign of `us`'s terms in White's point of view, for the trace.
 #[inline(always)]
-fn danger(pressure: i32) -> i32 {
-    (pressure * pressure * 3 / 2).min(600)
+fn sign_of(us: Color) -> f32 {
+    match us {
+        Color::White => 1.0,
+        Color::Black => -1.0,
+    }
 }
 
 /// King safety and keystone threats for `us`, whose own score is `own` and the enemy's
-/// `enemy`; returns (middlegame, endgame) from `us`'s point of view.
-fn king_terms(
+/// `enemy`; returns (middlegame, endgame) from `us`'s point of view. Danger grows with the
+/// square of the attack pressure on the king's zone (the danger tables).
+#[inline(always)]
+fn king_terms<T: Tracer>(
     pos: &Millennium,
     us: Color,
     own: &SideScore,
     enemy: &SideScore,
     enemy_heavy: bool,
+    w: &MillenniumWeights,
+    tr: &mut T,
 ) -> (i32, i32) {
     let them = us.flip();
+    let sign = sign_of(us);
     let shelter = shelter(pos, us);
     let kings = pos.kings(us);
     let (mut mg, mut eg) = (0, 0);
@@ -365,22 +339,37 @@ fn king_terms(
         // Each king is only a piece: its safety counts a quarter, and while the enemy has the
         // move a king it attacks may still be saved.
         for (shelter, pressure) in shelter.iter().zip(enemy.zone_pressure) {
-            mg += shelter / 2 - danger(pressure) / 4;
+            let p = pressure.min(20) as usize;
+            mg += w.shield_pair_mg * shelter + w.danger_pair_mg[p];
+            tr.mg(at!(shield_pair_mg), sign * *shelter as f32);
+            tr.mg(at!(danger_pair_mg) + p, sign);
         }
         // Both kings attacked at once: one of them falls.
         if (enemy.attacks & kings).more_than_one() && pos.side() == them {
-            mg -= KEYSTONE_MG / 3;
-            eg -= KEYSTONE_EG / 3;
+            mg += w.both_kings_attacked_mg;
+            eg += w.both_kings_attacked_eg;
+            tr.mg(at!(both_kings_attacked_mg), sign);
+            tr.eg(at!(both_kings_attacked_eg), sign);
         }
     } else {
         // The last king is everything; the danger is real only with heavy pieces about.
-        let scale = if enemy_heavy { 1 } else { 2 };
-        mg += shelter[0] - danger(enemy.zone_pressure[0]) / scale;
+        let p = enemy.zone_pressure[0].min(20) as usize;
+        mg += w.shield_mg * shelter[0];
+        tr.mg(at!(shield_mg), sign * shelter[0] as f32);
+        if enemy_heavy {
+            mg += w.danger_lone_mg[p];
+            tr.mg(at!(danger_lone_mg) + p, sign);
+        } else {
+            mg += w.danger_lone_light_mg[p];
+            tr.mg(at!(danger_lone_light_mg) + p, sign);
+        }
     }
     // We can take a keystone king now: the enemy is about to become mateable.
     if !pos.has_one_king(them) && (own.attacks & pos.kings(them)).any() && pos.side() == us {
-        mg += KEYSTONE_MG * 3 / 5;
-        eg += KEYSTONE_EG * 3 / 5;
+        mg += w.keystone_capture_mg;
+        eg += w.keystone_capture_eg;
+        tr.mg(at!(keystone_capture_mg), sign);
+        tr.eg(at!(keystone_capture_eg), sign);
     }
     (mg, eg)
 }
@@ -389,13 +378,13 @@ fn king_terms(
 fn material(pos: &Millennium, color: Color) -> i32 {
     let pieces: i32 = PieceKind::ALL
         .iter()
-        .map(|&k| pos.pieces(color, k).count() as i32 * MATERIAL_MG[k.index()])
+        .map(|&k| pos.pieces(color, k).count() as i32 * W.material_mg[k.index()])
         .sum();
     pieces
         + if pos.has_one_king(color) {
             0
         } else {
-            KEYSTONE_MG
+            W.keystone_mg
         }
 }
 
@@ -405,38 +394,65 @@ fn material(pos: &Millennium, color: Color) -> i32 {
 fn victim_value(pos: &Millennium, sq: Square) -> i32 {
     pos.piece_at(sq).map_or(0, |p| {
         if p.kind == PieceKind::King {
-            KEYSTONE_MG
+            W.keystone_mg
         } else {
-            MATERIAL_MG[p.kind.index()]
+            W.material_mg[p.kind.index()]
         }
     })
 }
 
+/// The evaluation with weights `w` (side to move's view), telling `tr` each weight's
+/// coefficient: `evaluate()` is `evaluate_with(W, &mut ())`.
+#[inline(always)]
+pub fn evaluate_with<T: Tracer>(pos: &Millennium, w: &MillenniumWeights, tr: &mut T) -> i32 {
+    let white = side_terms(pos, Color::White, w, tr);
+    let black = side_terms(pos, Color::Black, w, tr);
+    let heavy = |c: Color| pos.pieces(c, PieceKind::Queen).any();
+    let (wk_mg, wk_eg) = king_terms(
+        pos,
+        Color::White,
+        &white,
+        &black,
+        heavy(Color::Black),
+        w,
+        tr,
+    );
+    let (bk_mg, bk_eg) = king_terms(
+        pos,
+        Color::Black,
+        &black,
+        &white,
+        heavy(Color::White),
+        w,
+        tr,
+    );
+    let mut keystone = |c: Color| {
+        if pos.has_one_king(c) {
+            (0, 0)
+        } else {
+            tr.mg(at!(keystone_mg), sign_of(c));
+            tr.eg(at!(keystone_eg), sign_of(c));
+            (w.keystone_mg, w.keystone_eg)
+        }
+    };
+    let (wks_mg, wks_eg) = keystone(Color::White);
+    let (bks_mg, bks_eg) = keystone(Color::Black);
+    let phase = (white.phase + black.phase).min(FULL_PHASE);
+    tr.phase(phase as f32 / FULL_PHASE as f32);
+    let mg = white.mg - black.mg + wk_mg - bk_mg + wks_mg - bks_mg;
+    let eg = white.eg - black.eg + wk_eg - bk_eg + wks_eg - bks_eg;
+    let score = (mg * phase + eg * (FULL_PHASE - phase)) / FULL_PHASE;
+    let score = match pos.side() {
+        Color::White => score,
+        Color::Black => -score,
+    };
+    tr.flat(at!(tempo), sign_of(pos.side()));
+    score + w.tempo
+}
+
 impl Evaluate for Millennium {
     fn evaluate(&self) -> i32 {
-        let white = side_terms(self, Color::White);
-        let black = side_terms(self, Color::Black);
-        let heavy = |c: Color| self.pieces(c, PieceKind::Queen).any();
-        let (wk_mg, wk_eg) = king_terms(self, Color::White, &white, &black, heavy(Color::Black));
-        let (bk_mg, bk_eg) = king_terms(self, Color::Black, &black, &white, heavy(Color::White));
-        let keystone = |c: Color| {
-            if self.has_one_king(c) {
-                (0, 0)
-            } else {
-                (KEYSTONE_MG, KEYSTONE_EG)
-            }
-        };
-        let (wks_mg, wks_eg) = keystone(Color::White);
-        let (bks_mg, bks_eg) = keystone(Color::Black);
-        let phase = (white.phase + black.phase).min(FULL_PHASE);
-        let mg = white.mg - black.mg + wk_mg - bk_mg + wks_mg - bks_mg;
-        let eg = white.eg - black.eg + wk_eg - bk_eg + wks_eg - bks_eg;
-        let score = (mg * phase + eg * (FULL_PHASE - phase)) / FULL_PHASE;
-        let score = match self.side() {
-            Color::White => score,
-            Color::Black => -score,
-        };
-        score + TEMPO
+        evaluate_with(self, W, &mut ())
     }
 
     fn material_balance(&self) -> i32 {
@@ -449,22 +465,22 @@ impl Evaluate for Millennium {
             .piece_at(mv.from())
             .map_or(0, |p| p.kind.index() as i32);
         let victim = if mv.is_en_passant() {
-            MATERIAL_MG[0]
+            W.material_mg[0]
         } else {
             victim_value(self, mv.to())
         };
-        let promotion = mv.promotion_value(&MATERIAL_MG);
+        let promotion = mv.promotion_value(&W.material_mg);
         victim * 8 - attacker + promotion
     }
 
     #[inline]
     fn tactical_gain(&self, mv: Move) -> i32 {
         let victim = if mv.is_en_passant() {
-            MATERIAL_EG[0]
+            W.material_eg[0]
         } else {
             victim_value(self, mv.to())
         };
-        victim + mv.promotion_gain(&MATERIAL_MG)
+        victim + mv.promotion_gain(&W.material_mg)
     }
 }
 
@@ -504,7 +520,7 @@ mod tests {
         assert!(threat > no_threat + 150, "{threat} vs {no_threat}");
         // The material balance counts it too.
         let pos = Millennium::from_fen("4k10/15/15/15/15/15/15/4K5K4 w - - 0 1").unwrap();
-        assert_eq!(pos.material_balance(), KEYSTONE_MG);
+        assert_eq!(pos.material_balance(), W.keystone_mg);
     }
 
     #[test]

@@ -4,6 +4,7 @@ pub mod chess;
 pub mod exchange;
 pub mod millennium;
 pub mod nichess;
+pub mod weights;
 
 use crate::rules::Game;
 
@@ -19,28 +20,6 @@ pub trait Evaluate: Game + exchange::Exchange {
     fn material_balance(&self) -> i32;
     /// The material a tactical move wins at most, for delta pruning in quiescence search.
     fn tactical_gain(&self, mv: Self::Move) -> i32;
-}
-
-/// A pawn's square values, middlegame and endgame, by its rank counted from its own side:
-/// worth more as it advances, a central pawn (`central`) `centre_bonus` more from the fourth
-/// rank on and `home_penalty` less while it stays home. Zero on the first and last ranks.
-pub(crate) const fn pawn_advance(
-    rank: i32,
-    central: bool,
-    centre_bonus: i32,
-    home_penalty: i32,
-) -> (i32, i32) {
-    if rank == 0 || rank == 7 {
-        return (0, 0);
-    }
-    let mut mg = (rank - 1) * 4;
-    if central && rank >= 3 {
-        mg += centre_bonus;
-    }
-    if central && rank == 1 {
-        mg -= home_penalty;
-    }
-    (mg, (rank - 1) * 8)
 }
 
 /// The same position with the colours swapped and the board turned over: the side to move

@@ -2,63 +2,40 @@
 //! damage (a 30-AP attacker takes a 60-HP piece in two hits, a 60-AP one in one), throw
 //! threats with their splash, and the safety of the 10-HP king, which any hit destroys.
 
+use super::weights::nichess::WEIGHTS;
+use super::weights::{idx, NichessWeights, Tracer};
 use super::Evaluate;
 use crate::board::magic::magics;
 use crate::board::{Bitboard, Square};
 use crate::rules::nichess::{tables, Move, MoveKind, Nichess, PieceKind, SPLASH};
 use crate::rules::Color;
 
-/// Full-health value of pawn, knight, maenad, pirate, queen (the king is never traded).
-const BASE: [i32; 6] = [100, 450, 330, 540, 820, 0];
+/// The weights the evaluation reads (`src/eval/weights/nichess.rs`, written by `roger tune`).
+/// `value[kind][hp in tens]` is what a piece is worth with that much health: worth does not
+/// fall in proportion to HP (a damaged piece still hits as hard and moves as far, it only dies
+/// sooner).
+pub const W: &NichessWeights = &WEIGHTS;
 
-/// `VALUE[kind][hp in tens]`: what a piece is worth with that much health. Worth does not fall
-/// in proportion to HP: a damaged piece still hits as hard and moves as far, it only dies
-/// sooner (a 40-HP piece still needs two 30-AP hits; a 30-HP one dies to one).
-const fn build_values() -> [[i32; 7]; 6] {
-    // Share of the full value, in per mille, by HP in tens for 60-HP kinds, and for the pawn.
-    const SIXTY: [i32; 7] = [0, 480, 600, 700, 860, 920, 1000];
-    const THIRTY: [i32; 7] = [0, 700, 850, 1000, 1000, 1000, 1000];
-    let mut values = [[0; 7]; 6];
-    let mut kind = 0;
-    while kind < 6 {
-        let mut hp = 1;
-        while hp < 7 {
-            let share = match kind {
-                1 | 3 => SIXTY[hp],
-                0 => THIRTY[hp],
-                _ => 1000,
-            };
-            values[kind][hp] = BASE[kind] * share / 1000;
-            hp += 1;
-        }
-        kind += 1;
-    }
-    values
+macro_rules! at {
+    ($field:ident) => {
+        idx!(NichessWeights, $field)
+    };
 }
-const VALUE: [[i32; 7]; 6] = build_values();
 
 #[inline(always)]
-fn value(kind: usize, hp: u8) -> i32 {
-    VALUE[kind][hp.min(6) as usize]
+fn value(w: &NichessWeights, kind: usize, hp: u8) -> i32 {
+    w.value[kind][hp.min(6) as usize]
 }
 
 /// Material a hit of `ability` tens takes from a piece of `kind` with `hp` tens.
 #[inline(always)]
-fn hit_loss(kind: usize, hp: u8, ability: u8) -> i32 {
+fn hit_loss(w: &NichessWeights, kind: usize, hp: u8, ability: u8) -> i32 {
     if hp <= ability {
-        value(kind, hp)
+        value(w, kind, hp)
     } else {
-        value(kind, hp) - value(kind, hp - ability)
+        value(w, kind, hp) - value(w, kind, hp - ability)
     }
 }
-
-const MOBILITY: [i32; 6] = [0, 7, 6, 4, 3, 0];
-/// Bonus of a pawn by relative rank: it becomes a 60-HP pirate on the last one.
-const PAWN_ADVANCE: [i32; 8] = [0, 0, 4, 12, 28, 60, 140, 0];
-const PASSED: [i32; 8] = [0, 5, 10, 20, 40, 70, 110, 0];
-/// Weight of an attack on a square next to the enemy king, by attacker kind.
-const KING_ZONE_WEIGHT: [i32; 6] = [2, 3, 2, 3, 4, 1];
-const TEMPO: i32 = 12;
 
 use crate::board::masks::{FILE_A, RANK_1};
 
@@ -147,11 +124,28 @@ fn orthogonal_step(sq: Square) -> u64 {
     tables::ORTHOGONAL_STEP[sq.index()]
 }
 
+/// Sign of `us`'s terms in White's point of view, for the trace.
+#[inline(always)]
+fn sign_of(us: Color) -> f32 {
+    match us {
+        Color::White => 1.0,
+        Color::Black => -1.0,
+    }
+}
+
 /// Score of `us` from its own point of view, before threats: material, placement, mobility,
 /// pawns and king safety.
-fn side_score(pos: &Nichess, us: Color, theirs: &SideMaps) -> i32 {
+#[inline(always)]
+fn side_score<T: Tracer>(
+    pos: &Nichess,
+    us: Color,
+    theirs: &SideMaps,
+    w: &NichessWeights,
+    tr: &mut T,
+) -> i32 {
     let m = magics();
     let them = us.flip();
+    let sign = sign_of(us);
     let occupied = pos.occupied();
     let own = pos.color_bb(us);
     let their_pawn_hits = theirs.by_kind[0];
@@ -162,26 +156,35 @@ fn side_score(pos: &Nichess, us: Color, theirs: &SideMaps) -> i32 {
         for sq in pos.pieces(us, kind).squares() {
             let s = sq.index();
             let rel = relative(s, us);
-            score += value(k, pos.hp_tens(s));
+            let hp = pos.hp_tens(s).min(6) as usize;
+            score += w.value[k][hp];
+            tr.flat(at!(value) + 7 * k + hp, sign);
             let reach = match kind {
                 PieceKind::Pawn => {
-                    score += PAWN_ADVANCE[rel / 8];
+                    score += w.pawn_advance[rel / 8];
+                    tr.flat(at!(pawn_advance) + rel / 8, sign);
                     if front_span(s, us) & their_pawns == 0 {
-                        score += PASSED[rel / 8];
+                        score += w.passed[rel / 8];
+                        tr.flat(at!(passed) + rel / 8, sign);
                     }
                     0
                 }
                 PieceKind::Knight => {
-                    score += 8 * centrality(s) - 8;
+                    let c = centrality(s) as usize;
+                    score += w.knight_centre[c];
+                    tr.flat(at!(knight_centre) + c, sign);
                     knight_attacks(sq)
                 }
                 PieceKind::Maenad => {
-                    score += 4 * centrality(s);
+                    let c = centrality(s) as usize;
+                    score += w.maenad_centre[c];
+                    tr.flat(at!(maenad_centre) + c, sign);
                     m.bishop(sq, occupied) | orthogonal_step(sq)
                 }
                 PieceKind::Pirate => {
                     if rel / 8 == 6 {
-                        score += 15;
+                        score += w.pirate_seventh;
+                        tr.flat(at!(pirate_seventh), sign);
                     }
                     m.rook(sq, occupied)
                 }
@@ -190,16 +193,24 @@ fn side_score(pos: &Nichess, us: Color, theirs: &SideMaps) -> i32 {
             };
             if reach != 0 {
                 let mobility = (reach & !own & !their_pawn_hits).count() as i32;
-                score += MOBILITY[k] * (mobility - 4);
+                score += w.mobility[k] * (mobility - 4);
+                tr.flat(at!(mobility) + k, sign * (mobility - 4) as f32);
             }
         }
     }
-    score + king_safety(pos, us, theirs)
+    score + king_safety(pos, us, theirs, w, tr)
 }
 
 /// The 10-HP king dies to any hit: penalise enemy pressure on the squares around it, open
 /// lines to it, and own pieces next to it that an enemy throw could splash through.
-fn king_safety(pos: &Nichess, us: Color, theirs: &SideMaps) -> i32 {
+#[inline(always)]
+fn king_safety<T: Tracer>(
+    pos: &Nichess,
+    us: Color,
+    theirs: &SideMaps,
+    w: &NichessWeights,
+    tr: &mut T,
+) -> i32 {
     let Some(king) = pos.pieces(us, PieceKind::King).squares().next() else {
         return 0;
     };
@@ -207,7 +218,7 @@ fn king_safety(pos: &Nichess, us: Color, theirs: &SideMaps) -> i32 {
     let zone = king_attacks(king) | (1u64 << king.0);
     let mut units = 0;
     for (k, &attacks) in theirs.by_kind.iter().enumerate() {
-        units += KING_ZONE_WEIGHT[k] * (attacks & zone).count() as i32;
+        units += w.king_zone[k] * (attacks & zone).count() as i32;
     }
     // Lines that reach the king through one piece: one move from a hit.
     let m = magics();
@@ -224,27 +235,36 @@ fn king_safety(pos: &Nichess, us: Color, theirs: &SideMaps) -> i32 {
     if escapes == 0 {
         units += 3;
     }
-    // Enemy attackers matter with enemy material on the board.
+    // Enemy attackers matter with enemy material on the board (full at 3000).
     let their_force = PieceKind::ALL[1..5]
         .iter()
-        .map(|&k| pos.pieces(them, k).count() as i32 * BASE[k.index()])
+        .map(|&k| pos.pieces(them, k).count() as i32 * w.base[k.index()])
         .sum::<i32>();
     let scale = their_force.min(3000);
     let back_rank = match us {
         Color::White => RANK_1,
         Color::Black => RANK_1 << 56,
     };
-    let shelter = if (1u64 << king.0) & back_rank != 0 {
-        15
-    } else {
-        0
-    };
-    -(units * units * 3 / 2 + units * 4).min(500) * scale / 3000 + shelter * scale / 3000
+    let u = units.min(17) as usize;
+    let share = sign_of(us) * scale as f32 / 3000.0;
+    tr.flat(at!(king_danger) + u, share);
+    let mut score = w.king_danger[u] * scale / 3000;
+    if (1u64 << king.0) & back_rank != 0 {
+        score += w.king_shelter * scale / 3000;
+        tr.flat(at!(king_shelter), share);
+    }
+    score
 }
 
 /// What the side not to move stands to lose to the side to move's hits, and what the side to
 /// move cannot save of its own: the material part of the threats.
-fn threats(pos: &Nichess, victim: Color, attackers: &SideMaps, defenders: &SideMaps) -> (i32, i32) {
+fn threats(
+    pos: &Nichess,
+    w: &NichessWeights,
+    victim: Color,
+    attackers: &SideMaps,
+    defenders: &SideMaps,
+) -> (i32, i32) {
     let mut largest = 0;
     let mut second = 0;
     for kind in PieceKind::ALL[..5].iter() {
@@ -260,12 +280,12 @@ fn threats(pos: &Nichess, victim: Color, attackers: &SideMaps, defenders: &SideM
                     continue;
                 }
                 let ability = PieceKind::ALL[a].ability();
-                let loss = hit_loss(k, hp, ability);
+                let loss = hit_loss(w, k, hp, ability);
                 // A defended target costs the attacker (a king never trades itself).
                 let risk = if a == 5 && defended {
                     i32::MAX / 4
                 } else if defended {
-                    BASE[a]
+                    w.base[a]
                 } else {
                     0
                 };
@@ -284,17 +304,17 @@ fn threats(pos: &Nichess, victim: Color, attackers: &SideMaps, defenders: &SideM
 
 /// The best material a throw of `color` wins now: the target whatever its health, plus the
 /// splash on its enemy neighbours.
-fn best_throw(pos: &Nichess, color: Color) -> i32 {
+fn best_throw(pos: &Nichess, w: &NichessWeights, color: Color) -> i32 {
     let mut best = 0;
     pos.for_each_throw(color, |_, target| {
-        best = best.max(throw_gain(pos, color, target));
+        best = best.max(throw_gain(pos, w, color, target));
     });
     best
 }
 
-fn throw_gain(pos: &Nichess, color: Color, target: u8) -> i32 {
+fn throw_gain(pos: &Nichess, w: &NichessWeights, color: Color, target: u8) -> i32 {
     let victim = |sq: usize| pos.piece_at(Square(sq as u8)).map(|p| p.kind.index());
-    let mut gain = victim(target as usize).map_or(0, |k| value(k, pos.hp_tens(target as usize)));
+    let mut gain = victim(target as usize).map_or(0, |k| value(w, k, pos.hp_tens(target as usize)));
     let neighbours = king_attacks(Square(target)) & pos.color_bb(color.flip());
     for sq in neighbours.squares() {
         let k = victim(sq.index()).unwrap_or(0);
@@ -302,35 +322,51 @@ fn throw_gain(pos: &Nichess, color: Color, target: u8) -> i32 {
             // The splash destroys a king next to the target: that is the game.
             5000
         } else {
-            hit_loss(k, pos.hp_tens(sq.index()), SPLASH)
+            hit_loss(w, k, pos.hp_tens(sq.index()), SPLASH)
         };
     }
     gain
 }
 
+/// The evaluation with weights `w` (side to move's view), telling `tr` each weight's
+/// coefficient: `evaluate()` is `evaluate_with(W, &mut ())`. The threat terms are linear in
+/// their shares; the threats themselves are read off the position with `w`'s values.
+#[inline(always)]
+pub fn evaluate_with<T: Tracer>(pos: &Nichess, w: &NichessWeights, tr: &mut T) -> i32 {
+    let us = pos.side();
+    let them = us.flip();
+    let sign = sign_of(us);
+    let (ours, theirs) = {
+        let white = side_maps(pos, Color::White);
+        let black = side_maps(pos, Color::Black);
+        match us {
+            Color::White => (white, black),
+            Color::Black => (black, white),
+        }
+    };
+    let mut score = side_score(pos, us, &theirs, w, tr) - side_score(pos, them, &ours, w, tr);
+    // Our hanging pieces: we save the most valuable by moving, the next one is lost.
+    let (our_largest, our_second) = threats(pos, w, us, &theirs, &ours);
+    score -= our_second * w.hanging_second / 240 + our_largest * w.hanging_largest / 240;
+    tr.flat(at!(hanging_second), -sign * our_second as f32 / 240.0);
+    tr.flat(at!(hanging_largest), -sign * our_largest as f32 / 240.0);
+    // Their hanging pieces: quiescence search plays the hit; a little credit for the threat.
+    let (their_largest, _) = threats(pos, w, them, &ours, &theirs);
+    score += their_largest * w.threat_credit / 240;
+    tr.flat(at!(threat_credit), sign * their_largest as f32 / 240.0);
+    // Throws read like hits: the enemy's loaded throw is a threat we must meet.
+    let (against, for_us) = (best_throw(pos, w, them), best_throw(pos, w, us));
+    score -= against * w.throw_against / 240;
+    score += for_us * w.throw_for / 240;
+    tr.flat(at!(throw_against), -sign * against as f32 / 240.0);
+    tr.flat(at!(throw_for), sign * for_us as f32 / 240.0);
+    tr.flat(at!(tempo), sign);
+    score + w.tempo
+}
+
 impl Evaluate for Nichess {
     fn evaluate(&self) -> i32 {
-        let us = self.side();
-        let them = us.flip();
-        let (ours, theirs) = {
-            let white = side_maps(self, Color::White);
-            let black = side_maps(self, Color::Black);
-            match us {
-                Color::White => (white, black),
-                Color::Black => (black, white),
-            }
-        };
-        let mut score = side_score(self, us, &theirs) - side_score(self, them, &ours);
-        // Our hanging pieces: we save the most valuable by moving, the next one is lost.
-        let (our_largest, our_second) = threats(self, us, &theirs, &ours);
-        score -= our_second * 2 / 3 + our_largest / 8;
-        // Their hanging pieces: quiescence search plays the hit; a little credit for the threat.
-        let (their_largest, _) = threats(self, them, &ours, &theirs);
-        score += their_largest / 6;
-        // Throws read like hits: the enemy's loaded throw is a threat we must meet.
-        score -= best_throw(self, them) / 3;
-        score += best_throw(self, us) / 8;
-        score + TEMPO
+        evaluate_with(self, W, &mut ())
     }
 
     fn material_balance(&self) -> i32 {
@@ -338,7 +374,7 @@ impl Evaluate for Nichess {
             let mut total = 0;
             for kind in PieceKind::ALL {
                 for sq in self.pieces(color, kind).squares() {
-                    total += value(kind.index(), self.hp_tens(sq.index()));
+                    total += value(W, kind.index(), self.hp_tens(sq.index()));
                 }
             }
             total
@@ -350,7 +386,7 @@ impl Evaluate for Nichess {
     fn tactical_order(&self, mv: Move) -> i32 {
         let attacker = self
             .piece_at(mv.from())
-            .map_or(0, |p| BASE[p.kind.index()] / 10);
+            .map_or(0, |p| W.base[p.kind.index()] / 10);
         self.tactical_gain(mv) * 4 - attacker
     }
 
@@ -359,16 +395,16 @@ impl Evaluate for Nichess {
         let to = mv.to().index();
         let target = self.piece_at(mv.to());
         let promotion = if mv.is_promotion() {
-            value(PieceKind::Pirate.index(), 6) - value(PieceKind::Pawn.index(), 3)
+            value(W, PieceKind::Pirate.index(), 6) - value(W, PieceKind::Pawn.index(), 3)
         } else {
             0
         };
         let hit = match (mv.kind(), target) {
-            (MoveKind::Throw, _) => throw_gain(self, self.side(), to as u8),
+            (MoveKind::Throw, _) => throw_gain(self, W, self.side(), to as u8),
             (_, Some(victim)) if victim.kind == PieceKind::King => 5000,
             (_, Some(victim)) => {
                 let ability = self.piece_at(mv.from()).map_or(0, |p| p.kind.ability());
-                hit_loss(victim.kind.index(), self.hp_tens(to), ability)
+                hit_loss(W, victim.kind.index(), self.hp_tens(to), ability)
             }
             _ => 0,
         };
@@ -406,7 +442,7 @@ mod tests {
         let none = eval("4k3/8/8/8/8/8/8/4K3 w - - 0 1");
         assert!(full > hurt && hurt > none, "{full} {hurt} {none}");
         let pos = Nichess::from_fen("4k3/8/8/8/8/8/8/1N(30)2K3 b - - 0 1").unwrap();
-        assert_eq!(pos.material_balance(), -value(1, 3));
+        assert_eq!(pos.material_balance(), -value(W, 1, 3));
     }
 
     #[test]
@@ -416,7 +452,7 @@ mod tests {
         let hurt = Nichess::from_fen("4k3/8/8/3n(30)4/8/8/8/3QK3 w - - 0 1").unwrap();
         let destroy = hurt.parse_move("d1d5").unwrap();
         assert!(pos.tactical_gain(damage) < hurt.tactical_gain(destroy));
-        assert_eq!(hurt.tactical_gain(destroy), value(1, 3));
+        assert_eq!(hurt.tactical_gain(destroy), value(W, 1, 3));
     }
 
     #[test]
