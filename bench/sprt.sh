@@ -9,7 +9,7 @@
 #           of the machine's load) or tc=8+0.08 (time management, speed-sensitive changes)
 #   ELO0 ELO1  the hypotheses (default 0 and 10); ALPHA BETA (default 0.05)
 #   GAMES   the cap on games (default 4000); CONCURRENCY (default 2)
-#   BOOK    an opening file (default bench/books/VARIANT.epd when it exists, else 8 random plies)
+#   BOOK    an opening file (default: the game's book in bench/books, else 8 random plies)
 #   OUT     a file prefix for the PGN and JSON (default /tmp/sprt-VARIANT)
 # The arena prints the running score and stops on H0 or H1; the last lines are the SPRT line
 # to quote in the commit message.
@@ -19,7 +19,7 @@ new=${1:?usage: bench/sprt.sh NEW OLD [VARIANT]}
 old=${2:?usage: bench/sprt.sh NEW OLD [VARIANT]}
 variant=${3:-chess}
 limit=${LIMIT:-nodes=25000}
-book=${BOOK:-bench/books/$variant.epd}
+book=${BOOK:-$(ls bench/books/"$variant"-*.epd 2>/dev/null | head -1)}
 out=${OUT:-/tmp/sprt-$variant}
 if [[ -f $book ]]; then
     openings=(--openings "file=$book" format=epd order=random)
