@@ -2,6 +2,7 @@
 //! rules broken on purpose (with a reproducer), and `roger fuzz rules` prints its counts.
 
 use roger::fuzz::rules::{fuzz_games, run, Failure, FuzzedGame, RulesFuzzOptions};
+use roger::board::Square;
 use roger::rules::chess::{Chess, Move};
 use roger::rules::{Color, EndReason, Game, MoveList, RuleError};
 use std::process::Command;
@@ -137,6 +138,12 @@ impl<const FAULT: u8> Game for Broken<FAULT> {
     }
     fn in_check(&self) -> bool {
         self.inner.in_check()
+    }
+    fn piece_code(&self, sq: Square) -> u8 {
+        self.inner.piece_code(sq)
+    }
+    fn pawn_key(&self) -> u64 {
+        self.inner.pawn_key()
     }
     fn generate_moves(&self, moves: &mut MoveList<Move>) {
         self.inner.generate_moves(moves)
