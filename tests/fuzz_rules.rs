@@ -1,8 +1,8 @@
 //! The rules fuzzer: a short seeded pass over every turn game finds nothing, the checker catches
 //! rules broken on purpose (with a reproducer), and `roger fuzz rules` prints its counts.
 
-use roger::fuzz::rules::{fuzz_games, run, Failure, FuzzedGame, RulesFuzzOptions};
 use roger::board::Square;
+use roger::fuzz::rules::{fuzz_games, run, Failure, FuzzedGame, RulesFuzzOptions};
 use roger::rules::chess::{Chess, Move};
 use roger::rules::{Color, EndReason, Game, MoveList, RuleError};
 use std::process::Command;

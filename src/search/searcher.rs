@@ -614,8 +614,7 @@ impl<'a, G: Game + Evaluate> Searcher<'a, G> {
         };
         self.stack[ply].static_eval = static_eval;
         // Better than two plies ago (or than the last position out of check): prune less.
-        let improving = !in_check
-            && (ply < 2 || static_eval > self.stack[ply - 2].static_eval);
+        let improving = !in_check && (ply < 2 || static_eval > self.stack[ply - 2].static_eval);
         let previous = self.previous_moves(ply);
 
         if ply > 0 {

@@ -10,14 +10,24 @@ use crate::rules::Game;
 fn assert_exchange<G: Game + Exchange>(fen: &str, mv: &str, value: i32) {
     let pos = G::from_fen(fen).unwrap();
     let mv = pos.parse_move(mv).unwrap();
-    assert!(pos.see_ge(mv, value), "{fen} {mv:?} should win at least {value}");
-    assert!(!pos.see_ge(mv, value + 1), "{fen} {mv:?} should win no more than {value}");
+    assert!(
+        pos.see_ge(mv, value),
+        "{fen} {mv:?} should win at least {value}"
+    );
+    assert!(
+        !pos.see_ge(mv, value + 1),
+        "{fen} {mv:?} should win no more than {value}"
+    );
 }
 
 #[test]
 fn chess_captures_weigh_the_recaptures() {
     // An undefended pawn.
-    assert_exchange::<Chess>("1k1r4/1pp4p/p7/4p3/8/P5P1/1PP4P/2K1R3 w - - 0 1", "e1e5", 100);
+    assert_exchange::<Chess>(
+        "1k1r4/1pp4p/p7/4p3/8/P5P1/1PP4P/2K1R3 w - - 0 1",
+        "e1e5",
+        100,
+    );
     // Nxe5 Nxe5, and White stops: Rxe5 Bxe5 would lose more.
     assert_exchange::<Chess>(
         "1k1r3q/1ppn3p/p4b2/4p3/8/P2N2P1/1PP1R1BP/2K1Q3 w - - 0 1",
@@ -28,7 +38,11 @@ fn chess_captures_weigh_the_recaptures() {
     assert_exchange::<Chess>("4k3/8/2p5/3p4/8/8/8/3QK3 w - - 0 1", "d1d5", 100 - 950);
     // The rook behind the rook joins in (an x-ray): Rxd5 cxd5 Rxd5 wins a pawn net of a rook
     // for a rook and pawn.
-    assert_exchange::<Chess>("4k3/8/2p5/3p4/8/8/3R4/3RK3 w - - 0 1", "d2d5", 100 - 500 + 100);
+    assert_exchange::<Chess>(
+        "4k3/8/2p5/3p4/8/8/3R4/3RK3 w - - 0 1",
+        "d2d5",
+        100 - 500 + 100,
+    );
     // A king retakes only what is not defended again.
     assert_exchange::<Chess>("8/8/4k3/3p4/8/8/8/3RK3 w - - 0 1", "d1d5", 100 - 500);
     assert_exchange::<Chess>("8/8/4k3/3p4/2P5/8/8/3RK3 w - - 0 1", "d1d5", 100);
