@@ -24,6 +24,8 @@ type ScoredMoves<M> = ArrayVec<(M, i32), MAX_MOVES>;
 /// Nodes between checks of the clock and the stop flag.
 const CHECK_INTERVAL: u64 = 1024;
 
+mod quiescence;
+
 /// What every thread of one search shares.
 pub(super) struct Shared<'a> {
     pub tt: &'a TranspositionTable,
@@ -867,102 +869,6 @@ impl<'a, G: Game + Evaluate> Searcher<'a, G> {
                 ply,
             );
         }
-        best_score
-    }
-
-    fn quiescence(
-        &mut self,
-        pos: &G,
-        mut alpha: i32,
-        beta: i32,
-        ply: usize,
-        quiescence_ply: usize,
-    ) -> i32 {
-        self.pv[ply].clear();
-        self.count_node();
-        if self.stopped {
-            return 0;
-        }
-        self.seldepth = self.seldepth.max(ply);
-        if ply >= MAX_PLY - 2 || quiescence_ply >= QUIESCENCE_MAX_PLIES {
-            return pos.evaluate();
-        }
-        let in_check = pos.in_check();
-        let key = pos.key();
-        if let Some(e) = self.shared.tt.probe(key) {
-            let score = score_from_tt(e.score as i32, ply);
-            if match e.bound {
-                Bound::Exact => true,
-                Bound::Lower => score >= beta,
-                Bound::Upper => score <= alpha,
-            } {
-                return score;
-            }
-        }
-        let mut best_score = -INFINITY;
-        let stand_pat = if in_check {
-            -INFINITY
-        } else {
-            pos.evaluate() + self.correction.get(pos.side_to_move(), pos.pawn_key())
-        };
-        if !in_check {
-            if stand_pat >= beta {
-                return stand_pat;
-            }
-            alpha = alpha.max(stand_pat);
-            best_score = stand_pat;
-        }
-        let mut moves = MoveList::new();
-        if in_check {
-            pos.generate_moves(&mut moves);
-            if moves.is_empty() {
-                return -MATE + ply as i32;
-            }
-        } else {
-            pos.generate_tactical(&mut moves);
-        }
-        let mut ordered: ScoredMoves<G::Move> = moves
-            .iter()
-            .map(|&mv| {
-                (
-                    mv,
-                    if pos.is_tactical(mv) {
-                        pos.tactical_order(mv) + 1_000_000
-                    } else {
-                        0
-                    },
-                )
-            })
-            .collect();
-        let original_alpha = alpha;
-        let mut best_move = G::Move::default();
-        for index in 0..ordered.len() {
-            let mv = Self::pick(&mut ordered, index);
-            // Delta pruning: even winning this piece outright cannot lift us to alpha.
-            if !in_check && stand_pat + pos.tactical_gain(mv) + 200 <= alpha {
-                continue;
-            }
-            // A capture that loses material in the exchange.
-            if !in_check && !pos.see_ge(mv, 0) {
-                continue;
-            }
-            let child = pos.play(mv);
-            let score = -self.quiescence(&child, -beta, -alpha, ply + 1, quiescence_ply + 1);
-            if self.stopped {
-                return 0;
-            }
-            if score > best_score {
-                best_score = score;
-                if score > alpha {
-                    alpha = score;
-                    best_move = mv;
-                }
-                if score >= beta {
-                    break;
-                }
-            }
-        }
-        self.store(key, best_move, best_score, (original_alpha, beta), 0, ply);
         best_score
     }
 
