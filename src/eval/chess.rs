@@ -55,41 +55,88 @@ fn passed_span(sq: Square, color: Color) -> u64 {
     files & ahead
 }
 
-/// The score of one side, as (middlegame, endgame, phase); `t` hears each weight's coefficient.
+/// One side's share of the evaluation before tapering, and the attacks the other side's
+/// threat and king-danger terms read.
+#[derive(Default)]
+struct SideScore {
+    mg: i32,
+    eg: i32,
+    phase: i32,
+    /// Squares attacked by the side's pawns.
+    pawn_attacks: u64,
+    /// Squares attacked by the side's knights and bishops.
+    minor_attacks: u64,
+    rook_attacks: u64,
+    queen_attacks: u64,
+    /// Every square the side attacks, the king's included.
+    attacks: u64,
+    /// Pressure on the enemy king's zone ([`ChessWeights::king_zone`]).
+    zone_pressure: i32,
+}
+
 #[inline(always)]
-fn side_terms<T: Tracer>(pos: &Chess, us: Color, w: &ChessWeights, t: &mut T) -> (i32, i32, i32) {
+fn sign_of(us: Color) -> f32 {
+    match us {
+        Color::White => 1.0,
+        Color::Black => -1.0,
+    }
+}
+
+#[inline(always)]
+fn relative(sq: Square, us: Color) -> usize {
+    match us {
+        Color::White => sq.index(),
+        Color::Black => (sq.0 ^ 56) as usize,
+    }
+}
+
+#[inline(always)]
+fn pawn_attacks(pawns: u64, color: Color) -> u64 {
+    let west = pawns & !FILE_A;
+    let east = pawns & !(FILE_A << 7);
+    match color {
+        Color::White => (west << 7) | (east << 9),
+        Color::Black => (west >> 9) | (east >> 7),
+    }
+}
+
+#[inline(always)]
+fn chebyshev(a: Square, b: Square) -> i32 {
+    let files = ((a.0 & 7) as i32 - (b.0 & 7) as i32).abs();
+    let ranks = ((a.0 / 8) as i32 - (b.0 / 8) as i32).abs();
+    files.max(ranks)
+}
+
+/// The terms one side scores on its own: material, placement, mobility, pawn structure; and
+/// its attacks.
+#[inline(always)]
+fn side_terms<T: Tracer>(pos: &Chess, us: Color, w: &ChessWeights, t: &mut T) -> SideScore {
     let b = Board8x8::tables();
     let m = magics();
     let them = us.flip();
     let occupied = pos.occupied();
     let own = pos.color_bb(us);
-    let sign = match us {
-        Color::White => 1.0,
-        Color::Black => -1.0,
-    };
-    let (mut mg, mut eg, mut phase) = (0, 0, 0);
-    let relative = |sq: Square| -> usize {
-        match us {
-            Color::White => sq.index(),
-            Color::Black => (sq.0 ^ 56) as usize,
-        }
-    };
+    let sign = sign_of(us);
+    let mut score = SideScore::default();
+    let pawns = pos.pieces(us, PieceKind::Pawn);
     let their_pawns = pos.pieces(them, PieceKind::Pawn);
-    let their_pawn_attacks = their_pawns.squares().fold(0u64, |acc, sq| {
-        acc | b.pawn_attacks[them.index()][sq.index()]
-    });
+    let their_pawn_attacks = pawn_attacks(their_pawns, them);
+    let their_king = pos.king_square(them);
+    let zone = b.king[their_king.index()] | (1u64 << their_king.0);
+    score.pawn_attacks = pawn_attacks(pawns, us);
+    score.attacks = score.pawn_attacks | b.king[pos.king_square(us).index()];
 
     for kind in PieceKind::ALL {
         let k = kind.index();
         for sq in pos.pieces(us, kind).squares() {
-            let r = relative(sq);
-            mg += w.material_mg[k] + w.pst_mg[k][r];
-            eg += w.material_eg[k] + w.pst_eg[k][r];
+            let r = relative(sq, us);
+            score.mg += w.material_mg[k] + w.pst_mg[k][r];
+            score.eg += w.material_eg[k] + w.pst_eg[k][r];
             t.mg(at!(material_mg) + k, sign);
             t.eg(at!(material_eg) + k, sign);
             t.mg(at!(pst_mg) + 64 * k + r, sign);
             t.eg(at!(pst_eg) + 64 * k + r, sign);
-            phase += w.phase[k];
+            score.phase += w.phase[k];
             let attacks = match kind {
                 PieceKind::Knight => b.knight[sq.index()],
                 PieceKind::Bishop => m.bishop(sq, occupied),
@@ -99,44 +146,89 @@ fn side_terms<T: Tracer>(pos: &Chess, us: Color, w: &ChessWeights, t: &mut T) ->
             };
             if attacks != 0 {
                 let mobility = (attacks & !own & !their_pawn_attacks).count() as i32;
-                mg += w.mobility_mg[k] * (mobility - 4);
-                eg += w.mobility_eg[k] * (mobility - 4);
+                score.mg += w.mobility_mg[k] * (mobility - 4);
+                score.eg += w.mobility_eg[k] * (mobility - 4);
                 t.mg(at!(mobility_mg) + k, sign * (mobility - 4) as f32);
                 t.eg(at!(mobility_eg) + k, sign * (mobility - 4) as f32);
+                score.attacks |= attacks;
+                score.zone_pressure += w.king_zone[k] * (attacks & zone).count() as i32;
+                match kind {
+                    PieceKind::Knight | PieceKind::Bishop => score.minor_attacks |= attacks,
+                    PieceKind::Rook => score.rook_attacks |= attacks,
+                    _ => score.queen_attacks |= attacks,
+                }
             }
         }
     }
 
+    // Knight outposts: on the enemy's half, pawn-defended, out of reach of enemy pawns.
+    for sq in pos.pieces(us, PieceKind::Knight).squares() {
+        let rank = relative(sq, us) / 8;
+        if (3..=5).contains(&rank)
+            && score.pawn_attacks & (1u64 << sq.0) != 0
+            && passed_span(sq, us) & !file_mask(sq.0 & 7) & their_pawns == 0
+        {
+            score.mg += w.outpost_mg;
+            score.eg += w.outpost_eg;
+            t.mg(at!(outpost_mg), sign);
+            t.eg(at!(outpost_eg), sign);
+        }
+    }
+
     // Pawn structure.
-    let pawns = pos.pieces(us, PieceKind::Pawn);
     for sq in pawns.squares() {
         let file = sq.0 & 7;
+        let rank = relative(sq, us) / 8;
         if (pawns & adjacent_files(file)).is_empty() {
-            mg += w.isolated_mg;
-            eg += w.isolated_eg;
+            score.mg += w.isolated_mg;
+            score.eg += w.isolated_eg;
             t.mg(at!(isolated_mg), sign);
             t.eg(at!(isolated_eg), sign);
         }
+        let beside = adjacent_files(file) & b.rank_masks[(sq.0 / 8) as usize];
+        if score.pawn_attacks & (1u64 << sq.0) != 0 || pawns & beside != 0 {
+            score.mg += w.connected_mg[rank];
+            score.eg += w.connected_eg[rank];
+            t.mg(at!(connected_mg) + rank, sign);
+            t.eg(at!(connected_eg) + rank, sign);
+        }
         if (passed_span(sq, us) & their_pawns).is_empty() {
-            let rank = relative(sq) / 8;
-            mg += w.passed_mg[rank];
-            eg += w.passed_eg[rank];
+            score.mg += w.passed_mg[rank];
+            score.eg += w.passed_eg[rank];
             t.mg(at!(passed_mg) + rank, sign);
             t.eg(at!(passed_eg) + rank, sign);
+            if rank < 7 {
+                let next = match us {
+                    Color::White => Square(sq.0 + 8),
+                    Color::Black => Square(sq.0 - 8),
+                };
+                if occupied & (1u64 << next.0) != 0 {
+                    score.mg += w.passed_blocked_mg[rank];
+                    score.eg += w.passed_blocked_eg[rank];
+                    t.mg(at!(passed_blocked_mg) + rank, sign);
+                    t.eg(at!(passed_blocked_eg) + rank, sign);
+                }
+                let enemy = chebyshev(their_king, next);
+                let friend = chebyshev(pos.king_square(us), next);
+                score.eg +=
+                    w.passed_enemy_king_eg[rank] * enemy + w.passed_own_king_eg[rank] * friend;
+                t.eg(at!(passed_enemy_king_eg) + rank, sign * enemy as f32);
+                t.eg(at!(passed_own_king_eg) + rank, sign * friend as f32);
+            }
         }
     }
     for file in 0..8 {
         let on_file = (pawns & file_mask(file)).count() as i32;
         if on_file > 1 {
-            mg += w.doubled_mg * (on_file - 1);
-            eg += w.doubled_eg * (on_file - 1);
+            score.mg += w.doubled_mg * (on_file - 1);
+            score.eg += w.doubled_eg * (on_file - 1);
             t.mg(at!(doubled_mg), sign * (on_file - 1) as f32);
             t.eg(at!(doubled_eg), sign * (on_file - 1) as f32);
         }
     }
     if pos.pieces(us, PieceKind::Bishop).more_than_one() {
-        mg += w.bishop_pair_mg;
-        eg += w.bishop_pair_eg;
+        score.mg += w.bishop_pair_mg;
+        score.eg += w.bishop_pair_eg;
         t.mg(at!(bishop_pair_mg), sign);
         t.eg(at!(bishop_pair_eg), sign);
     }
@@ -145,10 +237,10 @@ fn side_terms<T: Tracer>(pos: &Chess, us: Color, w: &ChessWeights, t: &mut T) ->
         let file = file_mask(sq.0 & 7);
         if (file & pawns).is_empty() {
             if (file & their_pawns).is_empty() {
-                mg += w.rook_open_mg;
+                score.mg += w.rook_open_mg;
                 t.mg(at!(rook_open_mg), sign);
             } else {
-                mg += w.rook_half_open_mg;
+                score.mg += w.rook_half_open_mg;
                 t.mg(at!(rook_half_open_mg), sign);
             }
         }
@@ -160,21 +252,134 @@ fn side_terms<T: Tracer>(pos: &Chess, us: Color, w: &ChessWeights, t: &mut T) ->
     let shield = passed_span(king, us) & shield_files & pawns;
     let near = (shield & b.king[king.index()]).count() as i32
         + (shield & !b.king[king.index()]).count().min(3) as i32 / 2;
-    mg += w.shield_mg * near.min(3);
+    score.mg += w.shield_mg * near.min(3);
     t.mg(at!(shield_mg), sign * near.min(3) as f32);
-    (mg, eg, phase)
+    score
+}
+
+/// The terms that need both sides' attacks: `us`'s threats against the enemy's pieces, and
+/// the danger to `us`'s king. Returns (middlegame, endgame).
+#[inline(always)]
+fn threat_terms<T: Tracer>(
+    pos: &Chess,
+    us: Color,
+    ours: &SideScore,
+    theirs: &SideScore,
+    w: &ChessWeights,
+    t: &mut T,
+) -> (i32, i32) {
+    let m = magics();
+    let b = Board8x8::tables();
+    let them = us.flip();
+    let sign = sign_of(us);
+    let (mut mg, mut eg) = (0, 0);
+
+    // Threats against the enemy's pieces.
+    let pawn_safe = !theirs.pawn_attacks;
+    let undefended = !theirs.attacks;
+    for kind in &PieceKind::ALL[..5] {
+        let k = kind.index();
+        let targets = pos.pieces(them, *kind);
+        if targets == 0 {
+            continue;
+        }
+        let (by_pawn, by_minor, by_rook) = match kind {
+            PieceKind::Pawn => (
+                0,
+                ours.minor_attacks & undefended,
+                ours.rook_attacks & undefended,
+            ),
+            PieceKind::Knight | PieceKind::Bishop => (
+                ours.pawn_attacks,
+                ours.minor_attacks & pawn_safe,
+                ours.rook_attacks & undefended,
+            ),
+            PieceKind::Rook => (ours.pawn_attacks, ours.minor_attacks, 0),
+            _ => (ours.pawn_attacks, ours.minor_attacks, ours.rook_attacks),
+        };
+        for (hits, at_mg, at_eg, w_mg, w_eg) in [
+            (
+                by_pawn & targets,
+                at!(threat_pawn_mg),
+                at!(threat_pawn_eg),
+                &w.threat_pawn_mg,
+                &w.threat_pawn_eg,
+            ),
+            (
+                by_minor & targets,
+                at!(threat_minor_mg),
+                at!(threat_minor_eg),
+                &w.threat_minor_mg,
+                &w.threat_minor_eg,
+            ),
+            (
+                by_rook & targets,
+                at!(threat_rook_mg),
+                at!(threat_rook_eg),
+                &w.threat_rook_mg,
+                &w.threat_rook_eg,
+            ),
+        ] {
+            let n = hits.count() as i32;
+            if n > 0 {
+                mg += w_mg[k] * n;
+                eg += w_eg[k] * n;
+                t.mg(at_mg + k, sign * n as f32);
+                t.eg(at_eg + k, sign * n as f32);
+            }
+        }
+    }
+    let pieces = pos.color_bb(them)
+        & !pos.pieces(them, PieceKind::Pawn)
+        & !pos.pieces(them, PieceKind::King);
+    let hanging = (pieces & ours.attacks & undefended).count() as i32;
+    mg += w.hanging_mg * hanging;
+    eg += w.hanging_eg * hanging;
+    t.mg(at!(hanging_mg), sign * hanging as f32);
+    t.eg(at!(hanging_eg), sign * hanging as f32);
+
+    // Danger to our king: their pressure on its zone and their safe checks.
+    let king = pos.king_square(us);
+    let occupied = pos.occupied();
+    let safe = !ours.attacks & !pos.color_bb(them);
+    let bishop_checks = m.bishop(king, occupied) & safe;
+    let rook_checks = m.rook(king, occupied) & safe;
+    let knight_checks = b.knight[king.index()] & safe;
+    let their_knights = pos
+        .pieces(them, PieceKind::Knight)
+        .squares()
+        .fold(0u64, |acc, sq| acc | b.knight[sq.index()]);
+    let their_bishops = pos
+        .pieces(them, PieceKind::Bishop)
+        .squares()
+        .fold(0u64, |acc, sq| acc | m.bishop(sq, occupied));
+    let checks = w.safe_check[1] * (knight_checks & their_knights).count() as i32
+        + w.safe_check[2] * (bishop_checks & their_bishops).count() as i32
+        + w.safe_check[3] * (rook_checks & theirs.rook_attacks).count() as i32
+        + w.safe_check[4] * ((bishop_checks | rook_checks) & theirs.queen_attacks).count() as i32;
+    let pressure = (theirs.zone_pressure + checks).clamp(0, 40) as usize;
+    if pos.pieces(them, PieceKind::Queen) != 0 {
+        mg += w.danger_mg[pressure];
+        t.mg(at!(danger_mg) + pressure, sign);
+    } else {
+        mg += w.danger_light_mg[pressure];
+        t.mg(at!(danger_light_mg) + pressure, sign);
+    }
+    (mg, eg)
 }
 
 /// The evaluation with weights `w` (side to move's view), telling `t` each weight's
 /// coefficient: `evaluate()` is `evaluate_with(W, &mut ())`.
 #[inline(always)]
 pub fn evaluate_with<T: Tracer>(pos: &Chess, w: &ChessWeights, t: &mut T) -> i32 {
-    let (wmg, weg, wphase) = side_terms(pos, Color::White, w, t);
-    let (bmg, beg, bphase) = side_terms(pos, Color::Black, w, t);
-    let phase = (wphase + bphase).min(24);
+    let white = side_terms(pos, Color::White, w, t);
+    let black = side_terms(pos, Color::Black, w, t);
+    let (wt_mg, wt_eg) = threat_terms(pos, Color::White, &white, &black, w, t);
+    let (bt_mg, bt_eg) = threat_terms(pos, Color::Black, &black, &white, w, t);
+    let phase = (white.phase + black.phase).min(24);
     t.phase(phase as f32 / 24.0);
-    let mg = wmg - bmg;
-    let eg = weg - beg;
+    let mg = white.mg - black.mg + wt_mg - bt_mg;
+    let eg = white.eg - black.eg + wt_eg - bt_eg;
     let white = (mg * phase + eg * (24 - phase)) / 24;
     let (score, sign) = match pos.side() {
         Color::White => (white, 1.0),

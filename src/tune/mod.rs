@@ -70,7 +70,7 @@ tunable!(
     ChessWeights,
     chess,
     "src/eval/weights/chess.rs",
-    &["phase"]
+    &["phase", "king_zone", "safe_check"]
 );
 tunable!(
     Millennium,

@@ -153,9 +153,42 @@ weights! {
         shield_mg: i32,
         /// For the side to move.
         tempo: i32,
+        /// A pawn defended by an own pawn or beside one, by relative rank.
+        connected_mg: [i32; 8],
+        connected_eg: [i32; 8],
+        /// A passed pawn whose next square is occupied, by relative rank.
+        passed_blocked_mg: [i32; 8],
+        passed_blocked_eg: [i32; 8],
+        /// Per square of distance from the enemy king, and from the own king, to a passed
+        /// pawn's next square, by relative rank.
+        passed_enemy_king_eg: [i32; 8],
+        passed_own_king_eg: [i32; 8],
+        /// A knight on the enemy's half, defended by a pawn and out of reach of enemy pawns.
+        outpost_mg: i32,
+        outpost_eg: i32,
+        /// An enemy piece, by kind, attacked by a pawn; by a knight or bishop (pawns and
+        /// minors only when no enemy pawn defends them); by a rook (queens, and undefended
+        /// pawns and minors).
+        threat_pawn_mg: [i32; 6],
+        threat_pawn_eg: [i32; 6],
+        threat_minor_mg: [i32; 6],
+        threat_minor_eg: [i32; 6],
+        threat_rook_mg: [i32; 6],
+        threat_rook_eg: [i32; 6],
+        /// Per enemy piece (not a pawn) attacked and not defended at all.
+        hanging_mg: i32,
+        hanging_eg: i32,
+        /// King danger by the pressure on the king's zone and the safe checks (40 and more:
+        /// the last entry), with an enemy queen on the board and without.
+        danger_mg: [i32; 41],
+        danger_light_mg: [i32; 41],
         /// Shape, fitted by finite differences (the rest is linear): the phase weight of each
         /// kind (the board is full at 24).
         phase: [i32; 6],
+        /// Shape: the pressure on the king's zone per attacked zone square, by attacker kind.
+        king_zone: [i32; 6],
+        /// Shape: the pressure of each safe checking square, by the kind that can check there.
+        safe_check: [i32; 6],
     }
 }
 
