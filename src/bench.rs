@@ -125,7 +125,9 @@ fn section<G: Game + Evaluate>(
     let mut total = 0;
     for (index, fen) in positions.iter().enumerate() {
         let record = GameRecord::new(G::from_fen(fen).expect("bench FENs are valid"));
-        let outcome = search(&record, &limits, options, &tt, stop, &mut |_| {});
+        // Each position learns afresh, so that the count does not depend on the order.
+        let memory = crate::search::SearchMemory::default();
+        let outcome = search(&record, &limits, options, &tt, &memory, stop, &mut |_| {});
         if stop.load(Ordering::Acquire) {
             return None;
         }

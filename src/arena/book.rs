@@ -157,11 +157,19 @@ fn make<G: Game + Evaluate>(options: &BookOptions) -> Result<(Vec<BookEntry>, Bo
         }
         tt.clear();
         let mut last = None;
-        search::search(&record, &limits, search_options, &tt, &stop, &mut |info| {
-            if info.multipv == 1 {
-                last = Some(info.score);
-            }
-        });
+        search::search(
+            &record,
+            &limits,
+            search_options,
+            &tt,
+            &search::SearchMemory::default(),
+            &stop,
+            &mut |info| {
+                if info.multipv == 1 {
+                    last = Some(info.score);
+                }
+            },
+        );
         let score_cp = match last {
             Some(Score::Cp(cp)) if cp.abs() <= options.max_score => cp,
             _ => {

@@ -21,7 +21,9 @@ pub use worker::{BestMove, Report};
 use crate::rules::registry::{self, dispatch, AnyGame};
 use crate::rules::{Color, Game};
 use crate::search::skill::Skill;
-use crate::search::{available_cores, Clock, Limits, SearchOptions, TranspositionTable, MAX_PLY};
+use crate::search::{
+    available_cores, Clock, Limits, SearchMemory, SearchOptions, TranspositionTable, MAX_PLY,
+};
 use options::{option_specs, OptionValues};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, RwLock};
@@ -56,6 +58,8 @@ pub struct Engine {
     /// Shared with the search thread, which holds a read lock while it searches; the write
     /// lock (resize, clear) is only taken with no search running.
     tt: Arc<RwLock<TranspositionTable>>,
+    /// Histories and corrections, kept from move to move like the table.
+    memory: Arc<SearchMemory>,
     search: Option<RunningSearch>,
 }
 
@@ -75,6 +79,7 @@ impl Engine {
         Engine {
             game: AnyGame::new(registry::GAMES[0].name).expect("the default game is a turn game"),
             tt: Arc::new(RwLock::new(TranspositionTable::new(options.hash_mb))),
+            memory: Arc::default(),
             options,
             search: None,
         }
@@ -139,6 +144,7 @@ impl Engine {
                     self.game = AnyGame::new(&variant)
                         .ok_or_else(|| format!("variant '{variant}' is not available"))?;
                     self.tt_write().clear();
+                    self.memory.clear();
                     // The GUI learns the board's size and start position from this line.
                     return Ok(Some(self.game.board_info()));
                 }
@@ -152,6 +158,7 @@ impl Engine {
     pub fn new_game(&mut self) {
         self.stop();
         self.tt_write().clear();
+        self.memory.clear();
         if let Some(game) = AnyGame::new(self.variant()) {
             self.game = game;
         }
@@ -192,6 +199,7 @@ impl Engine {
         };
         let skill = Skill::below_full(self.options.strength.level(), self.options.skill_seed);
         let tt = self.tt.clone();
+        let memory = self.memory.clone();
         let thread_stop = stop.clone();
         let answered = Arc::new(AtomicBool::new(false));
         let thread_answered = answered.clone();
@@ -211,6 +219,7 @@ impl Engine {
                 options: search_options,
                 searchmoves,
                 tt,
+                memory,
                 stop: thread_stop,
                 infinite: params.infinite,
                 skill,

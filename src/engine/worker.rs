@@ -3,7 +3,7 @@
 use crate::eval::Evaluate;
 use crate::rules::{Game, GameRecord, MoveList};
 use crate::search::skill::{score_value, Lines, Skill};
-use crate::search::{self, Info, Limits, SearchOptions, TranspositionTable};
+use crate::search::{self, Info, Limits, SearchMemory, SearchOptions, TranspositionTable};
 use std::panic::{self, AssertUnwindSafe};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, RwLock};
@@ -33,6 +33,8 @@ pub struct SearchJob<G: Game> {
     /// Only these root moves may be answered; empty means any.
     pub searchmoves: Vec<G::Move>,
     pub tt: Arc<RwLock<TranspositionTable>>,
+    /// The histories and corrections learnt in earlier searches of the game.
+    pub memory: Arc<SearchMemory>,
     pub stop: Arc<AtomicBool>,
     /// `go infinite`: hold the best move back until `stop`, as the protocol requires.
     pub infinite: bool,
@@ -89,6 +91,7 @@ fn run<G: Game + Evaluate>(job: &SearchJob<G>, on_report: &mut dyn FnMut(Report)
             &job.limits,
             job.options,
             &tt,
+            &job.memory,
             &job.stop,
             &mut |info: &Info| {
                 if job.skill.is_some() {

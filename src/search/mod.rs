@@ -7,11 +7,13 @@
 
 mod correction;
 mod history;
+mod memory;
 mod searcher;
 pub mod skill;
 pub mod time;
 pub mod tt;
 
+pub use memory::SearchMemory;
 pub use tt::TranspositionTable;
 
 use crate::eval::Evaluate;
@@ -119,6 +121,7 @@ pub fn search<G: Game + Evaluate>(
     limits: &Limits,
     options: SearchOptions,
     tt: &TranspositionTable,
+    memory: &SearchMemory,
     stop: &AtomicBool,
     report: &mut dyn FnMut(&Info),
 ) -> SearchOutcome<G::Move> {
@@ -162,13 +165,15 @@ pub fn search<G: Game + Evaluate>(
         for id in 1..threads {
             let shared = &shared;
             scope.spawn(move || {
-                let mut helper = Searcher::new(record, shared, id);
+                let mut helper = Searcher::new(record, shared, id, memory.take(id));
                 helper.iterate(1, &mut |_| {});
+                memory.keep(id, helper.into_memory());
             });
         }
-        let mut main = Searcher::new(record, &shared, 0);
+        let mut main = Searcher::new(record, &shared, 0, memory.take(0));
         let outcome = main.iterate(options.multipv.max(1), report);
         shared.halt.store(true, Ordering::Relaxed);
+        memory.keep(0, main.into_memory());
         outcome
     });
     outcome
@@ -189,7 +194,8 @@ mod tests {
             threads: 1,
             multipv: 1,
         };
-        let outcome = search(&record, limits, options, &tt, &stop, &mut |info| {
+        let memory = SearchMemory::default();
+        let outcome = search(&record, limits, options, &tt, &memory, &stop, &mut |info| {
             infos.push(info.clone())
         });
         let best = record.position().move_text(outcome.best_move.unwrap());

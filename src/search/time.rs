@@ -13,7 +13,7 @@ pub struct Budget {
 }
 
 /// Moves we expect still to play when the GUI does not say (`movestogo`).
-const DEFAULT_MOVES_TO_GO: u32 = 30;
+const DEFAULT_MOVES_TO_GO: u32 = 25;
 /// Thinking time never goes below this, so the search always has time for depth 1.
 const MINIMUM: Duration = Duration::from_millis(1);
 
@@ -68,6 +68,44 @@ pub fn budget(limits: &Limits) -> Budget {
     }
 }
 
+/// How settled the root is, from one completed iteration to the next: it scales the share of
+/// the soft time limit after which no new iteration starts.
+pub struct Stability<M> {
+    best: Option<M>,
+    /// Completed iterations in a row that kept the best move.
+    unchanged: usize,
+    /// The score of the iteration before the last one.
+    previous_score: Option<i32>,
+}
+
+impl<M> Default for Stability<M> {
+    fn default() -> Self {
+        Stability {
+            best: None,
+            unchanged: 0,
+            previous_score: None,
+        }
+    }
+}
+
+impl<M: PartialEq + Copy> Stability<M> {
+    /// Records a completed iteration and returns the time scale (1 is the norm).
+    pub fn update(&mut self, best: M, score: i32) -> f64 {
+        const BY_UNCHANGED: [f64; 8] = [1.9, 1.45, 1.2, 1.05, 0.95, 0.85, 0.8, 0.75];
+        if self.best == Some(best) {
+            self.unchanged += 1;
+        } else {
+            self.unchanged = 0;
+        }
+        self.best = Some(best);
+        let fall = self
+            .previous_score
+            .map_or(0, |before| (before - score).clamp(0, 120));
+        self.previous_score = Some(score);
+        BY_UNCHANGED[self.unchanged.min(BY_UNCHANGED.len() - 1)] * (1.0 + fall as f64 / 160.0)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -113,5 +151,25 @@ mod tests {
             ..Limits::default()
         };
         assert_eq!(budget(&short).hard, Some(MINIMUM));
+    }
+
+    #[test]
+    fn a_settled_best_move_spends_less_and_a_falling_score_more() {
+        let mut stability = Stability::default();
+        let first = stability.update(1u8, 30);
+        let mut settled = first;
+        for _ in 0..6 {
+            settled = stability.update(1u8, 30);
+        }
+        assert!(settled < 1.0 && settled < first, "{first} {settled}");
+        let changed = stability.update(2u8, 30);
+        assert!(changed > 1.5, "{changed}");
+        let mut steady = Stability::default();
+        steady.update(1u8, 0);
+        let level = steady.update(1u8, 0);
+        let mut falling = Stability::default();
+        falling.update(1u8, 0);
+        let fall = falling.update(1u8, -100);
+        assert!(fall > level * 1.5, "{fall} vs {level}");
     }
 }

@@ -2,7 +2,8 @@
 
 use super::correction::Correction;
 use super::history::{self, History, NO_PIECE_TO};
-use super::time::Budget;
+use super::memory::ThreadMemory;
+use super::time::{Budget, Stability};
 use super::tt::{Bound, TranspositionTable};
 use super::{Info, Limits, Score, SearchOutcome, MATE, MATE_BOUND, MAX_PLY};
 use crate::eval::Evaluate;
@@ -135,7 +136,12 @@ pub(super) struct Searcher<'a, G: Game> {
 }
 
 impl<'a, G: Game + Evaluate> Searcher<'a, G> {
-    pub fn new(record: &GameRecord<G>, shared: &'a Shared<'a>, id: usize) -> Searcher<'a, G> {
+    pub fn new(
+        record: &GameRecord<G>,
+        shared: &'a Shared<'a>,
+        id: usize,
+        memory: ThreadMemory,
+    ) -> Searcher<'a, G> {
         let pondering = shared
             .limits
             .pondering
@@ -152,8 +158,8 @@ impl<'a, G: Game + Evaluate> Searcher<'a, G> {
             stopped: false,
             was_pondering: pondering,
             killers: vec![[G::Move::default(); 2]; MAX_PLY + 2],
-            history: Box::default(),
-            correction: Box::default(),
+            history: memory.history,
+            correction: memory.correction,
             stack: vec![PlyState::default(); MAX_PLY + 2],
             singular_excluded: vec![G::Move::default(); MAX_PLY + 2],
             pv: vec![Vec::new(); MAX_PLY + 2],
@@ -216,6 +222,14 @@ impl<'a, G: Game + Evaluate> Searcher<'a, G> {
         scored.sort_by_key(|&(_, score)| std::cmp::Reverse(score));
         self.root_order = scored.iter().map(|&(mv, _)| mv).collect();
         scored[0].1
+    }
+
+    /// The tables this thread learnt, for the next search.
+    pub fn into_memory(self) -> ThreadMemory {
+        ThreadMemory {
+            history: self.history,
+            correction: self.correction,
+        }
     }
 
     fn is_main(&self) -> bool {
@@ -304,6 +318,7 @@ impl<'a, G: Game + Evaluate> Searcher<'a, G> {
         let mut best_move = self.root_order[0];
         let mut ponder_move = None;
         let mut previous_score = 0;
+        let mut stability = Stability::default();
 
         'deepening: for depth in 1..=max_depth {
             // Helper threads skip some depths so that the threads spread over the tree.
@@ -362,8 +377,10 @@ impl<'a, G: Game + Evaluate> Searcher<'a, G> {
             if self.is_main() && !self.pondering() {
                 if let Some(soft) = self.shared.budget.soft {
                     // The next iteration takes longer than all before it: don't start one that
-                    // cannot finish.
-                    if self.elapsed() >= soft.mul_f64(0.55) {
+                    // cannot finish. A best move that keeps changing, or a score that falls,
+                    // asks for more time; one that has stood for iterations, for less.
+                    let scale = stability.update(best_move, previous_score);
+                    if self.elapsed() >= soft.mul_f64(0.6 * scale) {
                         break;
                     }
                 }

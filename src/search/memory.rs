@@ -1,0 +1,74 @@
+//! What the search threads learn that outlasts one search: the move histories and the
+//! evaluation corrections. The engine keeps them from one move of a game to the next, as it
+//! keeps the transposition table, and forgets them with it (`ucinewgame`, a new variant).
+
+use super::correction::Correction;
+use super::history::History;
+use std::sync::Mutex;
+
+/// One search thread's learnt tables.
+#[derive(Default)]
+pub(super) struct ThreadMemory {
+    pub history: Box<History>,
+    pub correction: Box<Correction>,
+}
+
+/// The learnt tables of every search thread, by thread number.
+#[derive(Default)]
+pub struct SearchMemory {
+    threads: Mutex<Vec<Option<ThreadMemory>>>,
+}
+
+impl SearchMemory {
+    /// Forgets everything learnt.
+    pub fn clear(&self) {
+        self.lock().clear();
+    }
+
+    /// Thread `id`'s tables, empty the first time.
+    pub(super) fn take(&self, id: usize) -> ThreadMemory {
+        self.lock()
+            .get_mut(id)
+            .and_then(Option::take)
+            .unwrap_or_default()
+    }
+
+    /// Keeps thread `id`'s tables for the next search.
+    pub(super) fn keep(&self, id: usize, memory: ThreadMemory) {
+        let mut threads = self.lock();
+        if threads.len() <= id {
+            threads.resize_with(id + 1, || None);
+        }
+        threads[id] = Some(memory);
+    }
+
+    fn lock(&self) -> std::sync::MutexGuard<'_, Vec<Option<ThreadMemory>>> {
+        // A poisoned lock only means a search panicked; the tables are still usable.
+        self.threads
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn tables_come_back_until_cleared() {
+        let memory = SearchMemory::default();
+        let mut first = memory.take(1);
+        first
+            .correction
+            .learn(crate::rules::Color::White, 7, 50, 10);
+        memory.keep(1, first);
+        let again = memory.take(1);
+        assert!(again.correction.get(crate::rules::Color::White, 7) > 0);
+        memory.keep(1, again);
+        memory.clear();
+        assert_eq!(
+            memory.take(1).correction.get(crate::rules::Color::White, 7),
+            0
+        );
+    }
+}
