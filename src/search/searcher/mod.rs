@@ -639,16 +639,42 @@ impl<'a, G: Game + Evaluate> Searcher<'a, G> {
         if ply > 0 {
             self.stack[ply].double_extensions = self.stack[ply - 1].double_extensions;
         }
+        // The table's score is a better guess than the static evaluation when its bound points
+        // away from it; the pruning below reads this guess.
+        let eval = match entry {
+            Some(e) if !in_check && (e.score as i32).abs() < MATE_BOUND => {
+                let score = score_from_tt(e.score as i32, ply);
+                match e.bound {
+                    Bound::Exact => score,
+                    Bound::Lower if score > static_eval => score,
+                    Bound::Upper if score < static_eval => score,
+                    _ => static_eval,
+                }
+            }
+            _ => static_eval,
+        };
         if !pv_node && !in_check && !singular_search {
             // Reverse futility: far above beta at low depth, the opponent will not come back.
             let margin = 80 * (depth - i32::from(improving));
-            if depth <= 6 && static_eval - margin >= beta && beta.abs() < MATE_BOUND {
-                return static_eval;
+            if depth <= 6 && eval - margin >= beta && beta.abs() < MATE_BOUND {
+                return eval;
+            }
+            // Razoring: far below alpha near the leaves, only a capture can help; ask
+            // quiescence whether one does.
+            if depth <= 3 && eval + 200 + 150 * depth <= alpha && alpha.abs() < MATE_BOUND {
+                let score = self.quiescence(pos, alpha, alpha + 1, ply, 0);
+                if self.stopped {
+                    return 0;
+                }
+                if score <= alpha {
+                    return score;
+                }
             }
             // Null move: if passing still beats beta, a real move will too.
-            if depth >= 3 && static_eval >= beta && pos.has_non_pawn_material() {
+            if depth >= 3 && eval >= beta && static_eval >= beta - 30 && pos.has_non_pawn_material()
+            {
                 if let Some(null) = pos.play_null() {
-                    let r = 3 + depth / 4 + ((static_eval - beta) / 200).min(2);
+                    let r = 3 + depth / 4 + ((eval - beta) / 200).min(2);
                     self.stack[ply].piece_to = NO_PIECE_TO;
                     self.keys.push(null.key());
                     let score =
@@ -712,7 +738,7 @@ impl<'a, G: Game + Evaluate> Searcher<'a, G> {
                 if !pv_node && depth <= 3 && quiet_score < -3_000 * depth {
                     continue;
                 }
-                if !pv_node && depth <= 3 && static_eval + 120 * depth + 60 <= alpha {
+                if !pv_node && depth <= 3 && eval + 120 * depth + 60 <= alpha {
                     continue;
                 }
                 // A quiet move that hands the opponent material near the leaves.
