@@ -72,6 +72,8 @@ struct SideScore {
     attacks: u64,
     /// Pressure on the enemy king's zone ([`ChessWeights::king_zone`]).
     zone_pressure: i32,
+    /// The square in front of each passed pawn.
+    passer_fronts: u64,
 }
 
 #[inline(always)]
@@ -208,6 +210,7 @@ fn side_terms<T: Tracer>(pos: &Chess, us: Color, w: &ChessWeights, t: &mut T) ->
                     t.mg(at!(passed_blocked_mg) + rank, sign);
                     t.eg(at!(passed_blocked_eg) + rank, sign);
                 }
+                score.passer_fronts |= 1u64 << next.0;
                 let enemy = chebyshev(their_king, next);
                 let friend = chebyshev(pos.king_square(us), next);
                 score.eg +=
@@ -338,6 +341,13 @@ fn threat_terms<T: Tracer>(
     t.mg(at!(hanging_mg), sign * hanging as f32);
     t.eg(at!(hanging_eg), sign * hanging as f32);
 
+    // Passed pawns free to advance.
+    for next in (ours.passer_fronts & !pos.occupied() & !theirs.attacks).squares() {
+        let rank = relative(next, us) / 8 - 1;
+        eg += w.passed_safe_push_eg[rank];
+        t.eg(at!(passed_safe_push_eg) + rank, sign);
+    }
+
     // Danger to our king: their pressure on its zone and their safe checks.
     let king = pos.king_square(us);
     let occupied = pos.occupied();
@@ -368,6 +378,39 @@ fn threat_terms<T: Tracer>(
     (mg, eg)
 }
 
+/// How much of the endgame score counts, in eighths: the side ahead (by `eg`, White's view)
+/// cannot win without pawns and with at most a minor piece more, and opposite-coloured
+/// bishops alone draw often.
+#[inline(always)]
+fn endgame_scale(pos: &Chess, eg: i32) -> i32 {
+    let strong = if eg > 0 { Color::White } else { Color::Black };
+    let weak = strong.flip();
+    let points = |color: Color| -> i32 {
+        3 * (pos.pieces(color, PieceKind::Knight) | pos.pieces(color, PieceKind::Bishop)).count()
+            as i32
+            + 5 * pos.pieces(color, PieceKind::Rook).count() as i32
+            + 9 * pos.pieces(color, PieceKind::Queen).count() as i32
+    };
+    let (strong_points, weak_points) = (points(strong), points(weak));
+    if pos.pieces(strong, PieceKind::Pawn) == 0 && strong_points - weak_points <= 3 {
+        return if strong_points <= 3 { 0 } else { 1 };
+    }
+    let bishops = (
+        pos.pieces(Color::White, PieceKind::Bishop),
+        pos.pieces(Color::Black, PieceKind::Bishop),
+    );
+    const DARK: u64 = 0xAA55_AA55_AA55_AA55;
+    if strong_points == 3
+        && weak_points == 3
+        && bishops.0.count() == 1
+        && bishops.1.count() == 1
+        && ((bishops.0 & DARK) == 0) != ((bishops.1 & DARK) == 0)
+    {
+        return 4;
+    }
+    8
+}
+
 /// The evaluation with weights `w` (side to move's view), telling `t` each weight's
 /// coefficient: `evaluate()` is `evaluate_with(W, &mut ())`.
 #[inline(always)]
@@ -380,7 +423,9 @@ pub fn evaluate_with<T: Tracer>(pos: &Chess, w: &ChessWeights, t: &mut T) -> i32
     t.phase(phase as f32 / 24.0);
     let mg = white.mg - black.mg + wt_mg - bt_mg;
     let eg = white.eg - black.eg + wt_eg - bt_eg;
-    let white = (mg * phase + eg * (24 - phase)) / 24;
+    let scale = endgame_scale(pos, eg);
+    t.endgame_scale(scale as f32 / 8.0);
+    let white = (mg * phase + eg * scale / 8 * (24 - phase)) / 24;
     let (score, sign) = match pos.side() {
         Color::White => (white, 1.0),
         Color::Black => (-white, -1.0),

@@ -94,6 +94,7 @@ pub const WEIGHTS: ChessWeights = ChessWeights {
     passed_blocked_eg: [0, -2, -4, -8, -14, -24, -36, 0],
     passed_enemy_king_eg: [0, 0, 2, 4, 7, 10, 14, 0],
     passed_own_king_eg: [0, 0, -1, -2, -3, -5, -7, 0],
+    passed_safe_push_eg: [0, 0, 4, 8, 16, 28, 45, 0],
     outpost_mg: 20,
     outpost_eg: 10,
     threat_pawn_mg: [0, 55, 55, 75, 80, 0],

@@ -163,6 +163,9 @@ weights! {
         /// pawn's next square, by relative rank.
         passed_enemy_king_eg: [i32; 8],
         passed_own_king_eg: [i32; 8],
+        /// A passed pawn whose next square is empty and not attacked by the enemy, by
+        /// relative rank.
+        passed_safe_push_eg: [i32; 8],
         /// A knight on the enemy's half, defended by a pawn and out of reach of enemy pawns.
         outpost_mg: i32,
         outpost_eg: i32,
@@ -292,6 +295,8 @@ pub trait Tracer {
     fn flat(&mut self, index: usize, coef: f32);
     /// The middlegame share of the taper (1 a full board, 0 a bare one).
     fn phase(&mut self, share: f32);
+    /// The share of the endgame part that counts (1 unless the position is drawish).
+    fn endgame_scale(&mut self, _scale: f32) {}
 }
 
 impl Tracer for () {
@@ -312,6 +317,7 @@ pub struct Trace {
     eg: Vec<f32>,
     flat: Vec<f32>,
     share: f32,
+    endgame_scale: f32,
 }
 
 impl Trace {
@@ -321,6 +327,7 @@ impl Trace {
             eg: vec![0.0; len],
             flat: vec![0.0; len],
             share: 1.0,
+            endgame_scale: 1.0,
         }
     }
 
@@ -330,14 +337,16 @@ impl Trace {
             v.iter_mut().for_each(|c| *c = 0.0);
         }
         self.share = 1.0;
+        self.endgame_scale = 1.0;
     }
 
     /// Each weight's coefficient with the taper applied (White's view), the zero ones left out.
     pub fn sparse(&self) -> Vec<(u32, f32)> {
         let s = self.share;
+        let e = self.endgame_scale;
         (0..self.mg.len())
             .filter_map(|i| {
-                let c = self.mg[i] * s + self.eg[i] * (1.0 - s) + self.flat[i];
+                let c = self.mg[i] * s + self.eg[i] * (1.0 - s) * e + self.flat[i];
                 (c != 0.0).then_some((i as u32, c))
             })
             .collect()
@@ -356,6 +365,9 @@ impl Tracer for Trace {
     }
     fn phase(&mut self, share: f32) {
         self.share = share;
+    }
+    fn endgame_scale(&mut self, scale: f32) {
+        self.endgame_scale = scale;
     }
 }
 
