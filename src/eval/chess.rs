@@ -502,4 +502,40 @@ mod tests {
         let home = eval("4k3/8/8/8/8/8/3P4/4K3 w - - 0 1");
         assert!(passer > home + 50, "{passer} vs {home}");
     }
+
+    #[test]
+    fn drawn_material_scales_the_endgame_to_nothing() {
+        // A bare minor piece cannot win: the evaluation is near zero though a bishop is up.
+        let bishop = eval("4k3/8/8/8/8/8/8/2B1K3 w - - 0 1");
+        assert!(bishop.abs() < 40, "{bishop}");
+        // A rook against a bishop is mostly drawn: far less than a rook's lead.
+        let rook_vs_bishop = eval("4k3/8/8/3b4/8/8/8/R3K3 w - - 0 1");
+        assert!(rook_vs_bishop < 100, "{rook_vs_bishop}");
+        // With a pawn the minor counts in full.
+        let with_pawn = eval("4k3/8/8/8/8/8/P7/2B1K3 w - - 0 1");
+        assert!(with_pawn > 300, "{with_pawn}");
+    }
+
+    #[test]
+    fn opposite_coloured_bishops_halve_the_endgame() {
+        // Two pawns up with bishops on opposite colours, against the same on one colour.
+        let opposite = eval("4k3/8/8/3b4/8/8/PP6/2B1K3 w - - 0 1");
+        let same = eval("4k3/8/8/2b5/8/8/PP6/2B1K3 w - - 0 1");
+        assert!(
+            opposite > 0 && opposite * 3 < same * 2,
+            "{opposite} vs {same}"
+        );
+    }
+
+    #[test]
+    fn attackers_near_the_king_and_threats_count() {
+        // The same material; Black's queen and knight bear on White's castled king.
+        let quiet = eval("r1b1k2r/ppppqppp/2n2n2/8/8/5N2/PPPP1PPP/RNBQ1RK1 w kq - 0 1");
+        let attacked = eval("r1b1k2r/pppp1ppp/8/8/6n1/7q/PPPP1PP1/RNBQ1RK1 w kq - 0 1");
+        assert!(attacked < quiet - 100, "{attacked} vs {quiet}");
+        // A pawn attacking a knight is worth something to the side that attacks.
+        let threat = eval("4k3/8/2n5/3P4/8/8/8/4K3 b - - 0 1");
+        let no_threat = eval("4k3/8/1n6/3P4/8/8/8/4K3 b - - 0 1");
+        assert!(threat < no_threat, "{threat} vs {no_threat}");
+    }
 }
