@@ -64,8 +64,8 @@ struct SideScore {
     phase: i32,
     /// Squares attacked by the side's pawns.
     pawn_attacks: u64,
-    /// Squares attacked by the side's knights and bishops.
-    minor_attacks: u64,
+    knight_attacks: u64,
+    bishop_attacks: u64,
     rook_attacks: u64,
     queen_attacks: u64,
     /// Every square the side attacks, the king's included.
@@ -155,7 +155,8 @@ fn side_terms<T: Tracer>(pos: &Chess, us: Color, w: &ChessWeights, t: &mut T) ->
                 score.attacks |= attacks;
                 score.zone_pressure += w.king_zone[k] * (attacks & zone).count() as i32;
                 match kind {
-                    PieceKind::Knight | PieceKind::Bishop => score.minor_attacks |= attacks,
+                    PieceKind::Knight => score.knight_attacks |= attacks,
+                    PieceKind::Bishop => score.bishop_attacks |= attacks,
                     PieceKind::Rook => score.rook_attacks |= attacks,
                     _ => score.queen_attacks |= attacks,
                 }
@@ -278,6 +279,7 @@ fn threat_terms<T: Tracer>(
     let (mut mg, mut eg) = (0, 0);
 
     // Threats against the enemy's pieces.
+    let minor_attacks = ours.knight_attacks | ours.bishop_attacks;
     let pawn_safe = !theirs.pawn_attacks;
     let undefended = !theirs.attacks;
     for kind in &PieceKind::ALL[..5] {
@@ -289,16 +291,16 @@ fn threat_terms<T: Tracer>(
         let (by_pawn, by_minor, by_rook) = match kind {
             PieceKind::Pawn => (
                 0,
-                ours.minor_attacks & undefended,
+                minor_attacks & undefended,
                 ours.rook_attacks & undefended,
             ),
             PieceKind::Knight | PieceKind::Bishop => (
                 ours.pawn_attacks,
-                ours.minor_attacks & pawn_safe,
+                minor_attacks & pawn_safe,
                 ours.rook_attacks & undefended,
             ),
-            PieceKind::Rook => (ours.pawn_attacks, ours.minor_attacks, 0),
-            _ => (ours.pawn_attacks, ours.minor_attacks, ours.rook_attacks),
+            PieceKind::Rook => (ours.pawn_attacks, minor_attacks, 0),
+            _ => (ours.pawn_attacks, minor_attacks, ours.rook_attacks),
         };
         for (hits, at_mg, at_eg, w_mg, w_eg) in [
             (
@@ -355,16 +357,8 @@ fn threat_terms<T: Tracer>(
     let bishop_checks = m.bishop(king, occupied) & safe;
     let rook_checks = m.rook(king, occupied) & safe;
     let knight_checks = b.knight[king.index()] & safe;
-    let their_knights = pos
-        .pieces(them, PieceKind::Knight)
-        .squares()
-        .fold(0u64, |acc, sq| acc | b.knight[sq.index()]);
-    let their_bishops = pos
-        .pieces(them, PieceKind::Bishop)
-        .squares()
-        .fold(0u64, |acc, sq| acc | m.bishop(sq, occupied));
-    let checks = w.safe_check[1] * (knight_checks & their_knights).count() as i32
-        + w.safe_check[2] * (bishop_checks & their_bishops).count() as i32
+    let checks = w.safe_check[1] * (knight_checks & theirs.knight_attacks).count() as i32
+        + w.safe_check[2] * (bishop_checks & theirs.bishop_attacks).count() as i32
         + w.safe_check[3] * (rook_checks & theirs.rook_attacks).count() as i32
         + w.safe_check[4] * ((bishop_checks | rook_checks) & theirs.queen_attacks).count() as i32;
     let pressure = (theirs.zone_pressure + checks).clamp(0, 40) as usize;
