@@ -610,9 +610,10 @@ impl<'a, G: Game + Evaluate> Searcher<'a, G> {
             self.shared.tt.probe(key)
         };
         let mut hash_move = G::Move::default();
-        if let Some(e) = entry {
+        // The entry's score as seen from this ply (mates counted from here).
+        let tt_score = entry.map(|e| score_from_tt(e.score as i32, ply));
+        if let (Some(e), Some(score)) = (entry, tt_score) {
             hash_move = G::Move::unpack(e.packed_move);
-            let score = score_from_tt(e.score as i32, ply);
             if !pv_node
                 && e.depth as i32 >= depth
                 && match e.bound {
@@ -641,16 +642,13 @@ impl<'a, G: Game + Evaluate> Searcher<'a, G> {
         }
         // The table's score is a better guess than the static evaluation when its bound points
         // away from it; the pruning below reads this guess.
-        let eval = match entry {
-            Some(e) if !in_check && (e.score as i32).abs() < MATE_BOUND => {
-                let score = score_from_tt(e.score as i32, ply);
-                match e.bound {
-                    Bound::Exact => score,
-                    Bound::Lower if score > static_eval => score,
-                    Bound::Upper if score < static_eval => score,
-                    _ => static_eval,
-                }
-            }
+        let eval = match (entry, tt_score) {
+            (Some(e), Some(score)) if !in_check && score.abs() < MATE_BOUND => match e.bound {
+                Bound::Exact => score,
+                Bound::Lower if score > static_eval => score,
+                Bound::Upper if score < static_eval => score,
+                _ => static_eval,
+            },
             _ => static_eval,
         };
         if !pv_node && !in_check && !singular_search {
@@ -764,8 +762,7 @@ impl<'a, G: Game + Evaluate> Searcher<'a, G> {
                 && !singular_search
                 && (ply as i32) < 2 * self.root_depth
             {
-                if let Some(e) = entry {
-                    let tt_score = score_from_tt(e.score as i32, ply);
+                if let (Some(e), Some(tt_score)) = (entry, tt_score) {
                     if e.depth as i32 >= depth - 3
                         && e.bound != Bound::Upper
                         && tt_score.abs() < MATE_BOUND
