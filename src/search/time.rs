@@ -13,7 +13,7 @@ pub struct Budget {
 }
 
 /// Moves we expect still to play when the GUI does not say (`movestogo`).
-const DEFAULT_MOVES_TO_GO: u32 = 25;
+const DEFAULT_MOVES_TO_GO: u32 = 18;
 /// Thinking time never goes below this, so the search always has time for depth 1.
 const MINIMUM: Duration = Duration::from_millis(1);
 
@@ -139,7 +139,8 @@ mod tests {
         let b = budget(&limits);
         let soft = b.soft.unwrap();
         let hard = b.hard.unwrap();
-        assert!(soft > ms(300) && soft < ms(500), "{soft:?}");
+        // 9,970 ms over 18 moves to go, plus three quarters of the increment.
+        assert!(soft > ms(550) && soft < ms(700), "{soft:?}");
         assert!(hard >= soft && hard <= ms(6000), "{hard:?}");
         let short = Limits {
             clock: Some(Clock {
