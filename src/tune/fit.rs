@@ -72,6 +72,10 @@ pub struct TuneOptions {
     /// Positions (evenly drawn from the data) the shape rounds evaluate.
     #[arg(long, default_value_t = 100_000)]
     pub shape_positions: usize,
+    /// Fit only these weight fields (names as in the weights file) and hold the rest: a new
+    /// term gets its values without the settled ones drifting on the data's noise.
+    #[arg(long, num_args = 1..)]
+    pub only: Vec<String>,
 }
 
 /// Positions traced once: sparse coefficients, the search score and the result.
@@ -197,6 +201,13 @@ pub fn fit<G: Tunable>(
         .collect();
     let loss_before = loss(data, &start, k, &targets);
     let len = start.len();
+    // Which weights the fit may move: all, or those of the `--only` fields.
+    let mut movable = vec![options.only.is_empty(); len];
+    for (name, at, size) in G::fields() {
+        if options.only.iter().any(|only| only == name) {
+            movable[at..at + size].iter_mut().for_each(|m| *m = true);
+        }
+    }
     let mut weights = start.clone();
     let (mut m, mut v) = (vec![0.0; len], vec![0.0; len]);
     let (beta1, beta2, eps) = (0.9f64, 0.999f64, 1e-8f64);
@@ -241,7 +252,7 @@ pub fn fit<G: Tunable>(
             let (c1, c2) = (1.0 - beta1.powi(step), 1.0 - beta2.powi(step));
             for j in 0..len {
                 let g = grad[j] * scale + options.l2 * (weights[j] - start[j]);
-                if g == 0.0 {
+                if g == 0.0 || !movable[j] {
                     continue;
                 }
                 m[j] = beta1 * m[j] + (1.0 - beta1) * g;
@@ -263,7 +274,14 @@ pub fn fit<G: Tunable>(
     let loss_after = loss(data, &as_f64, k, &targets);
     let shape_loss = (options.shape_rounds > 0 && !positions.is_empty()).then(|| {
         let scored: Vec<(&G, f64)> = positions.iter().map(|(i, p)| (p, targets[*i])).collect();
-        fit_shapes::<G>(&scored, &mut rounded, k, options.shape_rounds, progress)
+        fit_shapes::<G>(
+            &scored,
+            &mut rounded,
+            k,
+            options.shape_rounds,
+            &options.only,
+            progress,
+        )
     });
     Fitted {
         k,
@@ -301,11 +319,13 @@ fn fit_shapes<G: Tunable>(
     weights: &mut [i32],
     k: f64,
     rounds: usize,
+    only: &[String],
     progress: &mut dyn FnMut(&str),
 ) -> (f64, f64) {
     let shapes: Vec<usize> = G::fields()
         .into_iter()
         .filter(|(name, _, _)| G::SHAPES.contains(name))
+        .filter(|(name, _, _)| only.is_empty() || only.iter().any(|o| o == name))
         .flat_map(|(_, at, len)| at..at + len)
         .filter(|&j| weights[j] != 0)
         .collect();
@@ -392,6 +412,13 @@ pub fn weights_path<G: Tunable>(options: &TuneOptions) -> PathBuf {
 
 fn run<G: Tunable>(options: &TuneOptions) -> Result<(), String> {
     let timer = Instant::now();
+    let names: Vec<&str> = G::fields().iter().map(|(name, _, _)| *name).collect();
+    if let Some(unknown) = options.only.iter().find(|o| !names.contains(&o.as_str())) {
+        return Err(format!(
+            "--only {unknown}: no such weight field; the fields are {}",
+            names.join(", ")
+        ));
+    }
     let samples = read_samples(&options.data)?;
     let data = Dataset::build::<G>(&samples)?;
     let stride = samples
@@ -525,6 +552,7 @@ mod tests {
             weights_file: write,
             seed: 1,
             shape_rounds: 2,
+            only: Vec::new(),
             shape_positions: 1000,
         }
     }
@@ -566,6 +594,27 @@ mod tests {
         assert_eq!(values, fitted.weights);
         // The rendering is rustfmt's.
         assert_eq!(crate::eval::weights::format_rust(&text), text);
+    }
+
+    #[test]
+    fn a_fit_limited_to_some_fields_moves_those_and_holds_the_rest() {
+        let samples = synthetic();
+        let data = Dataset::build::<Chess>(&samples).unwrap();
+        let mut opts = options(None);
+        opts.only = vec!["material_mg".into(), "material_eg".into()];
+        opts.shape_rounds = 0;
+        let fitted = fit::<Chess>(&data, &[], &opts, &mut |_| {});
+        let before = Chess::to_vec(&Chess::current());
+        let mut changed_inside = 0;
+        for (name, at, len) in <Chess as Tunable>::fields() {
+            let moved = (at..at + len).filter(|&j| fitted.weights[j] != before[j]).count();
+            if name.starts_with("material_") {
+                changed_inside += moved;
+            } else {
+                assert_eq!(moved, 0, "{name} moved");
+            }
+        }
+        assert!(changed_inside > 0);
     }
 
     #[test]
