@@ -607,7 +607,9 @@ mod tests {
         let before = Chess::to_vec(&Chess::current());
         let mut changed_inside = 0;
         for (name, at, len) in <Chess as Tunable>::fields() {
-            let moved = (at..at + len).filter(|&j| fitted.weights[j] != before[j]).count();
+            let moved = (at..at + len)
+                .filter(|&j| fitted.weights[j] != before[j])
+                .count();
             if name.starts_with("material_") {
                 changed_inside += moved;
             } else {

@@ -688,6 +688,61 @@ impl<'a, G: Game + Evaluate> Searcher<'a, G> {
             }
         }
 
+        // ProbCut: a capture whose shallow search beats beta by a margin would, with all
+        // likelihood, beat beta at full depth too.
+        let probcut_beta = beta + 200 - 50 * i32::from(improving);
+        if !pv_node
+            && !in_check
+            && !singular_search
+            && depth >= 5
+            && beta.abs() < MATE_BOUND
+            && !matches!((entry, tt_score), (Some(e), Some(score))
+                if e.depth as i32 >= depth - 3 && score < probcut_beta)
+        {
+            let mut captures = MoveList::new();
+            pos.generate_tactical(&mut captures);
+            let mut ordered: ScoredMoves<G::Move> = captures
+                .iter()
+                .map(|&mv| (mv, pos.tactical_order(mv)))
+                .collect();
+            for index in 0..ordered.len() {
+                let mv = Self::pick(&mut ordered, index);
+                if !pos.is_tactical(mv) || !pos.see_ge(mv, probcut_beta - static_eval) {
+                    continue;
+                }
+                let child = pos.play(mv);
+                self.stack[ply].piece_to = pos.piece_to_index(mv);
+                self.keys.push(child.key());
+                let mut score =
+                    -self.quiescence(&child, -probcut_beta, -probcut_beta + 1, ply + 1, 0);
+                if score >= probcut_beta {
+                    score = -self.negamax(
+                        &child,
+                        depth - 4,
+                        -probcut_beta,
+                        -probcut_beta + 1,
+                        ply + 1,
+                        false,
+                    );
+                }
+                self.keys.pop();
+                if self.stopped {
+                    return 0;
+                }
+                if score >= probcut_beta {
+                    self.store(
+                        key,
+                        mv,
+                        score,
+                        (probcut_beta - 1, probcut_beta),
+                        depth - 3,
+                        ply,
+                    );
+                    return score;
+                }
+            }
+        }
+
         // Internal iterative reduction: a node without a hash move was never searched, or
         // searched only shallowly; search it less deep now and let the table fill.
         if depth >= 4 && hash_move == G::Move::default() && !singular_search {
@@ -736,11 +791,15 @@ impl<'a, G: Game + Evaluate> Searcher<'a, G> {
                 if !pv_node && depth <= 3 && quiet_score < -3_000 * depth {
                     continue;
                 }
-                if !pv_node && depth <= 3 && eval + 120 * depth + 60 <= alpha {
+                // The depth this move would be searched to after its late-move reduction:
+                // the futility and exchange margins follow it, not the node's depth.
+                let reduced_depth =
+                    (depth - 1 - reduction(depth, searched + 1) + quiet_score / 12_000).max(0);
+                if !pv_node && reduced_depth <= 6 && eval + 100 + 100 * reduced_depth <= alpha {
                     continue;
                 }
                 // A quiet move that hands the opponent material near the leaves.
-                if depth <= 8 && !pos.see_ge(mv, -60 * depth) {
+                if depth <= 8 && !pos.see_ge(mv, -30 * reduced_depth * reduced_depth) {
                     continue;
                 }
             }
