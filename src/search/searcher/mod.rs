@@ -25,6 +25,7 @@ type ScoredMoves<M> = ArrayVec<(M, i32), MAX_MOVES>;
 /// Nodes between checks of the clock and the stop flag.
 const CHECK_INTERVAL: u64 = 1024;
 
+mod probcut;
 mod quiescence;
 
 /// What every thread of one search shares.
@@ -699,47 +700,8 @@ impl<'a, G: Game + Evaluate> Searcher<'a, G> {
             && !matches!((entry, tt_score), (Some(e), Some(score))
                 if e.depth as i32 >= depth - 3 && score < probcut_beta)
         {
-            let mut captures = MoveList::new();
-            pos.generate_tactical(&mut captures);
-            let mut ordered: ScoredMoves<G::Move> = captures
-                .iter()
-                .map(|&mv| (mv, pos.tactical_order(mv)))
-                .collect();
-            for index in 0..ordered.len() {
-                let mv = Self::pick(&mut ordered, index);
-                if !pos.is_tactical(mv) || !pos.see_ge(mv, probcut_beta - static_eval) {
-                    continue;
-                }
-                let child = pos.play(mv);
-                self.stack[ply].piece_to = pos.piece_to_index(mv);
-                self.keys.push(child.key());
-                let mut score =
-                    -self.quiescence(&child, -probcut_beta, -probcut_beta + 1, ply + 1, 0);
-                if score >= probcut_beta {
-                    score = -self.negamax(
-                        &child,
-                        depth - 4,
-                        -probcut_beta,
-                        -probcut_beta + 1,
-                        ply + 1,
-                        false,
-                    );
-                }
-                self.keys.pop();
-                if self.stopped {
-                    return 0;
-                }
-                if score >= probcut_beta {
-                    self.store(
-                        key,
-                        mv,
-                        score,
-                        (probcut_beta - 1, probcut_beta),
-                        depth - 3,
-                        ply,
-                    );
-                    return score;
-                }
+            if let Some(score) = self.probcut(pos, key, probcut_beta, static_eval, depth, ply) {
+                return score;
             }
         }
 
