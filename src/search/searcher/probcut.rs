@@ -26,7 +26,7 @@ impl<G: Game + Evaluate> Searcher<'_, G> {
             .collect();
         for index in 0..ordered.len() {
             let mv = Self::pick(&mut ordered, index);
-            if !pos.is_tactical(mv) || !pos.see_ge(mv, probcut_beta - static_eval) {
+            if !pos.see_ge(mv, probcut_beta - static_eval) {
                 continue;
             }
             let child = pos.play(mv);
