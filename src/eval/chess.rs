@@ -1,5 +1,5 @@
 //! Standard chess evaluation: tapered material and piece-square tables, mobility, pawn
-//! structure, passed pawns, bishop pair and a pawn shield.
+//! structure, passed pawns, bishop pair, the king's pawn shelter and the storm against it.
 
 use super::weights::chess::WEIGHTS;
 use super::weights::{idx, ChessWeights, Tracer};
@@ -7,7 +7,10 @@ use super::Evaluate;
 use crate::board::magic::magics;
 use crate::board::masks::FILE_A;
 use crate::board::{Bitboard, Board8x8, Geometry, Square};
-use crate::rules::chess::{Chess, Move, PieceKind};
+use crate::rules::chess::{
+    Chess, Move, PieceKind, CASTLE_BLACK_KING, CASTLE_BLACK_QUEEN, CASTLE_WHITE_KING,
+    CASTLE_WHITE_QUEEN,
+};
 use crate::rules::Color;
 
 /// The weights the evaluation reads (`src/eval/weights/chess.rs`, written by `roger tune`).
@@ -53,6 +56,131 @@ fn passed_span(sq: Square, color: Color) -> u64 {
         Color::Black => (1u64 << (8 * rank)) - 1,
     };
     files & ahead
+}
+
+#[inline(always)]
+fn king_file(king: Square) -> u8 {
+    king.0 & 7
+}
+
+/// The files of the king's flank: the queen's side, the centre or the king's side.
+#[inline(always)]
+fn king_flank(file: u8) -> u64 {
+    let (first, last) = match file {
+        0 => (0, 2),
+        1 | 2 => (0, 3),
+        3 | 4 => (2, 5),
+        5 | 6 => (4, 7),
+        _ => (5, 7),
+    };
+    (first..=last).fold(0, |mask, f| mask | file_mask(f))
+}
+
+/// Squares on `sq`'s rank and the ranks behind it, from `color`'s view.
+#[inline(always)]
+fn ranks_up_to(sq: Square, color: Color) -> u64 {
+    let rank = sq.0 / 8;
+    match color {
+        Color::White => {
+            if rank == 7 {
+                !0
+            } else {
+                (1u64 << (8 * (rank + 1))) - 1
+            }
+        }
+        Color::Black => !0u64 << (8 * rank),
+    }
+}
+
+/// A pawn none of whose `neighbours` (own pawns on the adjacent files) stands beside or behind
+/// it to support its advance, and whose next square an enemy pawn attacks or occupies.
+#[inline(always)]
+fn is_backward(sq: Square, us: Color, neighbours: u64, their_pawns: u64) -> bool {
+    if neighbours & ranks_up_to(sq, us) != 0 {
+        return false;
+    }
+    let next = match us {
+        Color::White => sq.0 + 8,
+        Color::Black => sq.0 - 8,
+    };
+    let next_bb = 1u64 << next;
+    their_pawns & (next_bb | pawn_attacks(next_bb, us)) != 0
+}
+
+/// The pawn nearest `us`'s back rank among `pawns`, as a relative rank (0: none).
+#[inline(always)]
+fn nearest_rank(pawns: u64, us: Color) -> usize {
+    if pawns == 0 {
+        return 0;
+    }
+    let sq = match us {
+        Color::White => pawns.lsb(),
+        Color::Black => pawns.msb(),
+    };
+    relative(sq, us) / 8
+}
+
+/// The shelter of `us`'s king were it on `king`: own pawns in front of it on the three files
+/// around it, and the enemy pawns storming them. Returns (middlegame, endgame).
+#[inline(always)]
+fn shelter<T: Tracer>(
+    pos: &Chess,
+    us: Color,
+    king: Square,
+    w: &ChessWeights,
+    t: &mut T,
+) -> (i32, i32) {
+    let sign = sign_of(us);
+    // Pawns on the king's rank or in front of it.
+    let not_behind = ranks_up_to(king, us.flip());
+    let ours = pos.pieces(us, PieceKind::Pawn) & not_behind;
+    let theirs = pos.pieces(us.flip(), PieceKind::Pawn) & not_behind;
+    let centre = king_file(king).clamp(1, 6);
+    let (mut mg, mut eg) = (0, 0);
+    for file in centre - 1..=centre + 1 {
+        let edge = file.min(7 - file) as usize;
+        let our_rank = nearest_rank(ours & file_mask(file), us);
+        let their_rank = nearest_rank(theirs & file_mask(file), us);
+        mg += w.shelter_mg[edge][our_rank];
+        t.mg(at!(shelter_mg) + 8 * edge + our_rank, sign);
+        if our_rank != 0 && our_rank + 1 == their_rank {
+            mg += w.storm_blocked_mg[their_rank];
+            eg += w.storm_blocked_eg[their_rank];
+            t.mg(at!(storm_blocked_mg) + their_rank, sign);
+            t.eg(at!(storm_blocked_eg) + their_rank, sign);
+        } else {
+            mg += w.storm_mg[edge][their_rank];
+            t.mg(at!(storm_mg) + 8 * edge + their_rank, sign);
+        }
+    }
+    (mg, eg)
+}
+
+/// [`shelter`] at the king's square, or at a castling square the king may still go to when
+/// that one is better in the middlegame.
+#[inline(always)]
+fn best_shelter<T: Tracer>(pos: &Chess, us: Color, w: &ChessWeights, t: &mut T) -> (i32, i32) {
+    let king = pos.king_square(us);
+    let rights = pos.castling_rights();
+    let (king_side, queen_side, back) = match us {
+        Color::White => (CASTLE_WHITE_KING, CASTLE_WHITE_QUEEN, 0),
+        Color::Black => (CASTLE_BLACK_KING, CASTLE_BLACK_QUEEN, 56),
+    };
+    let mut best = king;
+    if rights & (king_side | queen_side) != 0 {
+        let mut best_mg = shelter(pos, us, king, w, &mut ()).0;
+        for (right, file) in [(king_side, 6), (queen_side, 2)] {
+            if rights & right != 0 {
+                let square = Square(back + file);
+                let mg = shelter(pos, us, square, w, &mut ()).0;
+                if mg > best_mg {
+                    best_mg = mg;
+                    best = square;
+                }
+            }
+        }
+    }
+    shelter(pos, us, best, w, t)
 }
 
 /// One side's share of the evaluation before tapering, and the attacks the other side's
@@ -182,11 +310,17 @@ fn side_terms<T: Tracer>(pos: &Chess, us: Color, w: &ChessWeights, t: &mut T) ->
     for sq in pawns.squares() {
         let file = sq.0 & 7;
         let rank = relative(sq, us) / 8;
-        if (pawns & adjacent_files(file)).is_empty() {
+        let neighbours = pawns & adjacent_files(file);
+        if neighbours.is_empty() {
             score.mg += w.isolated_mg;
             score.eg += w.isolated_eg;
             t.mg(at!(isolated_mg), sign);
             t.eg(at!(isolated_eg), sign);
+        } else if rank < 7 && is_backward(sq, us, neighbours, their_pawns) {
+            score.mg += w.backward_mg;
+            score.eg += w.backward_eg;
+            t.mg(at!(backward_mg), sign);
+            t.eg(at!(backward_eg), sign);
         }
         let beside = adjacent_files(file) & b.rank_masks[(sq.0 / 8) as usize];
         if score.pawn_attacks & (1u64 << sq.0) != 0 || pawns & beside != 0 {
@@ -249,15 +383,18 @@ fn side_terms<T: Tracer>(pos: &Chess, us: Color, w: &ChessWeights, t: &mut T) ->
             }
         }
     }
-    // Pawn shield in front of the king, worth something only with queens about.
-    let king = pos.king_square(us);
-    let king_file = king.0 & 7;
-    let shield_files = file_mask(king_file) | adjacent_files(king_file);
-    let shield = passed_span(king, us) & shield_files & pawns;
-    let near = (shield & b.king[king.index()]).count() as i32
-        + (shield & !b.king[king.index()]).count().min(3) as i32 / 2;
-    score.mg += w.shield_mg * near.min(3);
-    t.mg(at!(shield_mg), sign * near.min(3) as f32);
+    // The king's shelter and the enemy's storm, at the king's square or, while it may still
+    // castle, at a castling square if that shelters it better.
+    let (shelter_mg, shelter_eg) = best_shelter(pos, us, w, t);
+    score.mg += shelter_mg;
+    score.eg += shelter_eg;
+    let all_pawns = pawns | their_pawns;
+    if all_pawns & king_flank(king_file(pos.king_square(us))) == 0 {
+        score.mg += w.pawnless_flank_mg;
+        score.eg += w.pawnless_flank_eg;
+        t.mg(at!(pawnless_flank_mg), sign);
+        t.eg(at!(pawnless_flank_eg), sign);
+    }
     score
 }
 

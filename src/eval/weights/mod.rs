@@ -149,8 +149,24 @@ weights! {
         /// Rook on a file without pawns, or without own pawns.
         rook_open_mg: i32,
         rook_half_open_mg: i32,
-        /// Per shield pawn in front of the king (three at most).
-        shield_mg: i32,
+        /// The king's pawn shelter: on each of the three files around the king (the middle one
+        /// kept off the edge), by the file's distance from the edge and the relative rank of
+        /// the own pawn nearest the king in front of it (0: none).
+        shelter_mg: [[i32; 8]; 4],
+        /// The enemy's pawn storm on the same files, by the file's distance from the edge and
+        /// the relative rank (from the king's side) of the enemy pawn nearest the king (0:
+        /// none), when no own pawn blocks it.
+        storm_mg: [[i32; 8]; 4],
+        /// An enemy storm pawn blocked by an own pawn just in front of it, by its relative rank.
+        storm_blocked_mg: [i32; 8],
+        storm_blocked_eg: [i32; 8],
+        /// No pawn of either side on the king's flank.
+        pawnless_flank_mg: i32,
+        pawnless_flank_eg: i32,
+        /// A pawn with neighbours, none of them able to support it, whose next square an
+        /// enemy pawn attacks or blocks.
+        backward_mg: i32,
+        backward_eg: i32,
         /// For the side to move.
         tempo: i32,
         /// A pawn defended by an own pawn or beside one, by relative rank.
