@@ -669,4 +669,51 @@ mod tests {
         let no_threat = eval("4k3/8/1n6/3P4/8/8/8/4K3 b - - 0 1");
         assert!(threat < no_threat, "{threat} vs {no_threat}");
     }
+
+    #[test]
+    fn a_king_behind_its_pawns_is_safer_than_one_in_front_of_a_storm() {
+        // The same material: White's castled king keeps f2-g2-h2, or has pushed them while
+        // Black's pawns storm the same files.
+        let sheltered = eval("r3k2r/pppq1p2/2n1b3/4p1pp/8/2N1B3/PPPQ1PPP/R4RK1 w kq - 0 1");
+        let stormed = eval("r3k2r/pppq1p2/2n1b3/4p3/5Ppp/2N1B1P1/PPPQ3P/R4RK1 w kq - 0 1");
+        assert!(sheltered > stormed + 20, "{sheltered} vs {stormed}");
+        // The storm is read from each side alike.
+        let mirrored = eval("r4rk1/pppq1ppp/2n1b3/8/4P1PP/2N1B3/PPPQ1P2/R3K2R b KQ - 0 1");
+        assert_eq!(sheltered, mirrored);
+    }
+
+    /// The middlegame coefficient (White's view) an evaluation gives weight `index`.
+    fn coefficient(fen: &str, index: usize) -> f32 {
+        struct One(usize, f32);
+        impl Tracer for One {
+            fn mg(&mut self, index: usize, coef: f32) {
+                if index == self.0 {
+                    self.1 += coef;
+                }
+            }
+            fn eg(&mut self, _: usize, _: f32) {}
+            fn flat(&mut self, _: usize, _: f32) {}
+            fn phase(&mut self, _: f32) {}
+        }
+        let mut one = One(index, 0.0);
+        evaluate_with(&Chess::from_fen(fen).unwrap(), W, &mut one);
+        one.1
+    }
+
+    #[test]
+    fn backward_pawns_and_bare_king_flanks_are_seen() {
+        // d3 has a neighbour on c4 but none beside or behind it, and e5 covers d4.
+        let backward = "4k3/8/8/4p3/2P5/3P4/8/4K3 w - - 0 1";
+        assert_eq!(coefficient(backward, at!(backward_mg)), 1.0);
+        assert_eq!(
+            coefficient("4k3/8/8/4p3/8/2PP4/8/4K3 w - - 0 1", at!(backward_mg)),
+            0.0
+        );
+        // White's king on g1 has no pawn of either side on the f-h files; Black's on b8 has.
+        let flank = "1k6/pp6/8/8/8/8/PP6/6K1 w - - 0 1";
+        assert_eq!(coefficient(flank, at!(pawnless_flank_mg)), 1.0);
+        // With Black's king on g8 as well, both flanks are bare and the two terms cancel.
+        let both = "6k1/pp6/8/8/8/8/PP6/6K1 w - - 0 1";
+        assert_eq!(coefficient(both, at!(pawnless_flank_mg)), 0.0);
+    }
 }
