@@ -89,7 +89,9 @@ pub fn find_spot(
 fn edge_spot(world: &World, team: Team, facing: Facing) -> Option<Spot> {
     let params = world.params();
     let (width, height) = (params.width, params.height);
-    let row_pairs = (height / 2).div_ceil(2).max(1);
+    // Only pairs of rows wholly inside the team's half: rounding up would let both teams
+    // claim the middle rows when the half's height is odd. A board too low to halve is shared.
+    let row_pairs = if height < 4 { 1 } else { height / 2 / 2 };
     for pair in 0..row_pairs {
         let y = match team {
             Team::Alabaster => pair * 2,
@@ -174,6 +176,36 @@ mod tests {
         let king = |id| world.kingdom_centre(id).unwrap();
         assert_eq!(king(1), Coord::new(4, 0));
         assert_eq!(king(2), Coord::new(4, 7));
+    }
+
+    #[test]
+    fn edge_placement_keeps_each_team_in_its_half_when_the_half_is_odd() {
+        for height in [6, 7] {
+            let mut world = world(8, height);
+            let mut state = 0;
+            let half = height / 2;
+            for (id, team) in [(1, Team::Alabaster), (2, Team::Metal)] {
+                let spot = find_spot(&world, Placement::Edge, team, &mut state).unwrap();
+                place(&mut world, id, team, spot);
+            }
+            // A half of three rows holds one pair: a second army of either team has no room
+            // rather than a row of the other team's half.
+            for team in [Team::Alabaster, Team::Metal] {
+                assert_eq!(
+                    find_spot(&world, Placement::Edge, team, &mut state),
+                    None,
+                    "height {height}, {team:?}"
+                );
+            }
+            for piece in world.pieces() {
+                let in_south = piece.at.y < half;
+                let in_north = piece.at.y >= height - half;
+                assert!(
+                    if piece.owner == 1 { in_south } else { in_north },
+                    "height {height}: {piece:?}"
+                );
+            }
+        }
     }
 
     #[test]
