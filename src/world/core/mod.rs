@@ -97,8 +97,11 @@ impl ServerWorld {
             .map_err(|error| format!("{}: {error}", config.db.display()))?;
         config.params = *world.params();
         config.seed = saved.seed;
-        let mut server_world =
-            ServerWorld::assemble(config, world, store, saved.players, saved.server);
+        // A player that joined in the lost turn is stored, the next id after it is not.
+        let mut server = saved.server;
+        let after_stored = saved.players.iter().map(|row| row.id + 1).max();
+        server.next_player = server.next_player.max(after_stored.unwrap_or(1));
+        let mut server_world = ServerWorld::assemble(config, world, store, saved.players, server);
         let homeless: Vec<PlayerId> = server_world
             .rows
             .values()
@@ -313,15 +316,13 @@ impl ServerWorld {
 
     /// Adds the player to the world with a fresh army at a spot of its team.
     fn place_army(&mut self, id: PlayerId, team: Team) -> Result<(), String> {
-        let spot = find_spot(
-            &self.world,
-            self.config.placement,
-            team,
-            &mut self.server.placement_random,
-        )
-        .ok_or_else(|| format!("no room for a new {} army", team.name()))?;
+        // The generator moves on only when an army is placed: a refused join changes nothing.
+        let mut random = self.server.placement_random;
+        let spot = find_spot(&self.world, self.config.placement, team, &mut random)
+            .ok_or_else(|| format!("no room for a new {} army", team.name()))?;
         self.world.add_player(id, team)?;
         self.world.spawn_army(id, spot.corner, spot.facing)?;
+        self.server.placement_random = random;
         self.server.placed[team as usize] += 1;
         let facing = format!("{:?}", spot.facing).to_lowercase();
         self.push_log(Event::Placed {

@@ -148,10 +148,11 @@ impl ServerWorld {
                     mv: text.clone(),
                     effects: report.clone(),
                 });
+                // Before a king capture unbinds the loser, so that it sees the move too.
+                self.delta(player, mv.from, mv.to, &text, &report);
                 if let Some(captured) = effects.king_captured {
                     self.king_captured(player, captured, effects.handed_over.len());
                 }
-                self.delta(player, mv.from, mv.to, &text, &report);
                 MoveResult {
                     mv: text,
                     ok: true,
@@ -206,8 +207,8 @@ impl ServerWorld {
         }
     }
 
-    /// The move as `moved` to every other player whose window holds one of its squares, and to
-    /// every spectator.
+    /// The move as `moved` to every other player whose window holds one of its squares or whose
+    /// piece it captured, and to every spectator.
     fn delta(&mut self, mover: PlayerId, from: Coord, to: Coord, mv: &str, report: &MoveReport) {
         let message = ServerMessage::Moved {
             turn: self.world.turn(),
@@ -216,15 +217,19 @@ impl ServerWorld {
             effects: report.clone(),
         };
         let text: Arc<str> = message.to_json().into();
+        let victim = report.captured.as_ref().map(|piece| piece.owner);
         let receivers: Vec<ConnectionId> = self
             .connections
             .iter()
             .filter(|(_, connection)| match connection.role {
                 Role::Spectator => true,
-                Role::Player(player) if player != mover => self
-                    .windows
-                    .get(&player)
-                    .is_some_and(|rect| rect.contains(from) || rect.contains(to)),
+                Role::Player(player) if player != mover => {
+                    victim == Some(player)
+                        || self
+                            .windows
+                            .get(&player)
+                            .is_some_and(|rect| rect.contains(from) || rect.contains(to))
+                }
                 _ => false,
             })
             .map(|(&conn, _)| conn)

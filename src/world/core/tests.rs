@@ -294,3 +294,106 @@ fn a_resumed_world_goes_on_from_its_last_turn_and_houses_a_player_of_the_lost_tu
     );
     assert_eq!(resumed.scoreboard().len(), 3);
 }
+
+#[test]
+fn a_simulated_turn_with_nobody_connected_lasts_its_turn_ms() {
+    let scratch = Scratch::new("nobody");
+    let mut world = ServerWorld::create(config(&scratch, true)).unwrap();
+    let now = Instant::now();
+    world.start_turn(now);
+    assert!(
+        !world.turn_over(now),
+        "nobody to wait for is no reason to hurry"
+    );
+    let turn_ms = world.world().params().turn_ms;
+    assert!(world.turn_over(now + Duration::from_millis(turn_ms)));
+}
+
+#[test]
+fn a_resumed_world_never_gives_out_the_id_of_a_player_of_the_lost_turn_again() {
+    let scratch = Scratch::new("resume-ids");
+    let mut world = ServerWorld::create(config(&scratch, true)).unwrap();
+    let (_white, _black) = two_players(&mut world);
+    world.start_turn(Instant::now());
+    world.end_turn().unwrap();
+    world.start_turn(Instant::now());
+    // Joined in turn 2, which is never completed: its row is stored, the next id is not.
+    let mut late = Client::open(&mut world, 9, 100);
+    assert_eq!(late.join(&mut world, TeamChoice::Metal), 3);
+    drop(world);
+    let mut config = config(&scratch, true);
+    config.resume = true;
+    let mut resumed = ServerWorld::resume(config).unwrap();
+    let mut newcomer = Client::open(&mut resumed, 10, 100);
+    assert_eq!(newcomer.join(&mut resumed, TeamChoice::Alabaster), 4);
+    assert_eq!(resumed.scoreboard().len(), 4);
+}
+
+#[test]
+fn a_join_refused_for_no_room_leaves_the_placement_generator_as_it_was() {
+    // The metal army lands in the same place whether or not a join was refused before it.
+    let metal_army = |refused_join: bool| {
+        let scratch = Scratch::new(&format!("no-room-{refused_join}"));
+        let mut config = config(&scratch, true);
+        config.placement = Placement::Random;
+        let mut world = ServerWorld::create(config).unwrap();
+        let mut first = Client::open(&mut world, 1, 100);
+        assert_eq!(first.join(&mut world, TeamChoice::Alabaster), 1);
+        if refused_join {
+            // An 8 x 8 board's southern half holds one army with room around it.
+            let mut second = Client::open(&mut world, 2, 100);
+            let before = world.server;
+            world.message(
+                second.conn,
+                ClientMessage::Join {
+                    team: TeamChoice::Alabaster,
+                    name: None,
+                },
+            );
+            assert!(
+                matches!(&second.read()[..], [ServerMessage::Error { error, .. }] if error == "no-room")
+            );
+            assert_eq!(world.server, before, "a refused join changes nothing");
+        }
+        let mut metal = Client::open(&mut world, 3, 100);
+        assert_eq!(metal.join(&mut world, TeamChoice::Metal), 2);
+        let mut squares: Vec<_> = world.world().pieces_of(2).map(|piece| piece.at).collect();
+        squares.sort_by_key(|at| (at.y, at.x));
+        squares
+    };
+    assert_eq!(metal_army(true), metal_army(false));
+}
+
+#[test]
+fn the_player_whose_king_is_taken_sees_the_capturing_move() {
+    let scratch = Scratch::new("king");
+    let mut world = ServerWorld::create(config(&scratch, true)).unwrap();
+    let (mut white, mut black) = two_players(&mut world);
+    // The queen walks out behind a pawn that steps aside, takes the pawn in front of the
+    // king, then the king; metal does nothing.
+    let script: [&[&str]; 3] = [&["3,1-2,2", "3,0-3,5"], &["3,5-4,6"], &["4,6-4,7"]];
+    for (index, moves) in script.into_iter().enumerate() {
+        world.start_turn(Instant::now());
+        black.read();
+        let results = white.turn(&mut world, moves);
+        assert!(results.iter().all(|result| result.ok), "{results:?}");
+        if index < 2 {
+            world.end_turn().unwrap();
+            world.start_turn(Instant::now());
+            world.message(black.conn, ClientMessage::Done);
+            world.end_turn().unwrap();
+        }
+    }
+    let seen: Vec<String> = black
+        .read()
+        .into_iter()
+        .filter_map(|message| match message {
+            ServerMessage::Moved { mv, effects, .. } => {
+                Some(format!("{mv} {:?}", effects.king_captured))
+            }
+            ServerMessage::Eliminated { by, .. } => Some(format!("eliminated by {by}")),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(seen, ["4,6-4,7 Some(2)", "eliminated by 1"]);
+}
