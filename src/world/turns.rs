@@ -13,7 +13,6 @@ use super::house::HouseBots;
 use super::hub::{Request, Requests};
 use super::net::NetServer;
 use crate::arena::referee::world::svg::{world_svg, PlayerLabels};
-use std::fs::File;
 use std::io::{BufWriter, Write};
 use std::net::SocketAddr;
 use std::process::ExitCode;
@@ -71,12 +70,8 @@ impl RunningWorld {
     /// house bots and the loop.
     pub fn start(config: WorldConfig, mut output: Output) -> Result<RunningWorld, String> {
         let resume = config.resume;
-        let server_world = if resume {
-            ServerWorld::resume(config.clone())?
-        } else {
-            ServerWorld::create(config.clone())?
-        };
         let (requests, inbox) = mpsc::channel();
+        // The port first: a port in use must not leave a new database file behind.
         let net = if config.listen.is_empty() {
             None
         } else {
@@ -85,6 +80,20 @@ impl RunningWorld {
                 &config.net,
                 requests.clone(),
             )?)
+        };
+        let opened = if resume {
+            ServerWorld::resume(config.clone())
+        } else {
+            ServerWorld::create(config.clone())
+        };
+        let server_world = match opened {
+            Ok(server_world) => server_world,
+            Err(error) => {
+                if let Some(net) = net {
+                    net.shutdown();
+                }
+                return Err(error);
+            }
         };
         let addr = net.as_ref().map(NetServer::local_addr);
         if let Some(addr) = addr {
@@ -159,7 +168,8 @@ struct TurnLoop {
     world: ServerWorld,
     inbox: Receiver<Request>,
     output: Output,
-    log_file: Option<BufWriter<File>>,
+    /// The `--log` file (a test's probe in tests).
+    log_file: Option<Box<dyn Write + Send>>,
     began: Instant,
     /// When this process's first turn began.
     first_turn: Option<Instant>,
@@ -209,9 +219,10 @@ impl TurnLoop {
                 .append(true)
                 .open(path)
                 .map_err(|error| format!("--log {}: {error}", path.display()))?;
-            self.log_file = Some(BufWriter::new(file));
+            self.log_file = Some(Box::new(BufWriter::new(file)));
         }
         let max_turns = self.world.config().max_turns;
+        let mut failure = None;
         let end = loop {
             if max_turns.is_some_and(|max| self.last_turn >= max) {
                 break "max-turns";
@@ -224,8 +235,12 @@ impl TurnLoop {
                 }
             } else if self.world.turn_over(now) {
                 let began = Instant::now();
-                let ended = self.world.end_turn()?;
-                self.after_turn(ended);
+                if let Err(error) = self.complete_turn() {
+                    // The store failed: stop as on a shutdown, the clients told to come back.
+                    (self.output)(&format!("stopping: {error}"));
+                    failure = Some(error);
+                    break "shutdown";
+                }
                 if max_turns.is_none_or(|max| self.last_turn < max) {
                     self.world.start_turn(Instant::now());
                 }
@@ -262,6 +277,9 @@ impl TurnLoop {
         if let Some(file) = &mut self.log_file {
             let _ = file.flush();
         }
+        if let Some(error) = failure {
+            return Err(error);
+        }
         let summary = RunSummary {
             turns: self.turns,
             last_turn: self.last_turn,
@@ -291,10 +309,18 @@ impl TurnLoop {
         }
     }
 
-    /// After a completed turn: the log file, the standings, the picture.
-    fn after_turn(&mut self, ended: EndedTurn) {
-        self.turns += 1;
-        self.last_turn = ended.turn;
+    /// Ends the turn in progress: the store, the log file, the news, the standings.
+    fn complete_turn(&mut self) -> Result<(), String> {
+        let ended = self.world.end_turn()?;
+        // A client that reads the log on `turn_end` finds the whole turn there.
+        self.write_log(&ended);
+        self.world.tell_turn_end(&ended);
+        self.after_turn(ended);
+        Ok(())
+    }
+
+    /// The turn's entries, appended to the log file.
+    fn write_log(&mut self, ended: &EndedTurn) {
         if let Some(file) = &mut self.log_file {
             for entry in &ended.log {
                 if let Ok(line) = serde_json::to_string(entry) {
@@ -303,6 +329,12 @@ impl TurnLoop {
             }
             let _ = file.flush();
         }
+    }
+
+    /// After a completed turn: the standings, the picture.
+    fn after_turn(&mut self, ended: EndedTurn) {
+        self.turns += 1;
+        self.last_turn = ended.turn;
         let config = self.world.config();
         let every = config.standings_every;
         if every > 0 && ended.turn.is_multiple_of(every) {
@@ -349,6 +381,9 @@ impl TurnLoop {
         )
     }
 }
+
+#[cfg(test)]
+mod tests;
 
 /// `roger world`.
 pub fn command(args: &WorldArgs) -> ExitCode {

@@ -12,11 +12,13 @@ use crate::world::store::TurnCommit;
 use std::collections::BTreeMap;
 use std::time::{Duration, Instant};
 
-/// What a completed turn was, for the loop's standings and log file.
+/// What a completed turn was, for the loop's standings and log file, and the news of it.
 pub struct EndedTurn {
     pub turn: u64,
     /// The turn's log, in order.
     pub log: Vec<LogEntry>,
+    faded: Vec<PieceReport>,
+    bonus: Option<PieceReport>,
 }
 
 /// A team's numbers for the standings.
@@ -108,8 +110,8 @@ impl ServerWorld {
         }
     }
 
-    /// Ends the turn: the rules' turn end, the log, one transaction in the store, the news to
-    /// every connection. The next turn is not started yet.
+    /// Ends the turn: the rules' turn end, the log, one transaction in the store. The news
+    /// goes out with [`ServerWorld::tell_turn_end`]; the next turn is not started yet.
     pub fn end_turn(&mut self) -> Result<EndedTurn, String> {
         let ended = self.world.end_turn();
         let faded: Vec<PieceReport> = ended
@@ -161,10 +163,11 @@ impl ServerWorld {
         let log = std::mem::take(&mut self.log);
         self.deadline = None;
         stored?;
-        self.tell_turn_end(ended.turn, &faded, bonus);
         Ok(EndedTurn {
             turn: ended.turn,
             log,
+            faded,
+            bonus,
         })
     }
 
@@ -174,7 +177,8 @@ impl ServerWorld {
     }
 
     /// `turn_end` to every connection: the faded pieces in its view, the bonus, its score.
-    fn tell_turn_end(&mut self, turn: u64, faded: &[PieceReport], bonus: Option<PieceReport>) {
+    pub fn tell_turn_end(&mut self, ended: &EndedTurn) {
+        let (turn, faded, bonus) = (ended.turn, &ended.faded, &ended.bonus);
         let receivers = self.roles();
         for (conn, role) in receivers {
             let (seen, score) = match role {
