@@ -37,5 +37,7 @@ pub mod house;
 pub mod hub;
 pub mod net;
 pub mod placement;
+#[cfg(test)]
+mod scratch;
 pub mod store;
 pub mod turns;

@@ -6,30 +6,12 @@ use crate::world::config::WorldConfig;
 use crate::world::events::Event;
 use crate::world::hub::{ConnectionId, Outbox, OutboxReceiver};
 use crate::world::placement::Placement;
-use std::path::PathBuf;
+use crate::world::scratch::Scratch;
 use std::time::{Duration, Instant};
-
-/// A folder of its own for each test's database.
-struct Scratch(PathBuf);
-
-impl Scratch {
-    fn new(name: &str) -> Scratch {
-        let path = std::env::temp_dir().join(format!("roger-core-{name}-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&path);
-        std::fs::create_dir_all(&path).unwrap();
-        Scratch(path)
-    }
-}
-
-impl Drop for Scratch {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.0);
-    }
-}
 
 fn config(scratch: &Scratch, simulate: bool) -> WorldConfig {
     let mut config = WorldConfig {
-        db: scratch.0.join("world.sqlite"),
+        db: scratch.db(),
         simulate,
         placement: Placement::Edge,
         listen: String::new(),

@@ -7,31 +7,10 @@ use crate::world::config::WorldConfig;
 use crate::world::core::ServerWorld;
 use crate::world::hub::{next_connection_id, ConnectionId, Outbox, OutboxReceiver, Request};
 use crate::world::placement::Placement;
+use crate::world::scratch::Scratch;
 use std::io::Write;
-use std::path::PathBuf;
 use std::sync::{mpsc, Arc, Mutex};
 use std::time::{Duration, Instant};
-
-/// A folder of its own for each test's database, removed at the end.
-struct Scratch(PathBuf);
-
-impl Scratch {
-    fn new(name: &str) -> Scratch {
-        let path = std::env::temp_dir().join(format!("roger-turns-{name}-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&path);
-        std::fs::create_dir_all(&path).unwrap();
-        Scratch(path)
-    }
-    fn db(&self) -> PathBuf {
-        self.0.join("world.sqlite")
-    }
-}
-
-impl Drop for Scratch {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.0);
-    }
-}
 
 /// A simulated 8 x 8 world in process, with nothing printed.
 fn config(scratch: &Scratch) -> WorldConfig {
