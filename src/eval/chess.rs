@@ -43,19 +43,16 @@ fn adjacent_files(file: u8) -> u64 {
 #[inline(always)]
 fn passed_span(sq: Square, color: Color) -> u64 {
     let file = sq.0 & 7;
-    let rank = sq.0 / 8;
-    let files = file_mask(file) | adjacent_files(file);
-    let ahead = match color {
-        Color::White => {
-            if rank == 7 {
-                0
-            } else {
-                !0u64 << (8 * (rank + 1))
-            }
-        }
-        Color::Black => (1u64 << (8 * rank)) - 1,
-    };
-    files & ahead
+    (file_mask(file) | adjacent_files(file)) & !ranks_up_to(sq, color)
+}
+
+/// The square in front of `sq` (not on the last rank) from `color`'s view.
+#[inline(always)]
+fn step_forward(sq: Square, color: Color) -> Square {
+    match color {
+        Color::White => Square(sq.0 + 8),
+        Color::Black => Square(sq.0 - 8),
+    }
 }
 
 #[inline(always)]
@@ -99,11 +96,7 @@ fn is_backward(sq: Square, us: Color, neighbours: u64, their_pawns: u64) -> bool
     if neighbours & ranks_up_to(sq, us) != 0 {
         return false;
     }
-    let next = match us {
-        Color::White => sq.0 + 8,
-        Color::Black => sq.0 - 8,
-    };
-    let next_bb = 1u64 << next;
+    let next_bb = 1u64 << step_forward(sq, us).0;
     their_pawns & (next_bb | pawn_attacks(next_bb, us)) != 0
 }
 
@@ -335,10 +328,7 @@ fn side_terms<T: Tracer>(pos: &Chess, us: Color, w: &ChessWeights, t: &mut T) ->
             t.mg(at!(passed_mg) + rank, sign);
             t.eg(at!(passed_eg) + rank, sign);
             if rank < 7 {
-                let next = match us {
-                    Color::White => Square(sq.0 + 8),
-                    Color::Black => Square(sq.0 - 8),
-                };
+                let next = step_forward(sq, us);
                 if occupied & (1u64 << next.0) != 0 {
                     score.mg += w.passed_blocked_mg[rank];
                     score.eg += w.passed_blocked_eg[rank];

@@ -1,6 +1,6 @@
-//! A folder of its own for each world test's database, removed at the end (tests only).
+//! A folder of its own for each world test's files, removed at the end (tests only).
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicUsize, Ordering};
 
 pub struct Scratch(PathBuf);
@@ -20,9 +20,18 @@ impl Scratch {
         Scratch(path)
     }
 
+    pub fn path(&self) -> &Path {
+        &self.0
+    }
+
+    /// A file in the folder.
+    pub fn file(&self, name: &str) -> PathBuf {
+        self.0.join(name)
+    }
+
     /// Where a test's world database goes.
     pub fn db(&self) -> PathBuf {
-        self.0.join("world.sqlite")
+        self.file("world.sqlite")
     }
 }
 

@@ -3,7 +3,7 @@
 use super::*;
 
 /// A good world file to damage.
-fn world_file(dir: &TempDir, name: &str) -> PathBuf {
+fn world_file(dir: &Scratch, name: &str) -> PathBuf {
     let path = dir.file(name);
     let mut game = Game::new();
     let mut store = create(&path, &game);
@@ -18,7 +18,7 @@ fn raw(path: &Path, sql: &str) {
 
 #[test]
 fn a_missing_file_is_not_resumed() {
-    let dir = TempDir::new("missing");
+    let dir = Scratch::new("missing");
     let path = dir.file("nowhere.sqlite");
     let error = Store::resume(&path).err().unwrap();
     assert!(matches!(error, StoreError::Missing(_)));
@@ -32,7 +32,7 @@ fn a_missing_file_is_not_resumed() {
 
 #[test]
 fn an_existing_file_is_never_overwritten() {
-    let dir = TempDir::new("exists");
+    let dir = Scratch::new("exists");
     let path = world_file(&dir, "world.sqlite");
     let game = Game::new();
     let error = Store::create(&path, 1, &game.world.snapshot(), game.server)
@@ -59,7 +59,7 @@ fn an_existing_file_is_never_overwritten() {
 
 #[test]
 fn a_failed_create_leaves_no_file() {
-    let dir = TempDir::new("failed-create");
+    let dir = Scratch::new("failed-create");
     let path = dir.file("world.sqlite");
     let mut world = Game::new().world.snapshot();
     world.turn = u64::MAX;
@@ -68,12 +68,12 @@ fn a_failed_create_leaves_no_file() {
         .unwrap();
     assert!(matches!(error, StoreError::Sqlite { .. }), "{error}");
     assert!(error.to_string().contains("does not fit"), "{error}");
-    assert_eq!(std::fs::read_dir(&dir.0).unwrap().count(), 0);
+    assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 0);
 }
 
 #[test]
 fn a_text_file_is_not_a_database() {
-    let dir = TempDir::new("text");
+    let dir = Scratch::new("text");
     let path = dir.file("notes.txt");
     let text = "These are not the rows you are looking for.\n".repeat(40);
     std::fs::write(&path, &text).unwrap();
@@ -82,13 +82,13 @@ fn a_text_file_is_not_a_database() {
     let message = error.to_string();
     assert!(message.contains("notes.txt") && message.contains("not an SQLite database"));
     assert_eq!(std::fs::read_to_string(&path).unwrap(), text);
-    let error = Store::resume(&dir.0).err().unwrap();
+    let error = Store::resume(dir.path()).err().unwrap();
     assert!(matches!(error, StoreError::NotADatabase { .. }), "{error}");
 }
 
 #[test]
 fn another_programs_database_is_left_alone() {
-    let dir = TempDir::new("foreign");
+    let dir = Scratch::new("foreign");
     let path = dir.file("recipes.sqlite");
     raw(
         &path,
@@ -126,7 +126,7 @@ fn another_programs_database_is_left_alone() {
 
 #[test]
 fn another_format_is_refused() {
-    let dir = TempDir::new("version");
+    let dir = Scratch::new("version");
     let path = world_file(&dir, "world.sqlite");
     raw(&path, "PRAGMA user_version = 2;");
     let error = Store::resume(&path).err().unwrap();
@@ -146,7 +146,7 @@ fn another_format_is_refused() {
 
 /// Resuming a world damaged by `sql` is `Corrupt` with a message holding `expected`.
 fn assert_corrupt(name: &str, sql: &str, expected: &[&str]) {
-    let dir = TempDir::new("corrupt");
+    let dir = Scratch::new("corrupt");
     let path = world_file(&dir, name);
     raw(&path, sql);
     let error = Store::resume(&path).err().unwrap();
@@ -217,7 +217,7 @@ fn damaged_rows_are_named() {
 
 #[test]
 fn a_damaged_event_is_named_when_read() {
-    let dir = TempDir::new("event");
+    let dir = Scratch::new("event");
     let path = world_file(&dir, "world.sqlite");
     raw(
         &path,

@@ -8,39 +8,13 @@ use super::*;
 use crate::rules::megachess::{Coord, Facing, MegachessParams, World};
 use crate::world::api::MoveReport;
 use crate::world::events::Event;
+use crate::world::scratch::Scratch;
 use rusqlite::Connection;
 use std::io::{BufRead, BufReader};
 use std::process::{Command, Stdio};
-use std::sync::atomic::{AtomicU32, Ordering};
 use std::time::{Duration, Instant};
 
 const SEED: u64 = 0xC0FF_EE00_DEAD_BEEF;
-
-/// A directory of its own under the system's temporary one, removed when dropped.
-struct TempDir(PathBuf);
-
-impl TempDir {
-    fn new(tag: &str) -> TempDir {
-        static NEXT: AtomicU32 = AtomicU32::new(0);
-        let dir = std::env::temp_dir().join(format!(
-            "roger-store-{tag}-{}-{}",
-            std::process::id(),
-            NEXT.fetch_add(1, Ordering::Relaxed)
-        ));
-        let _ = std::fs::remove_dir_all(&dir);
-        std::fs::create_dir_all(&dir).unwrap();
-        TempDir(dir)
-    }
-    fn file(&self, name: &str) -> PathBuf {
-        self.0.join(name)
-    }
-}
-
-impl Drop for TempDir {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.0);
-    }
-}
 
 /// A small world played for real: three players, armies, moves, fading, bonus pieces, and the
 /// server's rows and log of it.
@@ -182,7 +156,7 @@ fn same_world(saved: &WorldSnapshot, world: &World) {
 
 #[test]
 fn a_world_played_and_committed_resumes_as_it_was() {
-    let dir = TempDir::new("round-trip");
+    let dir = Scratch::new("round-trip");
     let path = dir.file("world.sqlite");
     let mut game = Game::new();
     let mut store = create(&path, &game);
@@ -216,7 +190,7 @@ fn a_world_played_and_committed_resumes_as_it_was() {
 
 #[test]
 fn pieces_moved_in_the_turn_in_progress_come_back() {
-    let dir = TempDir::new("moved");
+    let dir = Scratch::new("moved");
     let path = dir.file("world.sqlite");
     let mut game = Game::new();
     let mut store = create(&path, &game);
@@ -269,7 +243,7 @@ fn late_joiner() -> PlayerRow {
 
 #[test]
 fn a_killed_server_loses_only_the_turn_in_progress() {
-    let dir = TempDir::new("killed");
+    let dir = Scratch::new("killed");
     let path = dir.file("world.sqlite");
     let mut child = Command::new(std::env::current_exe().unwrap())
         .args([
@@ -312,7 +286,7 @@ fn a_killed_server_loses_only_the_turn_in_progress() {
 
 #[test]
 fn a_token_is_kept_without_a_commit_after_it() {
-    let dir = TempDir::new("token");
+    let dir = Scratch::new("token");
     let path = dir.file("world.sqlite");
     let game = Game::new();
     let mut store = create(&path, &game);
@@ -327,7 +301,7 @@ fn a_token_is_kept_without_a_commit_after_it() {
 
 #[test]
 fn a_failed_commit_writes_nothing_of_its_turn() {
-    let dir = TempDir::new("atomic");
+    let dir = Scratch::new("atomic");
     let path = dir.file("world.sqlite");
     let mut game = Game::new();
     let mut store = create(&path, &game);
@@ -382,7 +356,7 @@ fn a_failed_commit_writes_nothing_of_its_turn() {
 
 #[test]
 fn events_come_back_by_turn_in_order() {
-    let dir = TempDir::new("events");
+    let dir = Scratch::new("events");
     let path = dir.file("world.sqlite");
     let mut game = Game::new();
     let mut store = create(&path, &game);

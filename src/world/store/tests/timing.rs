@@ -33,7 +33,7 @@ fn crowded_world() -> (World, Vec<PlayerRow>) {
 
 #[test]
 fn twenty_thousand_pieces_commit_quickly() {
-    let dir = TempDir::new("timing");
+    let dir = Scratch::new("timing");
     let path = dir.file("world.sqlite");
     let (mut world, mut rows) = crowded_world();
     assert_eq!(world.piece_count(), 20_000);
