@@ -10,6 +10,7 @@ use roger::fuzz::rules::RulesFuzzOptions;
 use roger::rules::registry::{game_names, names_of, Family, DEFAULT_GAME};
 use roger::tune::datagen::DatagenOptions;
 use roger::tune::fit::TuneOptions;
+use roger::tune::train::TrainOptions;
 use roger::world::cli::{BotArgs, WorldArgs};
 
 #[derive(Parser)]
@@ -73,6 +74,9 @@ pub enum Mode {
     /// Fit every evaluation weight of a game to `roger datagen` data and print the values, or
     /// rewrite the game's weights file with `--write` (see docs/tuning.md).
     Tune(TuneOptions),
+    /// Train the chess network on `roger datagen` data and write it where this build embeds
+    /// it, or to `--out` (see docs/network.md).
+    Train(TrainOptions),
     /// Fuzz the engine: generated input, every answer checked (see docs/fuzzing.md).
     Fuzz {
         #[command(subcommand)]

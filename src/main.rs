@@ -37,6 +37,7 @@ fn main() -> ExitCode {
         Some(Mode::Book(options)) => return roger::arena::book::command(&options),
         Some(Mode::Datagen(options)) => return roger::tune::datagen::command(&options),
         Some(Mode::Tune(options)) => return roger::tune::fit::command(&options),
+        Some(Mode::Train(options)) => return roger::tune::train::command(&options),
         Some(Mode::World(args)) => return roger::world::turns::command(&args),
         Some(Mode::Bot(args)) => return roger::world::bot::command(&args),
         Some(Mode::Fuzz { command }) => {

@@ -602,3 +602,34 @@ fn skill_levels_play_legal_moves_in_every_turn_game_and_refuse_bad_values() {
         );
     }
 }
+
+/// `Use NNUE` switches chess between the hand-set evaluation plus the network's correction and
+/// the hand-set evaluation alone; switching clears the table and histories, so switching back
+/// gives the first search again, line for line.
+#[test]
+fn use_nnue_switches_the_chess_evaluation_and_back() {
+    let mut roger = Roger::start();
+    let search = |roger: &mut Roger| -> String {
+        roger.send("position startpos moves e2e4 e7e5 g1f3 b8c6 f1b5 a7a6");
+        let lines = roger.go("depth 7");
+        let last_info = lines
+            .iter()
+            .rev()
+            .find(|line| line.starts_with("info depth 7 "))
+            .expect("a depth 7 line")
+            .clone();
+        // Time and speed vary from run to run; the rest of the line does not.
+        last_info.split(" nps ").next().unwrap().to_string()
+            + last_info
+                .split(" hashfull ")
+                .nth(1)
+                .map_or("", |rest| rest.split_once(" pv ").map_or("", |(_, pv)| pv))
+    };
+    let with_network = search(&mut roger);
+    roger.send("setoption name Use NNUE value false");
+    let alone = search(&mut roger);
+    roger.send("setoption name Use NNUE value true");
+    let again = search(&mut roger);
+    assert_eq!(with_network, again);
+    assert_ne!(with_network, alone);
+}

@@ -139,6 +139,12 @@ impl Engine {
             (name, value) if self.options.strength.set(name, &value) => {}
             // Only announced: pondering follows `go ponder`, whatever this says.
             (options::PONDER, OptionValue::Check(_)) => {}
+            (options::USE_NNUE, OptionValue::Check(on)) => {
+                crate::eval::network::chess::set_enabled(on);
+                // Scores stored under one evaluation mislead the other.
+                self.tt_write().clear();
+                self.memory.clear();
+            }
             (options::UCI_VARIANT, OptionValue::Combo(variant)) => {
                 if variant != self.variant() {
                     self.game = AnyGame::new(&variant)

@@ -37,6 +37,7 @@ pub const SKILL_LEVEL: &str = "Skill Level";
 pub const UCI_LIMIT_STRENGTH: &str = "UCI_LimitStrength";
 pub const UCI_ELO: &str = "UCI_Elo";
 pub const SKILL_SEED: &str = "Skill Seed";
+pub const USE_NNUE: &str = "Use NNUE";
 
 pub const HASH_DEFAULT_MB: i64 = 16;
 pub const HASH_MAX_MB: i64 = 65536;
@@ -72,6 +73,11 @@ pub fn option_specs(variants: &[&str]) -> Vec<OptionSpec> {
             kind: OptionKind::Check { default: false },
         },
         variant_option(variants),
+        // Chess only: the network (on) or the hand-set evaluation.
+        OptionSpec {
+            name: USE_NNUE,
+            kind: OptionKind::Check { default: true },
+        },
     ]
     .into_iter()
     .chain(strength_options())

@@ -1,6 +1,7 @@
 //! Standard chess evaluation: tapered material and piece-square tables, mobility, pawn
 //! structure, passed pawns, bishop pair, the king's pawn shelter and the storm against it.
 
+use super::network::chess as network;
 use super::weights::chess::WEIGHTS;
 use super::weights::{idx, ChessWeights, Tracer};
 use super::Evaluate;
@@ -555,9 +556,32 @@ pub fn evaluate_with<T: Tracer>(pos: &Chess, w: &ChessWeights, t: &mut T) -> i32
     score + w.tempo
 }
 
+/// The score `Use NNUE` asks for: the hand-set evaluation plus the network's correction (or
+/// the network alone, for a network not trained as a correction), or the hand-set one alone.
+#[inline(always)]
+fn with_network(pos: &Chess, network_output: impl FnOnce() -> i32) -> i32 {
+    if !network::enabled() {
+        return evaluate_with(pos, W, &mut ());
+    }
+    let hand_set = if network::network().is_residual() {
+        evaluate_with(pos, W, &mut ())
+    } else {
+        0
+    };
+    // Far inside the search's mate scores, whatever a network outputs.
+    (hand_set + network_output()).clamp(-20_000, 20_000)
+}
+
 impl Evaluate for Chess {
+    type PathState = network::PathAccumulators;
+
     fn evaluate(&self) -> i32 {
-        evaluate_with(self, W, &mut ())
+        with_network(self, || network::evaluate(self))
+    }
+
+    #[inline]
+    fn evaluate_at(&self, state: &mut network::PathAccumulators, ply: usize) -> i32 {
+        with_network(self, || network::evaluate_at(self, state, ply))
     }
 
     fn material_balance(&self) -> i32 {
@@ -601,8 +625,26 @@ mod tests {
     use super::*;
     use crate::rules::Game;
 
+    /// The hand-set evaluation, whose terms these tests check (the network's correction is
+    /// tested in `network::chess`).
     fn eval(fen: &str) -> i32 {
-        Chess::from_fen(fen).unwrap().evaluate()
+        evaluate_with(&Chess::from_fen(fen).unwrap(), W, &mut ())
+    }
+
+    #[test]
+    fn the_evaluation_is_the_hand_set_one_plus_the_network() {
+        let fen = "r1bqkb1r/pppp1ppp/2n2n2/4p2Q/2B1P3/8/PPPP1PPP/RNB1K1NR w KQkq - 4 4";
+        let pos = Chess::from_fen(fen).unwrap();
+        let correction = if network::network().is_residual() {
+            network::evaluate(&pos)
+        } else {
+            network::evaluate(&pos) - eval(fen)
+        };
+        assert_eq!(pos.evaluate(), eval(fen) + correction);
+        let mut path = network::PathAccumulators::default();
+        assert_eq!(pos.evaluate_at(&mut path, 3), pos.evaluate());
+        // `Use NNUE false` (the global switch) is tested through the binary, in
+        // tests/network_option.rs: switching it here would race the other tests.
     }
 
     #[test]

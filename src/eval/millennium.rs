@@ -451,6 +451,8 @@ pub fn evaluate_with<T: Tracer>(pos: &Millennium, w: &MillenniumWeights, tr: &mu
 }
 
 impl Evaluate for Millennium {
+    type PathState = ();
+
     fn evaluate(&self) -> i32 {
         evaluate_with(self, W, &mut ())
     }

@@ -3,6 +3,7 @@
 pub mod chess;
 pub mod exchange;
 pub mod millennium;
+pub mod network;
 pub mod nichess;
 pub mod weights;
 
@@ -12,6 +13,16 @@ use crate::rules::Game;
 pub trait Evaluate: Game + exchange::Exchange {
     /// Static evaluation in centipawns from the side to move's point of view.
     fn evaluate(&self) -> i32;
+    /// What a search thread keeps to evaluate the positions of its path faster (chess: the
+    /// network's accumulators a ply); `()` where there is nothing to keep.
+    type PathState: Default + Send;
+    /// [`Evaluate::evaluate`] of the position at `ply` of a search path, which may use what
+    /// `state` kept of the plies above.
+    #[inline(always)]
+    fn evaluate_at(&self, state: &mut Self::PathState, ply: usize) -> i32 {
+        let _ = (state, ply);
+        self.evaluate()
+    }
     /// Ordering value of a tactical move (captures: most valuable victim, least valuable
     /// attacker); higher is tried first.
     fn tactical_order(&self, mv: Self::Move) -> i32;

@@ -365,6 +365,8 @@ pub fn evaluate_with<T: Tracer>(pos: &Nichess, w: &NichessWeights, tr: &mut T) -
 }
 
 impl Evaluate for Nichess {
+    type PathState = ();
+
     fn evaluate(&self) -> i32 {
         evaluate_with(self, W, &mut ())
     }

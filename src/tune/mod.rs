@@ -4,6 +4,7 @@
 
 pub mod datagen;
 pub mod fit;
+pub mod train;
 
 use crate::eval::weights::{self, ChessWeights, MillenniumWeights, NichessWeights, Trace, Tracer};
 use crate::eval::{self as eval, Evaluate};

@@ -100,7 +100,7 @@ impl Default for PlyState {
     }
 }
 
-pub(super) struct Searcher<'a, G: Game> {
+pub(super) struct Searcher<'a, G: Game + Evaluate> {
     shared: &'a Shared<'a>,
     id: usize,
     root: G,
@@ -116,6 +116,8 @@ pub(super) struct Searcher<'a, G: Game> {
     correction: Box<Correction>,
     /// Per ply of the current path: the move made there and the static evaluation.
     stack: Vec<PlyState>,
+    /// What the evaluation keeps along the path (chess: the network's accumulators).
+    eval_path: G::PathState,
     /// Per ply: the move a singular-extension search leaves out (`default()`: none).
     singular_excluded: Vec<G::Move>,
     pv: Vec<Vec<G::Move>>,
@@ -162,6 +164,7 @@ impl<'a, G: Game + Evaluate> Searcher<'a, G> {
             history: memory.history,
             correction: memory.correction,
             stack: vec![PlyState::default(); MAX_PLY + 2],
+            eval_path: G::PathState::default(),
             singular_excluded: vec![G::Move::default(); MAX_PLY + 2],
             pv: vec![Vec::new(); MAX_PLY + 2],
             excluded: Vec::new(),
@@ -480,6 +483,12 @@ impl<'a, G: Game + Evaluate> Searcher<'a, G> {
             .any(|back| self.keys[n - 1 - back] == key)
     }
 
+    /// The static evaluation of `pos`, at `ply` of the path.
+    #[inline(always)]
+    fn evaluate(&mut self, pos: &G, ply: usize) -> i32 {
+        pos.evaluate_at(&mut self.eval_path, ply)
+    }
+
     #[inline]
     fn count_node(&mut self) {
         self.nodes += 1;
@@ -591,7 +600,7 @@ impl<'a, G: Game + Evaluate> Searcher<'a, G> {
                 }
             }
             if ply >= MAX_PLY - 2 {
-                return pos.evaluate();
+                return self.evaluate(pos, ply);
             }
             // Mate distance pruning: no line from here beats a mate already found nearer.
             let alpha_floor = alpha.max(-MATE + ply as i32);
@@ -627,7 +636,11 @@ impl<'a, G: Game + Evaluate> Searcher<'a, G> {
             }
         }
 
-        let raw_eval = if in_check { -INFINITY } else { pos.evaluate() };
+        let raw_eval = if in_check {
+            -INFINITY
+        } else {
+            self.evaluate(pos, ply)
+        };
         let static_eval = if in_check {
             -INFINITY
         } else {

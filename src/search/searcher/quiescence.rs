@@ -23,7 +23,7 @@ impl<G: Game + Evaluate> Searcher<'_, G> {
         }
         self.seldepth = self.seldepth.max(ply);
         if ply >= MAX_PLY - 2 || quiescence_ply >= QUIESCENCE_MAX_PLIES {
-            return pos.evaluate();
+            return self.evaluate(pos, ply);
         }
         let in_check = pos.in_check();
         let key = pos.key();
@@ -41,7 +41,7 @@ impl<G: Game + Evaluate> Searcher<'_, G> {
         let stand_pat = if in_check {
             -INFINITY
         } else {
-            pos.evaluate() + self.correction.get(pos.side_to_move(), pos.pawn_key())
+            self.evaluate(pos, ply) + self.correction.get(pos.side_to_move(), pos.pawn_key())
         };
         if !in_check {
             if stand_pat >= beta {

@@ -1,0 +1,254 @@
+//! Chess's network: 768 inputs, one for each colour, kind and square of a piece, seen from each
+//! side in turn (the side's own pieces first, the board turned over for Black), so that one set
+//! of weights serves both perspectives.
+//!
+//! In a search the accumulators follow the path: the evaluation at a ply starts from the
+//! accumulators of the ply above (or of the last position at this ply, whichever differs less),
+//! and adds and removes only the pieces that differ, found by comparing the twelve piece sets.
+//! That needs no hook in move making, and is right whatever position the base came from.
+
+use super::{Accumulator, Network};
+use crate::rules::chess::{Chess, PieceKind};
+use crate::rules::Color;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::OnceLock;
+
+/// Inputs of the chess network.
+pub const INPUTS: usize = 768;
+/// More changed pieces than this and a fresh sum is cheaper than the updates.
+const REFRESH_ABOVE: u32 = 12;
+
+/// The committed network, trained by `roger train` on Roger's self-play.
+static EMBEDDED: &[u8] = include_bytes!("chess.nnue");
+
+static ENABLED: AtomicBool = AtomicBool::new(true);
+
+/// The network this build carries.
+pub fn network() -> &'static Network {
+    static NETWORK: OnceLock<Network> = OnceLock::new();
+    NETWORK.get_or_init(|| {
+        Network::from_bytes(EMBEDDED, INPUTS).expect("the embedded chess network is readable")
+    })
+}
+
+/// Whether chess positions are scored by the network (`UseNNUE`, on by default) or by the
+/// hand-set evaluation.
+pub fn enabled() -> bool {
+    ENABLED.load(Ordering::Relaxed)
+}
+
+pub fn set_enabled(on: bool) {
+    ENABLED.store(on, Ordering::Relaxed);
+}
+
+/// The input of a piece seen from `perspective`'s side.
+#[inline(always)]
+pub fn input(perspective: Color, color: Color, kind: usize, square: usize) -> usize {
+    let theirs = usize::from(color != perspective);
+    let square = match perspective {
+        Color::White => square,
+        Color::Black => square ^ 56,
+    };
+    theirs * 384 + kind * 64 + square
+}
+
+/// A position's piece sets, `[colour][kind]`.
+type PieceSets = [[u64; 6]; 2];
+
+const COLORS: [Color; 2] = [Color::White, Color::Black];
+
+fn piece_sets(pos: &Chess) -> PieceSets {
+    let mut sets = [[0; 6]; 2];
+    for (c, &color) in COLORS.iter().enumerate() {
+        for kind in PieceKind::ALL {
+            sets[c][kind.index()] = pos.pieces(color, kind);
+        }
+    }
+    sets
+}
+
+/// The inputs active in a position, from `perspective`'s side.
+pub fn active_inputs(pos: &Chess, perspective: Color) -> impl Iterator<Item = usize> {
+    let sets = piece_sets(pos);
+    (0..2).flat_map(move |c| {
+        (0..6).flat_map(move |kind| {
+            BitIter(sets[c][kind]).map(move |sq| input(perspective, COLORS[c], kind, sq))
+        })
+    })
+}
+
+struct BitIter(u64);
+
+impl Iterator for BitIter {
+    type Item = usize;
+    #[inline(always)]
+    fn next(&mut self) -> Option<usize> {
+        if self.0 == 0 {
+            return None;
+        }
+        let sq = self.0.trailing_zeros() as usize;
+        self.0 &= self.0 - 1;
+        Some(sq)
+    }
+}
+
+/// A pair of accumulators (White's perspective, Black's) and the piece sets they sum.
+#[derive(Clone)]
+struct Entry {
+    sets: PieceSets,
+    accumulators: [Accumulator; 2],
+    filled: bool,
+}
+
+impl Entry {
+    fn refresh(&mut self, pos: &Chess, network: &Network) {
+        self.sets = piece_sets(pos);
+        for (p, &perspective) in COLORS.iter().enumerate() {
+            network.refresh(&mut self.accumulators[p], active_inputs(pos, perspective));
+        }
+        self.filled = true;
+    }
+
+    /// Pieces that differ between the sets summed here and `sets`.
+    fn distance(&self, sets: &PieceSets) -> u32 {
+        if !self.filled {
+            return u32::MAX;
+        }
+        let mut changed = 0;
+        for c in 0..2 {
+            for kind in 0..6 {
+                changed += (self.sets[c][kind] ^ sets[c][kind]).count_ones();
+            }
+        }
+        changed
+    }
+
+    /// Moves the sums from the sets held to `sets`.
+    fn update(&mut self, sets: &PieceSets, network: &Network) {
+        for (c, &color) in COLORS.iter().enumerate() {
+            for kind in 0..6 {
+                let (was, now) = (self.sets[c][kind], sets[c][kind]);
+                for sq in BitIter(was & !now) {
+                    for (p, &perspective) in COLORS.iter().enumerate() {
+                        network.remove(
+                            &mut self.accumulators[p],
+                            input(perspective, color, kind, sq),
+                        );
+                    }
+                }
+                for sq in BitIter(now & !was) {
+                    for (p, &perspective) in COLORS.iter().enumerate() {
+                        network.add(
+                            &mut self.accumulators[p],
+                            input(perspective, color, kind, sq),
+                        );
+                    }
+                }
+            }
+        }
+        self.sets = *sets;
+    }
+
+    fn output(&self, side: Color, network: &Network) -> i32 {
+        match side {
+            Color::White => network.output(&self.accumulators[0], &self.accumulators[1]),
+            Color::Black => network.output(&self.accumulators[1], &self.accumulators[0]),
+        }
+    }
+}
+
+impl Default for Entry {
+    fn default() -> Self {
+        Entry {
+            sets: [[0; 6]; 2],
+            accumulators: [[0; super::HIDDEN]; 2],
+            filled: false,
+        }
+    }
+}
+
+/// The accumulators of one search thread, one pair a ply.
+#[derive(Default)]
+pub struct PathAccumulators {
+    entries: Vec<Entry>,
+}
+
+/// The network's score of `pos`, side to move's view, summed afresh.
+pub fn evaluate(pos: &Chess) -> i32 {
+    let network = network();
+    let mut entry = Entry::default();
+    entry.refresh(pos, network);
+    entry.output(pos.side(), network)
+}
+
+/// The network's score of `pos` at `ply` of a search, from the accumulators of the ply above.
+pub fn evaluate_at(pos: &Chess, path: &mut PathAccumulators, ply: usize) -> i32 {
+    let network = network();
+    if path.entries.len() <= ply {
+        path.entries.resize(ply + 1, Entry::default());
+    }
+    let sets = piece_sets(pos);
+    let own = path.entries[ply].distance(&sets);
+    let above = if ply > 0 {
+        path.entries[ply - 1].distance(&sets)
+    } else {
+        u32::MAX
+    };
+    if above < own && above <= REFRESH_ABOVE {
+        let (head, tail) = path.entries.split_at_mut(ply);
+        tail[0].clone_from(&head[ply - 1]);
+    }
+    let entry = &mut path.entries[ply];
+    if own.min(above) <= REFRESH_ABOVE {
+        entry.update(&sets, network);
+    } else {
+        entry.refresh(pos, network);
+    }
+    entry.output(pos.side(), network)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::{Game, MoveList};
+
+    #[test]
+    fn the_embedded_network_reads_and_scores_the_start_near_level() {
+        let start = Chess::from_fen(Chess::START_FEN).unwrap();
+        let score = evaluate(&start);
+        assert!(score.abs() < 100, "start position scored {score}");
+    }
+
+    #[test]
+    fn a_colour_flipped_position_scores_the_same() {
+        let fen = "r1bqkb1r/pppp1ppp/2n2n2/4p2Q/2B1P3/8/PPPP1PPP/RNB1K1NR w KQkq - 4 4";
+        let mirrored = crate::eval::mirror_fen(fen);
+        let a = evaluate(&Chess::from_fen(fen).unwrap());
+        let b = evaluate(&Chess::from_fen(&mirrored).unwrap());
+        assert_eq!(a, b);
+    }
+
+    #[test]
+    fn path_updates_agree_with_fresh_sums_along_random_games() {
+        let mut rng = crate::players::Rng::new(7);
+        let mut path = PathAccumulators::default();
+        for _ in 0..20 {
+            let mut pos = Chess::from_fen(Chess::START_FEN).unwrap();
+            for ply in 0..60 {
+                assert_eq!(
+                    evaluate_at(&pos, &mut path, ply),
+                    evaluate(&pos),
+                    "{}",
+                    pos.fen()
+                );
+                let mut moves = MoveList::new();
+                pos.generate_moves(&mut moves);
+                if moves.is_empty() {
+                    break;
+                }
+                let pick = moves[(rng.next_u64() % moves.len() as u64) as usize];
+                pos = pos.play(pick);
+            }
+        }
+    }
+}
