@@ -265,6 +265,9 @@ fn fit_scale(samples: &[(i32, f32)]) -> f32 {
     ((lo + hi) / 2.0) as f32
 }
 
+/// One position read: White's-view inputs, White to move, target, hand-set base.
+type Parsed = (Vec<u16>, bool, f32, f32);
+
 fn load(
     paths: &[PathBuf],
     lambda: f32,
@@ -277,7 +280,7 @@ fn load(
         let pairs: Vec<(i32, f32)> = samples.iter().map(|s| (s.score, s.result)).collect();
         fit_scale(&pairs)
     });
-    let parsed: Vec<Result<(Vec<u16>, bool, f32, f32), String>> = samples
+    let parsed: Vec<Result<Parsed, String>> = samples
         .par_iter()
         .map(|sample| {
             let pos = Chess::from_fen(&sample.fen).map_err(|e| format!("{}: {e}", sample.fen))?;

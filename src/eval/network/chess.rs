@@ -114,20 +114,18 @@ impl Entry {
         if !self.filled {
             return u32::MAX;
         }
-        let mut changed = 0;
-        for c in 0..2 {
-            for kind in 0..6 {
-                changed += (self.sets[c][kind] ^ sets[c][kind]).count_ones();
-            }
-        }
-        changed
+        self.sets
+            .iter()
+            .flatten()
+            .zip(sets.iter().flatten())
+            .map(|(held, wanted)| (held ^ wanted).count_ones())
+            .sum()
     }
 
     /// Moves the sums from the sets held to `sets`.
     fn update(&mut self, sets: &PieceSets, network: &Network) {
         for (c, &color) in COLORS.iter().enumerate() {
-            for kind in 0..6 {
-                let (was, now) = (self.sets[c][kind], sets[c][kind]);
+            for (kind, (&was, &now)) in self.sets[c].iter().zip(sets[c].iter()).enumerate() {
                 for sq in BitIter(was & !now) {
                     for (p, &perspective) in COLORS.iter().enumerate() {
                         network.remove(
