@@ -34,10 +34,14 @@ pub trait Tunable: Game + Evaluate {
     /// The evaluation (side to move's view) with these weights, telling `tracer` each
     /// weight's coefficient (White's view).
     fn evaluate_traced<T: Tracer>(&self, weights: &Self::Weights, tracer: &mut T) -> i32;
+    /// What `evaluate()` adds to the weights' score: chess's network correction, else 0.
+    fn beyond_weights(&self) -> i32 {
+        0
+    }
 }
 
 macro_rules! tunable {
-    ($game:ty, $weights:ident, $module:ident, $file:literal, $shapes:expr) => {
+    ($game:ty, $weights:ident, $module:ident, $file:literal, $shapes:expr $(, $extra:item)*) => {
         impl Tunable for $game {
             type Weights = $weights;
             const WEIGHTS_TYPE: &'static str = stringify!($weights);
@@ -62,6 +66,7 @@ macro_rules! tunable {
             fn evaluate_traced<T: Tracer>(&self, weights: &$weights, tracer: &mut T) -> i32 {
                 eval::$module::evaluate_with(self, weights, tracer)
             }
+            $($extra)*
         }
     };
 }
@@ -71,7 +76,15 @@ tunable!(
     ChessWeights,
     chess,
     "src/eval/weights/chess.rs",
-    &["phase", "king_zone", "safe_check"]
+    &["phase", "king_zone", "safe_check"],
+    fn beyond_weights(&self) -> i32 {
+        use crate::eval::network::chess as network;
+        if network::enabled() && network::network().is_residual() {
+            network::evaluate(self)
+        } else {
+            0
+        }
+    }
 );
 tunable!(
     Millennium,
@@ -231,9 +244,13 @@ mod tests {
                 );
             }
         }
-        // evaluate() is the traced evaluation with the current weights.
+        // evaluate() is the traced evaluation with the current weights (in chess, plus the
+        // network's correction).
         for pos in &positions {
-            assert_eq!(pos.evaluate(), pos.evaluate_traced(&G::current(), &mut ()));
+            assert_eq!(
+                pos.evaluate(),
+                pos.evaluate_traced(&G::current(), &mut ()) + pos.beyond_weights()
+            );
         }
     }
 
