@@ -8,6 +8,7 @@
 //! That needs no hook in move making, and is right whatever position the base came from.
 
 use super::{Accumulator, Network};
+use crate::board::Bitboard;
 use crate::rules::chess::{Chess, PieceKind};
 use crate::rules::Color;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -72,24 +73,11 @@ pub fn active_inputs(pos: &Chess, perspective: Color) -> impl Iterator<Item = us
     let sets = piece_sets(pos);
     (0..2).flat_map(move |c| {
         (0..6).flat_map(move |kind| {
-            BitIter(sets[c][kind]).map(move |sq| input(perspective, COLORS[c], kind, sq))
+            sets[c][kind]
+                .squares()
+                .map(move |sq| input(perspective, COLORS[c], kind, sq.index()))
         })
     })
-}
-
-struct BitIter(u64);
-
-impl Iterator for BitIter {
-    type Item = usize;
-    #[inline(always)]
-    fn next(&mut self) -> Option<usize> {
-        if self.0 == 0 {
-            return None;
-        }
-        let sq = self.0.trailing_zeros() as usize;
-        self.0 &= self.0 - 1;
-        Some(sq)
-    }
 }
 
 /// A pair of accumulators (White's perspective, Black's) and the piece sets they sum.
@@ -126,19 +114,19 @@ impl Entry {
     fn update(&mut self, sets: &PieceSets, network: &Network) {
         for (c, &color) in COLORS.iter().enumerate() {
             for (kind, (&was, &now)) in self.sets[c].iter().zip(sets[c].iter()).enumerate() {
-                for sq in BitIter(was & !now) {
+                for sq in (was & !now).squares() {
                     for (p, &perspective) in COLORS.iter().enumerate() {
                         network.remove(
                             &mut self.accumulators[p],
-                            input(perspective, color, kind, sq),
+                            input(perspective, color, kind, sq.index()),
                         );
                     }
                 }
-                for sq in BitIter(now & !was) {
+                for sq in (now & !was).squares() {
                     for (p, &perspective) in COLORS.iter().enumerate() {
                         network.add(
                             &mut self.accumulators[p],
-                            input(perspective, color, kind, sq),
+                            input(perspective, color, kind, sq.index()),
                         );
                     }
                 }
