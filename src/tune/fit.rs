@@ -377,29 +377,12 @@ pub fn read_samples(paths: &[PathBuf]) -> Result<Vec<Sample>, String> {
 }
 
 pub fn command(options: &TuneOptions) -> ExitCode {
-    let pool = match rayon::ThreadPoolBuilder::new()
-        .num_threads(options.threads.max(1))
-        .build()
-    {
-        Ok(pool) => pool,
-        Err(error) => {
-            eprintln!("roger tune: {error}");
-            return ExitCode::FAILURE;
-        }
-    };
-    let result = pool.install(|| match options.variant.as_str() {
+    super::run_in_pool("tune", options.threads, || match options.variant.as_str() {
         Chess::VARIANT => run::<Chess>(options),
         Millennium::VARIANT => run::<Millennium>(options),
         Nichess::VARIANT => run::<Nichess>(options),
         other => Err(format!("tune does not know '{other}'")),
-    });
-    match result {
-        Ok(()) => ExitCode::SUCCESS,
-        Err(error) => {
-            eprintln!("roger tune: {error}");
-            ExitCode::FAILURE
-        }
-    }
+    })
 }
 
 /// The weights file `--write` writes.

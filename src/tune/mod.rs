@@ -40,6 +40,27 @@ pub trait Tunable: Game + Evaluate {
     }
 }
 
+/// Runs `job` on a pool of `threads` threads (at least one) and turns its result into the
+/// command's exit code, printing a failure as `roger <command>: <error>`.
+pub fn run_in_pool(
+    command: &str,
+    threads: usize,
+    job: impl FnOnce() -> Result<(), String> + Send,
+) -> std::process::ExitCode {
+    let result = rayon::ThreadPoolBuilder::new()
+        .num_threads(threads.max(1))
+        .build()
+        .map_err(|error| error.to_string())
+        .and_then(|pool| pool.install(job));
+    match result {
+        Ok(()) => std::process::ExitCode::SUCCESS,
+        Err(error) => {
+            eprintln!("roger {command}: {error}");
+            std::process::ExitCode::FAILURE
+        }
+    }
+}
+
 macro_rules! tunable {
     ($game:ty, $weights:ident, $module:ident, $file:literal, $shapes:expr $(, $extra:item)*) => {
         impl Tunable for $game {

@@ -360,23 +360,7 @@ fn hand_set_loss(paths: &[PathBuf], lambda: f32, scale: f32) -> Result<f64, Stri
 }
 
 pub fn command(options: &TrainOptions) -> ExitCode {
-    let pool = match rayon::ThreadPoolBuilder::new()
-        .num_threads(options.threads.max(1))
-        .build()
-    {
-        Ok(pool) => pool,
-        Err(error) => {
-            eprintln!("roger train: {error}");
-            return ExitCode::FAILURE;
-        }
-    };
-    match pool.install(|| run(options)) {
-        Ok(()) => ExitCode::SUCCESS,
-        Err(error) => {
-            eprintln!("roger train: {error}");
-            ExitCode::FAILURE
-        }
-    }
+    super::run_in_pool("train", options.threads, || run(options))
 }
 
 /// The network file this build embeds.
