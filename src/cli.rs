@@ -11,6 +11,7 @@ use roger::rules::registry::{game_names, names_of, Family, DEFAULT_GAME};
 use roger::tune::datagen::DatagenOptions;
 use roger::tune::fit::TuneOptions;
 use roger::tune::train::TrainOptions;
+use roger::web::cli::ServeArgs;
 use roger::world::cli::{BotArgs, WorldArgs};
 
 #[derive(Parser)]
@@ -68,6 +69,9 @@ pub enum Mode {
     World(WorldArgs),
     /// Play a world server's player with an engine that speaks the Megachess protocol.
     Bot(BotArgs),
+    /// Serve the browser pages: play every game against Roger, watch and join a Megachess
+    /// world, replay arena games (see docs/web.md).
+    Serve(ServeArgs),
     /// Play self-play games at a fixed node budget a move and write their quiet positions with
     /// search score and result, for `roger tune` (see docs/tuning.md).
     Datagen(DatagenOptions),

@@ -4,7 +4,8 @@
 //! game), [`eval`] (evaluation per game), [`search`], [`engine`] (drives a game and its search,
 //! with no text protocol), [`protocol`] (parses and prints the UCI-like protocol), [`plan`]
 //! (the realtime and Megachess players), [`players`] (reference players), [`arena`]
-//! (tournaments) and [`world`] (the Megachess world server and its bots).
+//! (tournaments), [`world`] (the Megachess world server and its bots) and [`web`] (the browser
+//! pages and their server).
 
 pub mod arena;
 pub mod bench;
@@ -18,4 +19,5 @@ pub mod protocol;
 pub mod rules;
 pub mod search;
 pub mod tune;
+pub mod web;
 pub mod world;

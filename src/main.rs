@@ -40,6 +40,7 @@ fn main() -> ExitCode {
         Some(Mode::Train(options)) => return roger::tune::train::command(&options),
         Some(Mode::World(args)) => return roger::world::turns::command(&args),
         Some(Mode::Bot(args)) => return roger::world::bot::command(&args),
+        Some(Mode::Serve(args)) => return roger::web::cli::command(&args),
         Some(Mode::Fuzz { command }) => {
             return match command {
                 FuzzCommand::Protocol(options) => roger::fuzz::protocol::command(&options),

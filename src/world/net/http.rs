@@ -2,13 +2,13 @@
 //! answered through the turn loop, and `GET /ws` handed to the WebSocket side.
 
 use super::limits::{RateLimit, Verdict};
+use super::wire::{answer, read_head, Head, HeadError};
 use super::{ws, Shared};
 use crate::rules::megachess::{Coord, Rect};
 use crate::world::hub::{ReadAnswer, ReadQuery, Request};
 use std::collections::HashMap;
 use std::net::SocketAddr;
 use std::time::Duration;
-use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::TcpStream;
 use tokio::sync::oneshot;
 use tokio::time::timeout;
@@ -18,43 +18,6 @@ const HEAD_TIME: Duration = Duration::from_secs(10);
 const READ_TIME: Duration = Duration::from_secs(10);
 /// Client addresses whose read rate is remembered; past this the memory starts again.
 const MAX_READ_CLIENTS: usize = 10_000;
-
-/// A request head: method, path, query and the headers (names in lower case).
-pub(super) struct Head {
-    pub method: String,
-    pub path: String,
-    pub query: HashMap<String, String>,
-    pub headers: HashMap<String, String>,
-}
-
-impl Head {
-    fn parse(text: &str) -> Option<Head> {
-        let mut lines = text.split("\r\n");
-        let mut first = lines.next()?.split(' ');
-        let method = first.next()?.to_string();
-        let target = first.next()?;
-        first.next()?.starts_with("HTTP/1.").then_some(())?;
-        let (path, query) = target.split_once('?').unwrap_or((target, ""));
-        let query = query
-            .split('&')
-            .filter(|pair| !pair.is_empty())
-            .map(|pair| {
-                let (name, value) = pair.split_once('=').unwrap_or((pair, ""));
-                (name.to_string(), value.to_string())
-            })
-            .collect();
-        let headers = lines
-            .filter_map(|line| line.split_once(':'))
-            .map(|(name, value)| (name.trim().to_ascii_lowercase(), value.trim().to_string()))
-            .collect();
-        Some(Head {
-            method,
-            path: path.to_string(),
-            query,
-            headers,
-        })
-    }
-}
 
 /// Serves one TCP connection: one HTTP answer, or a WebSocket session.
 pub(super) async fn serve(mut stream: TcpStream, peer: SocketAddr, shared: Shared) {
@@ -179,32 +142,6 @@ GET /scoreboard  every player's score\n\
 GET /region?x0=&y0=&x1=&y1=   the pieces of a rectangle\n\
 GET /svg[?x0=&y0=&x1=&y1=]    a picture of a rectangle (default: the whole world)\n";
 
-enum HeadError {
-    Closed,
-    TooLarge,
-}
-
-/// Reads up to the blank line that ends the head; the head, and whatever came after it (the
-/// start of a WebSocket stream from a client that did not wait).
-async fn read_head(stream: &mut TcpStream, limit: usize) -> Result<(String, Vec<u8>), HeadError> {
-    let mut buffer = Vec::with_capacity(1024);
-    let mut chunk = [0u8; 4096];
-    loop {
-        if let Some(end) = buffer.windows(4).position(|w| w == b"\r\n\r\n") {
-            let rest = buffer.split_off(end + 4);
-            let head = String::from_utf8_lossy(&buffer[..end]).into_owned();
-            return Ok((head, rest));
-        }
-        if buffer.len() > limit {
-            return Err(HeadError::TooLarge);
-        }
-        match stream.read(&mut chunk).await {
-            Ok(0) | Err(_) => return Err(HeadError::Closed),
-            Ok(read) => buffer.extend_from_slice(&chunk[..read]),
-        }
-    }
-}
-
 /// The rectangle of a query: all of `x0 y0 x1 y1`, or none of them where `optional` (then the
 /// whole board, which the turn loop cuts to size).
 fn rect(query: &HashMap<String, String>, optional: bool) -> Result<Rect, String> {
@@ -232,29 +169,4 @@ fn rect(query: &HashMap<String, String>, optional: bool) -> Result<Rect, String>
 
 fn error_body(reason: &str) -> String {
     serde_json::json!({ "error": reason }).to_string()
-}
-
-/// Writes one answer and closes.
-pub(super) async fn answer(stream: &mut TcpStream, status: u16, kind: &str, body: &str) {
-    let reason = match status {
-        200 => "OK",
-        400 => "Bad Request",
-        404 => "Not Found",
-        405 => "Method Not Allowed",
-        429 => "Too Many Requests",
-        431 => "Request Header Fields Too Large",
-        503 => "Service Unavailable",
-        _ => "Error",
-    };
-    let head = format!(
-        "HTTP/1.1 {status} {reason}\r\nContent-Type: {kind}\r\nContent-Length: {}\r\n\
-         Access-Control-Allow-Origin: *\r\nConnection: close\r\n\r\n",
-        body.len()
-    );
-    let write = async {
-        stream.write_all(head.as_bytes()).await?;
-        stream.write_all(body.as_bytes()).await?;
-        stream.shutdown().await
-    };
-    let _ = timeout(HEAD_TIME, write).await;
 }

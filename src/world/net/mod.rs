@@ -5,10 +5,12 @@
 //! turn loop.
 //!
 //! `http.rs` reads request heads and answers the reads; `ws.rs` runs a WebSocket connection;
-//! `limits.rs` holds the rate limit and the log of offenders.
+//! `limits.rs` holds the rate limit and the log of offenders; `wire.rs` the bare HTTP/1.1 that
+//! `roger serve` shares.
 
 mod http;
 mod limits;
+pub mod wire;
 mod ws;
 
 #[cfg(test)]

@@ -2,18 +2,16 @@
 //! messages to the turn loop and the turn loop's messages to the client, and drops the client
 //! when it sends garbage too large, floods, stops answering, stops reading, or says nothing.
 
-use super::http::{answer, Head};
 use super::limits::{log_offender, RateLimit, Verdict};
+use super::wire::{answer, Head, Prefixed};
 use super::Shared;
 use crate::world::api::{ClientMessage, ErrorCode, ServerMessage};
 use crate::world::hub::{next_connection_id, ConnectionId, Outbox, OutboxReceiver, Request};
 use futures_util::{SinkExt, StreamExt};
 use std::net::SocketAddr;
-use std::pin::Pin;
 use std::sync::atomic::Ordering;
-use std::task::{Context, Poll};
 use std::time::{Duration, Instant};
-use tokio::io::{AsyncRead, AsyncWrite, AsyncWriteExt, ReadBuf};
+use tokio::io::AsyncWriteExt;
 use tokio::net::TcpStream;
 use tokio::time::timeout;
 use tokio_tungstenite::tungstenite::handshake::derive_accept_key;
@@ -230,51 +228,5 @@ async fn session(
                 break;
             },
         }
-    }
-}
-
-/// The TCP stream with the bytes read past the request head put back in front.
-pub(super) struct Prefixed {
-    prefix: Vec<u8>,
-    offset: usize,
-    inner: TcpStream,
-}
-
-impl AsyncRead for Prefixed {
-    fn poll_read(
-        mut self: Pin<&mut Self>,
-        context: &mut Context<'_>,
-        buffer: &mut ReadBuf<'_>,
-    ) -> Poll<std::io::Result<()>> {
-        if self.offset < self.prefix.len() {
-            let left = &self.prefix[self.offset..];
-            let count = left.len().min(buffer.remaining());
-            buffer.put_slice(&left[..count]);
-            self.offset += count;
-            return Poll::Ready(Ok(()));
-        }
-        Pin::new(&mut self.inner).poll_read(context, buffer)
-    }
-}
-
-impl AsyncWrite for Prefixed {
-    fn poll_write(
-        mut self: Pin<&mut Self>,
-        context: &mut Context<'_>,
-        data: &[u8],
-    ) -> Poll<std::io::Result<usize>> {
-        Pin::new(&mut self.inner).poll_write(context, data)
-    }
-    fn poll_flush(
-        mut self: Pin<&mut Self>,
-        context: &mut Context<'_>,
-    ) -> Poll<std::io::Result<()>> {
-        Pin::new(&mut self.inner).poll_flush(context)
-    }
-    fn poll_shutdown(
-        mut self: Pin<&mut Self>,
-        context: &mut Context<'_>,
-    ) -> Poll<std::io::Result<()>> {
-        Pin::new(&mut self.inner).poll_shutdown(context)
     }
 }

@@ -1,0 +1,17 @@
+//! The browser front end: `roger serve`. One port serves the pages (every file is built into the
+//! binary, so nothing is fetched at run time) and the pages' WebSocket sessions: a turn game
+//! against Roger, realtime chess against Roger, a replay. The Megachess world page talks to a
+//! world server's own WebSocket API; `roger serve` can run one in process for it.
+//!
+//! `server.rs` accepts connections and routes them; `assets.rs` holds the files; `socket.rs`
+//! runs one page's session on its own thread behind a WebSocket; `sessions.rs` names the kinds of
+//! session a page can open; `cli.rs` is the command line.
+
+pub mod assets;
+pub mod cli;
+mod server;
+pub mod session;
+mod sessions;
+mod socket;
+
+pub use server::{WebConfig, WebServer};

@@ -1,0 +1,22 @@
+//! The kinds of session a page can open, by the path of its WebSocket: `/ws/<kind>`.
+
+use super::session::Session;
+use super::WebConfig;
+
+/// A new session of `kind`, or `None` when there is no such kind.
+pub fn open(kind: &str, _config: &WebConfig) -> Option<Box<dyn Session>> {
+    match kind {
+        "echo" => Some(Box::new(Echo)),
+        _ => None,
+    }
+}
+
+/// Answers every message with itself: the pages' connection check, and the tests' of the
+/// transport.
+struct Echo;
+
+impl Session for Echo {
+    fn message(&mut self, message: &serde_json::Value, out: &super::session::Outbox) {
+        out.send(serde_json::json!({ "type": "echo", "message": message }));
+    }
+}
