@@ -43,7 +43,7 @@ impl Served {
     /// `roger serve --listen 127.0.0.1:0 --no-world` plus `extra`.
     pub fn start(extra: &[&str]) -> Served {
         let mut args = vec!["serve", "--listen", "127.0.0.1:0"];
-        if !extra.iter().any(|arg| *arg == "--world") {
+        if !extra.contains(&"--world") {
             args.push("--no-world");
         }
         args.extend_from_slice(extra);
