@@ -24,6 +24,10 @@ pub const ASSETS: &[Asset] = &[
     asset!("index.html"),
     asset!("style.css"),
     asset!("common.js"),
+    asset!("replay.html"),
+    asset!("replay.css"),
+    asset!("replay.js"),
+    asset!("replay-board.js"),
 ];
 
 /// The content type of a file, by its extension.

@@ -9,9 +9,11 @@
 
 pub mod assets;
 pub mod cli;
+pub mod replay;
 mod server;
 pub mod session;
 mod sessions;
 mod socket;
+pub mod view;
 
 pub use server::{WebConfig, WebServer};

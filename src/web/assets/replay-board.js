@@ -1,0 +1,97 @@
+// Drawing boards as SVG: a grid of squares, pieces as figures with optional health, marks for
+// squares. Shared by the pages that show a chess-like board.
+
+const SVG = "http://www.w3.org/2000/svg";
+
+/// Figures for every letter our games use: chess's, plus Nichess's maenad (M) and pirate (R).
+const FIGURE = {
+  K: "\u2654", Q: "\u2655", R: "\u2656", B: "\u2657", N: "\u2658", P: "\u2659", M: "\u2657",
+  k: "\u265A", q: "\u265B", r: "\u265C", b: "\u265D", n: "\u265E", p: "\u265F", m: "\u265D",
+};
+
+export function svg(tag, attributes = {}) {
+  const node = document.createElementNS(SVG, tag);
+  for (const [name, value] of Object.entries(attributes)) node.setAttribute(name, value);
+  return node;
+}
+
+/// A board of `files` x `ranks` squares of `size` pixels; `flipped` puts rank 1 at the top.
+/// Returns { root, squareCentre(name), place(pieces), mark(name, cls) }.
+export function createBoard(files, ranks, { size = 56, flipped = false } = {}) {
+  const root = svg("svg", {
+    width: files * size + 20, height: ranks * size + 20,
+    viewBox: `-20 0 ${files * size + 20} ${ranks * size + 20}`, class: "board",
+  });
+  const squares = svg("g");
+  const marks = svg("g");
+  const layer = svg("g");
+  root.append(squares, marks, layer);
+  const at = (file, rank) => ({
+    x: (flipped ? files - 1 - file : file) * size,
+    y: (flipped ? rank : ranks - 1 - rank) * size,
+  });
+  const nameOf = (file, rank) => String.fromCharCode(97 + file) + (rank + 1);
+  for (let rank = 0; rank < ranks; rank++) {
+    for (let file = 0; file < files; file++) {
+      const { x, y } = at(file, rank);
+      squares.append(svg("rect", {
+        x, y, width: size, height: size, "data-square": nameOf(file, rank),
+        fill: (file + rank) % 2 === 0 ? "var(--dark)" : "var(--light)",
+      }));
+    }
+    const label = svg("text", { x: -14, y: at(0, rank).y + size / 2 + 5, "font-size": 12 });
+    label.textContent = String(rank + 1);
+    root.append(label);
+  }
+  for (let file = 0; file < files; file++) {
+    const label = svg("text", { x: at(file, 0).x + size / 2 - 4, y: ranks * size + 14, "font-size": 12 });
+    label.textContent = String.fromCharCode(97 + file);
+    root.append(label);
+  }
+  const centre = (name) => {
+    const file = name.charCodeAt(0) - 97;
+    const rank = Number(name.slice(1)) - 1;
+    const { x, y } = at(file, rank);
+    return { x: x + size / 2, y: y + size / 2 };
+  };
+  return {
+    root, size, centre,
+    /// Draws `pieces` ([{square, letter, hp?}] or with {x, y} centres already) afresh.
+    place(pieces) {
+      layer.replaceChildren();
+      for (const piece of pieces) layer.append(pieceNode(piece, piece.x === undefined ? centre(piece.square) : piece, size));
+    },
+    /// Clears the marks, then marks each of `names` with the class `cls`.
+    mark(names, cls) {
+      marks.replaceChildren();
+      for (const name of names) {
+        const c = centre(name);
+        marks.append(svg("rect", { x: c.x - size / 2, y: c.y - size / 2, width: size, height: size, class: cls, fill: "var(--last)" }));
+      }
+    },
+    layer,
+  };
+}
+
+/// One piece as a group: the figure, and its HP when given.
+export function pieceNode(piece, { x, y }, size) {
+  const group = svg("g", { "data-piece": piece.letter, "data-at": piece.square || "" });
+  const figure = svg("text", {
+    x, y: y + size * 0.32, "text-anchor": "middle", "font-size": size * 0.82,
+    fill: piece.letter === piece.letter.toUpperCase() ? "#fff" : "#000",
+    stroke: "#000", "stroke-width": piece.letter === piece.letter.toUpperCase() ? 1 : 0,
+  });
+  figure.textContent = FIGURE[piece.letter] || piece.letter;
+  group.append(figure);
+  if (piece.letter.toUpperCase() === "M") {
+    const tag = svg("text", { x: x + size * 0.3, y: y - size * 0.25, "font-size": size * 0.22, "font-weight": "bold" });
+    tag.textContent = "M";
+    group.append(tag);
+  }
+  if (piece.hp !== undefined && piece.hp !== null) {
+    const hp = svg("text", { x: x - size * 0.45, y: y + size * 0.45, "font-size": size * 0.24, fill: "#b00020", class: "hp" });
+    hp.textContent = piece.hp;
+    group.append(hp);
+  }
+  return group;
+}

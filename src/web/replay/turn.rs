@@ -1,0 +1,157 @@
+//! A turn game's replay: its moves read with the game's rules (the protocol's notation, or SAN
+//! in chess) and the position after each, as frames.
+
+use crate::arena::pgn::chess_san;
+use crate::rules::chess::Chess;
+use crate::rules::registry::{bind_game, TurnGame};
+use crate::rules::{Game, MoveList};
+use crate::rules::{GameRecord, Outcome};
+use crate::web::view::{pieces, ViewPiece};
+use serde::Serialize;
+
+/// The position after a move (the first frame: the start).
+#[derive(Clone, Debug, Serialize)]
+pub struct TurnFrame {
+    pub fen: String,
+    /// The move that led here, in the protocol's notation.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub r#move: Option<String>,
+    /// The move as the file wrote it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub written: Option<String>,
+    pub pieces: Vec<ViewPiece>,
+}
+
+/// A whole turn game.
+#[derive(Clone, Debug, Serialize)]
+pub struct TurnReplay {
+    pub variant: String,
+    pub files: u8,
+    pub ranks: u8,
+    pub frames: Vec<TurnFrame>,
+    /// How the game stands after the last frame by the rules (`ongoing`, `1-0 checkmate`, ...).
+    pub outcome: String,
+}
+
+/// Replays `moves` from `start_fen` (the start position when `None`). An error names the move
+/// (1-based) that does not read or is not legal, and why.
+pub fn replay(
+    variant: &str,
+    start_fen: Option<&str>,
+    moves: &[String],
+) -> Result<TurnReplay, String> {
+    let game = TurnGame::named(variant)
+        .ok_or_else(|| format!("'{variant}' is not a turn game (chess, millennium, nichess)"))?;
+    bind_game!(game, G => replay_game::<G>(start_fen, moves))
+}
+
+fn replay_game<G: Game>(start_fen: Option<&str>, moves: &[String]) -> Result<TurnReplay, String> {
+    let start = match start_fen {
+        Some(fen) => G::from_fen(fen).map_err(|error| format!("start FEN '{fen}': {error}"))?,
+        None => G::startpos(),
+    };
+    let frame = |position: &G, mv: Option<String>, written: Option<String>| TurnFrame {
+        fen: position.fen(),
+        r#move: mv,
+        written,
+        pieces: pieces(&position.fen(), G::FILES, G::RANKS),
+    };
+    let mut record = GameRecord::new(start);
+    let mut frames = vec![frame(record.position(), None, None)];
+    for (index, written) in moves.iter().enumerate() {
+        let text = protocol_text(record.position(), written)
+            .map_err(|error| format!("move {} '{written}': {error}", index + 1))?;
+        record
+            .play_text(&text)
+            .map_err(|error| format!("move {} '{written}': {error}", index + 1))?;
+        frames.push(frame(record.position(), Some(text), Some(written.clone())));
+    }
+    let outcome = match record.outcome() {
+        Outcome::Ongoing => "ongoing".to_string(),
+        Outcome::Win(color, reason) => format!(
+            "{} {}",
+            if color.index() == 0 { "1-0" } else { "0-1" },
+            reason.text()
+        ),
+        Outcome::Draw(reason) => format!("1/2-1/2 {}", reason.text()),
+    };
+    Ok(TurnReplay {
+        variant: G::VARIANT.to_string(),
+        files: G::FILES,
+        ranks: G::RANKS,
+        frames,
+        outcome,
+    })
+}
+
+/// The protocol text of `written`: itself when the rules read it, else (chess) the legal move
+/// whose SAN it is.
+fn protocol_text<G: Game>(position: &G, written: &str) -> Result<String, String> {
+    match position.parse_move(written) {
+        Ok(mv) => Ok(position.move_text(mv)),
+        Err(error) if G::VARIANT == "chess" => {
+            san_to_text(&position.fen(), written).ok_or_else(|| error.to_string())
+        }
+        Err(error) => Err(error.to_string()),
+    }
+}
+
+/// The chess move whose SAN (check marks aside) is `san`, in the protocol's notation.
+fn san_to_text(fen: &str, san: &str) -> Option<String> {
+    let position = Chess::from_fen(fen).ok()?;
+    let bare = |text: &str| text.trim_end_matches(['+', '#']).replace("0-0", "O-O");
+    let wanted = bare(san);
+    let mut moves = MoveList::new();
+    position.generate_moves(&mut moves);
+    moves
+        .iter()
+        .find(|&&mv| bare(&chess_san(&position, mv)) == wanted)
+        .map(|&mv| position.move_text(mv))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn san_and_protocol_moves_replay_to_the_rules_outcome() {
+        let moves: Vec<String> = ["f3", "e5", "g4", "Qh4#"].map(String::from).to_vec();
+        let game = replay("chess", None, &moves).unwrap();
+        assert_eq!(game.frames.len(), 5);
+        assert_eq!(game.frames[4].r#move.as_deref(), Some("d8h4"));
+        assert!(game.outcome.starts_with("0-1"), "{}", game.outcome);
+        let texts: Vec<String> = ["f2f3", "e7e5"].map(String::from).to_vec();
+        assert_eq!(
+            replay("chess", None, &texts).unwrap().frames[2].fen,
+            game.frames[2].fen
+        );
+    }
+
+    #[test]
+    fn an_illegal_move_is_named_by_its_number() {
+        let moves: Vec<String> = ["e4", "e5", "Ke3"].map(String::from).to_vec();
+        let error = replay("chess", None, &moves).unwrap_err();
+        assert!(error.starts_with("move 3 'Ke3'"), "{error}");
+        assert!(replay("shogi", None, &[]).is_err());
+    }
+
+    #[test]
+    fn millennium_and_nichess_replay_in_their_notation() {
+        let game = replay("millennium", None, &["e2e4".to_string()]).unwrap();
+        assert_eq!((game.files, game.ranks), (15, 8));
+        assert!(game.frames[1]
+            .pieces
+            .iter()
+            .any(|p| p.square == "e4" && p.letter == 'P'));
+        let throw = replay(
+            "nichess",
+            Some("k7/8/6mn/6Nr/7p/8/4M3/3QK3 w - - 0 1"),
+            &["d1h5".to_string()],
+        )
+        .unwrap();
+        assert_eq!(
+            throw.frames[1].fen,
+            "k7/8/7n(40)/6NM/7p(10)/8/8/3QK3 b - - 0 1"
+        );
+    }
+}
