@@ -5,6 +5,7 @@ use crate::plan::megachess::SKILL_LEVEL;
 use crate::world::config::WorldConfig;
 use crate::world::turns::RunningWorld;
 use clap::Args;
+use std::path::PathBuf;
 use std::process::ExitCode;
 
 /// `roger serve`: the pages, and optionally a Megachess world for the world page.
@@ -36,7 +37,18 @@ pub fn command(args: &ServeArgs) -> ExitCode {
     let mut world = None;
     let mut world_url = args.world.clone();
     if world_url.is_none() && !args.no_world {
-        match start_world(args) {
+        // The world's file is scratch: gone when the server is stopped with Ctrl-C.
+        let db = world_file();
+        let scratch = db.clone();
+        let _ = ctrlc::set_handler(move || {
+            for suffix in ["", "-wal", "-shm"] {
+                let mut name = scratch.clone().into_os_string();
+                name.push(suffix);
+                let _ = std::fs::remove_file(name);
+            }
+            std::process::exit(0);
+        });
+        match start_world(args, db) {
             Ok((running, url)) => {
                 world = Some(running);
                 world_url = Some(url);
@@ -72,8 +84,7 @@ pub fn command(args: &ServeArgs) -> ExitCode {
 
 /// A wall-clock world in a fresh file of the system's temporary folder, with house bots that
 /// play gently (a new player should not be overrun in the first turns).
-fn start_world(args: &ServeArgs) -> Result<(RunningWorld, String), String> {
-    let db = std::env::temp_dir().join(format!("roger-serve-world-{}.sqlite", std::process::id()));
+fn start_world(args: &ServeArgs, db: PathBuf) -> Result<(RunningWorld, String), String> {
     let _ = std::fs::remove_file(&db);
     let mut config = WorldConfig {
         db,
@@ -90,4 +101,9 @@ fn start_world(args: &ServeArgs) -> Result<(RunningWorld, String), String> {
     let world = RunningWorld::start(config, Box::new(|_line: &str| {}))?;
     let addr = world.local_addr().ok_or("the world does not listen")?;
     Ok((world, format!("ws://{addr}/ws")))
+}
+
+/// The file of the world `roger serve` runs: the system's temporary folder, one per process.
+fn world_file() -> PathBuf {
+    std::env::temp_dir().join(format!("roger-serve-world-{}.sqlite", std::process::id()))
 }
