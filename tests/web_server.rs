@@ -62,7 +62,7 @@ fn a_session_answers_garbage_with_an_error_and_goes_on() {
     let served = Served::start(&[]);
     let url = format!("{}/ws/echo", served.base.replace("http://", "ws://"));
     let (mut socket, _) = tungstenite::connect(url).expect("open the session");
-    let mut next = |socket: &mut tungstenite::WebSocket<_>, send: &str| {
+    let next = |socket: &mut tungstenite::WebSocket<_>, send: &str| {
         socket.send(Message::text(send)).unwrap();
         let reply = socket.read().expect("an answer");
         serde_json::from_str::<serde_json::Value>(reply.to_text().unwrap()).unwrap()
