@@ -24,6 +24,8 @@ pub const ASSETS: &[Asset] = &[
     asset!("index.html"),
     asset!("style.css"),
     asset!("common.js"),
+    asset!("realtime.html"),
+    asset!("realtime.js"),
 ];
 
 /// The content type of a file, by its extension.

@@ -9,6 +9,7 @@
 
 pub mod assets;
 pub mod cli;
+mod realtime;
 mod server;
 pub mod session;
 mod sessions;
