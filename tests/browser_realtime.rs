@@ -284,6 +284,18 @@ fn a_knight_travels_arrives_and_waits_in_time_against_roger() {
         Duration::from_secs(10),
     );
     browser.screenshot("realtime-game");
+
+    // Game over: resigning ends it, and the page says how.
+    browser.click("#resign");
+    let result = browser.wait_for(
+        "the result",
+        "return document.getElementById('result').textContent;",
+        Duration::from_secs(3),
+    );
+    assert_eq!(result, "0-1: black wins: white resigned");
+    assert!(events(&browser)
+        .last()
+        .is_some_and(|e| e.ends_with(" end 0-1 resignation")));
     let errors: Vec<String> = browser
         .console()
         .into_iter()

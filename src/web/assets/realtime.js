@@ -281,6 +281,8 @@ function onState(message) {
     log.prepend(el("li", { class: kind, "data-ms": ms }, `${(Number(ms) / 1000).toFixed(3)} s  ${words.slice(1).join(" ")}`));
     if (kind === "remove") flash(words[4]);
   }
+  // A long fast game makes thousands of events: the page keeps the latest few hundred.
+  while (log.childElementCount > 500) log.lastElementChild.remove();
   // A selected piece that started or was taken is no longer selected.
   if (game.selected && !message.pieces.some((p) => p.square === game.selected.square)) {
     game.selected = null;

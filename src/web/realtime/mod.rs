@@ -126,15 +126,15 @@ impl Live {
         self.next_decision = (self.next_decision + self.settings.reaction_ms).max(now + 1);
     }
 
-    /// Sends the state when there are new events, when the heartbeat is due, or `force`d.
-    fn tell(&mut self, out: &Outbox, force: bool) {
+    /// Sends the state when there are new events or the heartbeat is due.
+    fn tell(&mut self, out: &Outbox) {
         if self.closed {
             return;
         }
         let now = self.game.now();
         let fresh = self.game.events.len() > self.told;
         let due = self.last_sent.is_none_or(|last| now >= last + HEARTBEAT_MS);
-        if !(fresh || due || force) {
+        if !(fresh || due) {
             return;
         }
         out.send(view::state_message(
@@ -154,7 +154,7 @@ impl Live {
         };
         self.catch_up();
         // What happened before the order is told first, so messages stay in time order.
-        self.tell(out, false);
+        self.tell(out);
         let side = self.settings.human;
         if let Err(refusal) = self.game.order(side, order, text.to_string(), None) {
             out.send(view::refused_message(text, self.game.now(), &refusal));
@@ -166,7 +166,7 @@ impl Live {
             return out.error(format!("select: '{square}' is not a square a1..h8"));
         };
         self.catch_up();
-        self.tell(out, false);
+        self.tell(out);
         out.send(view::targets_message(
             &self.game.state,
             self.settings.human,
@@ -225,7 +225,7 @@ impl Session for RealtimeSession {
         }
         live.catch_up();
         live.roger_decides();
-        live.tell(out, false);
+        live.tell(out);
     }
 }
 
