@@ -253,6 +253,16 @@ fn bad_messages_are_errors_and_the_game_goes_on() {
             json!({ "type": "start", "reaction_ms": 1 }),
             "reaction_ms 1",
         ),
+        (json!({ "type": "start", "side": 5 }), "side 5"),
+        (
+            json!({ "type": "start", "tick_ms": 5_000_000_000u64 }),
+            "tick_ms 5000000000",
+        ),
+        (json!({ "type": "start", "tick_ms": 2.5 }), "tick_ms 2.5"),
+        (
+            json!({ "type": "start", "no_capture_draw_ticks": 0 }),
+            "no_capture_draw",
+        ),
     ] {
         assert!(error(h.send(start.clone())).contains(needle), "{start}");
     }
@@ -265,7 +275,22 @@ fn bad_messages_are_errors_and_the_game_goes_on() {
         (json!({ "type": "order", "order": 7 }), "must be a string"),
         (json!({ "type": "order", "order": "e2e9" }), "not an order"),
         (json!({ "type": "select", "square": "z9" }), "not a square"),
+        (json!({ "type": "order", "order": "e7e8n" }), "queen only"),
+        (
+            json!({ "type": "order", "order": "é".repeat(10_000) }),
+            "not an order",
+        ),
+        (json!({ "type": "select", "square": "" }), "not a square"),
+        (
+            json!({ "type": "select", "square": "e2e4" }),
+            "not a square",
+        ),
+        (
+            json!({ "type": "select", "square": ["e2"] }),
+            "must be a string",
+        ),
         (json!({ "type": "dance" }), "unknown message type"),
+        (json!({ "type": "" }), "unknown message type"),
     ] {
         assert!(error(h.send(message.clone())).contains(needle), "{message}");
     }
