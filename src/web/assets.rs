@@ -28,6 +28,8 @@ pub const ASSETS: &[Asset] = &[
     asset!("replay.css"),
     asset!("replay.js"),
     asset!("replay-board.js"),
+    asset!("realtime.html"),
+    asset!("realtime.js"),
 ];
 
 /// The content type of a file, by its extension.

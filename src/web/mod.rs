@@ -10,6 +10,7 @@
 pub mod assets;
 pub mod cli;
 pub mod replay;
+mod realtime;
 mod server;
 pub mod session;
 mod sessions;

@@ -8,6 +8,7 @@ pub fn open(kind: &str, _config: &WebConfig) -> Option<Box<dyn Session>> {
     match kind {
         "echo" => Some(Box::new(Echo)),
         "replay" => Some(Box::new(super::replay::ReplaySession)),
+        "realtime" => Some(super::realtime::open()),
         _ => None,
     }
 }
