@@ -24,6 +24,10 @@ pub const ASSETS: &[Asset] = &[
     asset!("index.html"),
     asset!("style.css"),
     asset!("common.js"),
+    asset!("play.html"),
+    asset!("play.js"),
+    asset!("board.js"),
+    asset!("play.css"),
 ];
 
 /// The content type of a file, by its extension.

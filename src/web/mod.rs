@@ -11,6 +11,7 @@ pub mod assets;
 pub mod cli;
 mod server;
 pub mod session;
+mod play;
 mod sessions;
 mod socket;
 

@@ -7,6 +7,7 @@ use super::WebConfig;
 pub fn open(kind: &str, _config: &WebConfig) -> Option<Box<dyn Session>> {
     match kind {
         "echo" => Some(Box::new(Echo)),
+        "play" => Some(Box::new(super::play::PlaySession::new())),
         _ => None,
     }
 }
