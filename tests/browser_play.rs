@@ -15,7 +15,10 @@ const WAIT: Duration = Duration::from_secs(20);
 
 /// The page's last state.
 fn state(browser: &Browser) -> Value {
-    browser.run("return window.rogerPlay && window.rogerPlay.state;", json!([]))
+    browser.run(
+        "return window.rogerPlay && window.rogerPlay.state;",
+        json!([]),
+    )
 }
 
 fn plies(browser: &Browser) -> usize {
@@ -38,22 +41,28 @@ fn click_square(browser: &Browser, square: &str) {
     browser.click(&format!("rect[data-square=\"{square}\"]"));
 }
 
-/// Drags with the real pointer from one square's middle to another's.
+/// Drags with the real pointer from one square's middle to another's. The board is drawn
+/// anew when the piece is picked up, so the squares are reached by their place on the screen.
 fn drag(browser: &Browser, from: &str, to: &str) {
-    let origin = |square: &str| {
-        let id = browser.find(&format!("rect[data-square=\"{square}\"]"));
-        json!({ "element-6066-11e4-a52e-4f735466cecf": id })
-    };
-    let (from, to) = (origin(from), origin(to));
+    let places = browser.run(
+        "const at = (sq) => document.querySelector(`rect[data-square=\"${sq}\"]`);
+         at(arguments[0]).scrollIntoView({ block: 'center' });
+         return [arguments[0], arguments[1]].map((sq) => {
+           const r = at(sq).getBoundingClientRect();
+           return [Math.round(r.left + r.width / 2), Math.round(r.top + r.height / 2)];
+         });",
+        json!([from, to]),
+    );
+    let (from, to) = (&places[0], &places[1]);
     browser.command(
         "POST",
         "/actions",
         Some(json!({ "actions": [{
             "type": "pointer", "id": "mouse", "parameters": { "pointerType": "mouse" },
             "actions": [
-                { "type": "pointerMove", "duration": 0, "origin": from, "x": 0, "y": 0 },
+                { "type": "pointerMove", "duration": 0, "origin": "viewport", "x": from[0], "y": from[1] },
                 { "type": "pointerDown", "button": 0 },
-                { "type": "pointerMove", "duration": 150, "origin": to, "x": 0, "y": 0 },
+                { "type": "pointerMove", "duration": 150, "origin": "viewport", "x": to[0], "y": to[1] },
                 { "type": "pointerUp", "button": 0 },
             ]
         }]})),
@@ -69,7 +78,8 @@ fn new_game(browser: &Browser, game: &str, fen: &str) {
          document.getElementById('minutes').value = '1';
          document.getElementById('increment').value = '0';
          document.getElementById('skill').value = '0';
-         document.getElementById('movetime').value = '100';",
+         document.getElementById('movetime').value = '100';
+         document.getElementById('skill').dispatchEvent(new Event('input'));",
         json!([game]),
     );
     browser.type_into("#start-fen", fen);
@@ -167,7 +177,13 @@ fn chess_by_clicks_with_a_bad_fen_a_takeback_a_drag_and_a_promotion_mate() {
     let (_served, browser) = open_page();
     let first = state(&browser);
     assert_eq!(first["game"], "chess");
-    assert_eq!(browser.run("return document.querySelectorAll('rect[data-square]').length;", json!([])), 64);
+    assert_eq!(
+        browser.run(
+            "return document.querySelectorAll('rect[data-square]').length;",
+            json!([])
+        ),
+        64
+    );
 
     // An invalid FEN: the rules' reason on the page, and the game on the board stays.
     new_game(&browser, "chess", "rnbqkbnr/pppppppp w");
@@ -185,7 +201,10 @@ fn chess_by_clicks_with_a_bad_fen_a_takeback_a_drag_and_a_promotion_mate() {
         "return [...document.querySelectorAll('[data-target]')].map(t => t.dataset.target).sort();",
         json!([]),
     );
-    assert!(targets.as_array().unwrap().contains(&json!("b8")), "{targets}");
+    assert!(
+        targets.as_array().unwrap().contains(&json!("b8")),
+        "{targets}"
+    );
     click_square(&browser, "b2");
     let answered = wait_for_plies(&browser, 2);
     assert_eq!(moves_listed(&browser), ["b1b2", "h8g8"]);
@@ -219,7 +238,10 @@ fn chess_by_clicks_with_a_bad_fen_a_takeback_a_drag_and_a_promotion_mate() {
     let done = wait_for_plies(&browser, 3);
     assert_eq!(moves_listed(&browser), ["b1b2", "h8g8", "a7a8q"]);
     assert_eq!(done["moves"][2]["san"], "a8=Q#");
-    assert!(matches!(check_against_rules(&done), Outcome::Win(Color::White, _)));
+    assert!(matches!(
+        check_against_rules(&done),
+        Outcome::Win(Color::White, _)
+    ));
     assert_eq!(browser.text("#result"), "1-0 (checkmate)");
 
     browser.click("#download-pgn");
@@ -240,15 +262,27 @@ fn millennium_keystone_pool_and_mate() {
     let fen = "4k5k4/9pp4/R14/15/15/15/15/K3R3K5Q w - - 0 1 Nr";
     new_game(&browser, "millennium", fen);
     let first = state(&browser);
-    assert_eq!((first["files"].clone(), first["ranks"].clone()), (json!(15), json!(8)));
-    assert_eq!(browser.run("return document.querySelectorAll('rect[data-square]').length;", json!([])), 120);
+    assert_eq!(
+        (first["files"].clone(), first["ranks"].clone()),
+        (json!(15), json!(8))
+    );
+    assert_eq!(
+        browser.run(
+            "return document.querySelectorAll('rect[data-square]').length;",
+            json!([])
+        ),
+        120
+    );
     let pools = browser.run(
         "return [...document.querySelectorAll('[data-pool]')].map(p => p.dataset.pool + ':' + p.dataset.letters).sort();",
         json!([]),
     );
     assert_eq!(pools, json!(["black:r", "white:N"]));
     let royal = "return [...document.querySelectorAll('g[data-piece=\"k\"]')].map(k => k.dataset.on + ':' + k.dataset.royal);";
-    assert_eq!(browser.run(royal, json!([])), json!(["e8:false", "k8:false"]));
+    assert_eq!(
+        browser.run(royal, json!([])),
+        json!(["e8:false", "k8:false"])
+    );
 
     click_square(&browser, "e1");
     click_square(&browser, "e8");
@@ -259,7 +293,10 @@ fn millennium_keystone_pool_and_mate() {
     );
     assert_eq!(browser.run(royal, json!([])).as_array().unwrap().len(), 1);
     let kings = browser.text("[data-kings=\"black\"]");
-    assert!(kings.contains("keystone king fell on e8") && kings.contains("is royal"), "{kings}");
+    assert!(
+        kings.contains("keystone king fell on e8") && kings.contains("is royal"),
+        "{kings}"
+    );
     browser.screenshot("play-millennium-keystone");
 
     let answered = wait_for_plies(&browser, 2);
@@ -269,8 +306,14 @@ fn millennium_keystone_pool_and_mate() {
     drag(&browser, "o1", "o7");
     let done = wait_for_plies(&browser, 3);
     assert_eq!(moves_listed(&browser), ["e1e8", "k8l7", "o1o7"]);
-    assert!(matches!(check_against_rules(&done), Outcome::Win(Color::White, _)));
-    assert_eq!(done["millennium"]["pools"], json!({"white": "N", "black": "r"}));
+    assert!(matches!(
+        check_against_rules(&done),
+        Outcome::Win(Color::White, _)
+    ));
+    assert_eq!(
+        done["millennium"]["pools"],
+        json!({"white": "N", "black": "r"})
+    );
     browser.screenshot("play-millennium");
     println!("millennium game: {:?}", started.elapsed());
 }
@@ -283,45 +326,51 @@ fn nichess_health_a_throws_splash_and_the_kings_destruction() {
     // destroys the black king wherever it goes.
     let fen = "k7/8/6mn/6Nr/7p/8/1R2M3/R2QK3 w - - 0 1";
     new_game(&browser, "nichess", fen);
-    let hp = |square: &str| {
+    let hp_on = |square: &str| {
         browser.run(
             "const t = document.querySelector(`g[data-on=\"${arguments[0]}\"] [data-hp]`); \
              return t && [t.dataset.hp, t.parentNode.querySelector('[data-ap]').dataset.ap];",
             json!([square]),
         )
     };
-    assert_eq!(hp("h6"), json!(["60", "60"]));
-    assert_eq!(hp("h4"), json!(["30", "60"]));
-    assert_eq!(hp("d1"), json!(["10", "30"]));
+    assert_eq!(hp_on("h6"), json!(["60", "60"]));
+    assert_eq!(hp_on("h4"), json!(["30", "60"]));
+    assert_eq!(hp_on("d1"), json!(["10", "30"]));
 
     click_square(&browser, "d1");
     click_square(&browser, "h5");
-    browser.wait_for(
-        "the splash",
-        "return document.querySelectorAll('[data-splash]').length > 0;",
-        WAIT,
-    );
+    // Roger may answer at once: the throw's splash stays marked with Roger's answer.
+    let answered = wait_for_plies(&browser, 2);
+    assert_eq!(moves_listed(&browser)[0], "d1h5");
+    assert_eq!(answered["moves"][0]["splash"], json!(["g6", "h4", "h6"]));
+    check_against_rules(&answered);
     let splash = browser.run(
-        "return [...document.querySelectorAll('[data-splash]')].map(s => s.dataset.splash).sort();",
+        "return [...document.querySelectorAll('[data-splash][data-ply=\"1\"]')].map(s => s.dataset.splash).sort();",
         json!([]),
     );
     assert_eq!(splash, json!(["g6", "h4", "h6"]));
-    assert_eq!(hp("h6"), json!(["40", "60"]));
-    assert_eq!(hp("h4"), json!(["10", "60"]));
-    assert_eq!(hp("g6"), Value::Null);
+    let hp = |piece: &str| {
+        browser.run(
+            "return [...document.querySelectorAll(`g[data-piece=\"${arguments[0]}\"] [data-hp]`)].map(t => t.dataset.hp);",
+            json!([piece]),
+        )
+    };
+    assert_eq!(hp("n"), json!(["40"]));
+    assert_eq!(hp("p"), json!(["10"]));
+    assert_eq!(hp("m"), json!([]));
     browser.screenshot("play-nichess-splash");
 
-    let answered = wait_for_plies(&browser, 2);
-    assert_eq!(moves_listed(&browser)[0], "d1h5");
-    check_against_rules(&answered);
     let kill = winning_move(&answered).expect("a pirate reaches the black king");
     click_square(&browser, &kill[..2]);
     click_square(&browser, &kill[2..]);
     let done = wait_for_plies(&browser, 3);
     assert_eq!(moves_listed(&browser)[2], kill);
-    assert!(matches!(check_against_rules(&done), Outcome::Win(Color::White, _)));
+    assert!(matches!(
+        check_against_rules(&done),
+        Outcome::Win(Color::White, _)
+    ));
     assert_eq!(browser.text("#result"), "1-0 (king destroyed)");
     browser.screenshot("play-nichess");
-    assert!(plies(&browser) == 3);
+    assert_eq!(plies(&browser), 3);
     println!("nichess game: {:?}", started.elapsed());
 }

@@ -9,9 +9,9 @@
 
 pub mod assets;
 pub mod cli;
+mod play;
 mod server;
 pub mod session;
-mod play;
 mod sessions;
 mod socket;
 

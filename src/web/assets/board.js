@@ -120,11 +120,16 @@ export class Board {
         }));
       }
     }
-    for (const name of state.splash || []) {
-      const { x, y } = this.place(name);
-      root.append(svg("rect", {
-        x: x + 3, y: y + 3, width: SIZE - 6, height: SIZE - 6, class: "splash", "data-splash": name,
-      }));
+    // The splash of the last two actions (yours and Roger's answer): Roger may answer before
+    // yours has been seen.
+    for (const move of (state.moves || []).slice(-2)) {
+      for (const name of move.splash || []) {
+        const { x, y } = this.place(name);
+        root.append(svg("rect", {
+          x: x + 3, y: y + 3, width: SIZE - 6, height: SIZE - 6, class: `splash by-${move.by}`,
+          "data-splash": name, "data-ply": move.ply,
+        }));
+      }
     }
     // Coordinates: files under the board, ranks at its left.
     for (let file = 0; file < files; file++) {
@@ -202,7 +207,11 @@ export class Board {
         ghost.removeAttribute("data-on");
         this.svg.append(ghost);
         this.drag = { from: square, ghost, x: event.clientX, y: event.clientY, moved: false };
-        this.svg.setPointerCapture?.(event.pointerId);
+        try {
+          this.svg.setPointerCapture(event.pointerId);
+        } catch (error) {
+          // No capture (a synthetic event): the board still gets the pointer's moves.
+        }
       }
     } else {
       this.select(null);

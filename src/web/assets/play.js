@@ -104,9 +104,17 @@ function showState(state) {
     $("pool-bottom").replaceChildren();
     $("kings").replaceChildren();
   }
+  // Numbered as in a score sheet, from the start FEN's move number and side to move.
+  const fields = state.start_fen.split(" ");
+  const blackFirst = fields[1] === "b";
+  const firstNumber = Number(fields[5]) || 1;
   const moves = state.moves.map((move) => {
-    return el("li", { "data-ply": move.ply, "data-move": move.text, class: move.by, title: move.text },
-      move.san || move.text);
+    const white = (move.ply % 2 === 1) !== blackFirst;
+    const number = firstNumber + Math.floor((move.ply - 1 + (blackFirst ? 1 : 0)) / 2);
+    const label = white ? `${number}. ` : move.ply === 1 ? `${number}\u2026 ` : "";
+    const classes = move.by + (blackFirst && move.ply === 1 ? " black-first" : "");
+    return el("li", { "data-ply": move.ply, "data-move": move.text, class: classes, title: move.text },
+      label, move.san || move.text);
   });
   $("moves").replaceChildren(...moves);
   $("moves").scrollTop = $("moves").scrollHeight;

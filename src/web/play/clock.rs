@@ -96,10 +96,16 @@ mod tests {
         assert_eq!(clocks.left(Color::White, t1), Duration::from_secs(9));
         assert_eq!(clocks.running(), Some(Color::Black));
         let t2 = t1 + Duration::from_secs(4);
-        assert_eq!(clocks.snapshot(t2), [Duration::from_secs(9), Duration::from_secs(6)]);
+        assert_eq!(
+            clocks.snapshot(t2),
+            [Duration::from_secs(9), Duration::from_secs(6)]
+        );
         clocks.stop(t2);
         assert_eq!(clocks.running(), None);
-        assert_eq!(clocks.left(Color::Black, t2 + Duration::from_secs(60)), Duration::from_secs(6));
+        assert_eq!(
+            clocks.left(Color::Black, t2 + Duration::from_secs(60)),
+            Duration::from_secs(6)
+        );
     }
 
     #[test]
@@ -109,7 +115,10 @@ mod tests {
         assert_eq!(clocks.flagged(t0 + Duration::from_secs(5)), None);
         clocks.start(Color::Black, t0);
         assert_eq!(clocks.flagged(t0 + Duration::from_millis(499)), None);
-        assert_eq!(clocks.flagged(t0 + Duration::from_millis(500)), Some(Color::Black));
+        assert_eq!(
+            clocks.flagged(t0 + Duration::from_millis(500)),
+            Some(Color::Black)
+        );
         clocks.restore([Duration::from_secs(1); 2]);
         assert_eq!(clocks.flagged(t0 + Duration::from_secs(9)), None);
     }

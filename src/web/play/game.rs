@@ -201,21 +201,7 @@ impl PlayGame {
 
     /// The squares of the last move: from and to.
     fn last_move(&self) -> Option<(String, String)> {
-        let text = &self.moves.last()?.text;
-        let split = |s: &str| -> Option<usize> {
-            s.char_indices()
-                .skip(1)
-                .find(|(_, c)| c.is_ascii_alphabetic())
-                .map(|(i, _)| i)
-        };
-        let middle = split(text)?;
-        let (from, rest) = text.split_at(middle);
-        let end = rest
-            .char_indices()
-            .skip(1)
-            .find(|(_, c)| !c.is_ascii_digit())
-            .map_or(rest.len(), |(i, _)| i);
-        Some((from.to_string(), rest[..end].to_string()))
+        view::move_squares(&self.moves.last()?.text)
     }
 
     /// The FEN before move `index` (0-based).
@@ -224,6 +210,22 @@ impl PlayGame {
             0 => &self.start_fen,
             _ => &self.moves[index - 1].fen_after,
         }
+    }
+
+    /// Nichess: the squares besides its target whose enemy pieces move `index` hurt (a
+    /// throw's splash); empty in the other games.
+    fn splash_of(&self, index: usize) -> Vec<String> {
+        if self.record.kind() != TurnGame::Nichess {
+            return Vec::new();
+        }
+        let Some((_, to)) = view::move_squares(&self.moves[index].text) else {
+            return Vec::new();
+        };
+        let before_fen = self.fen_before(index);
+        let mover_white = before_fen.split_whitespace().nth(1) == Some("w");
+        let before = self.pieces_of(before_fen);
+        let after = self.pieces_of(&self.moves[index].fen_after);
+        view::splash(&before, &after, mover_white, &to)
     }
 
     /// Millennium: pools and kings; where each side's keystone king fell.
@@ -262,13 +264,11 @@ impl PlayGame {
         let fen = self.fen();
         let kind = self.record.kind();
         let pieces = self.pieces_of(&fen);
-        let mut splash = Vec::new();
-        if let (TurnGame::Nichess, Some((_, to))) = (kind, self.last_move()) {
-            let index = self.moves.len() - 1;
-            let before = self.pieces_of(self.fen_before(index));
-            let mover_white = self.fen_before(index).split_whitespace().nth(1) == Some("w");
-            splash = view::splash(&before, &pieces, mover_white, &to);
-        }
+        let splash = self
+            .moves
+            .len()
+            .checked_sub(1)
+            .map_or_else(Vec::new, |i| self.splash_of(i));
         let moves: Vec<Value> = self
             .moves
             .iter()
@@ -279,6 +279,7 @@ impl PlayGame {
                     "text": played.text,
                     "san": played.san,
                     "by": if played.by_engine { "roger" } else { "you" },
+                    "splash": self.splash_of(index),
                 })
             })
             .collect();

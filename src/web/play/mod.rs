@@ -96,7 +96,9 @@ impl PlaySession {
             return out.error("move: no game yet; start one with \"new\"");
         };
         if game.engines_turn() {
-            return out.error(format!("move: '{text}' comes too early: it is Roger's turn"));
+            return out.error(format!(
+                "move: '{text}' comes too early: it is Roger's turn"
+            ));
         }
         match game.play(text, false, Instant::now()) {
             Ok(()) => self.send_state(out),
@@ -147,7 +149,7 @@ impl PlaySession {
         }
         let moves: Vec<String> = game.moves.iter().map(|m| m.text.clone()).collect();
         if let Err(error) = engine.set_position(Some(&game.start_fen), &moves) {
-            return out.error(format!("Roger could not take the position: {error}"));
+            return self.give_up(format!("Roger could not take the position: {error}"), out);
         }
         let now = Instant::now();
         let side = |color| SideClock {
@@ -175,8 +177,18 @@ impl PlaySession {
                 self.search = Some(Search { reports, best });
                 self.send_state(out);
             }
-            Err(error) => out.error(format!("Roger could not start thinking: {error}")),
+            Err(error) => self.give_up(format!("Roger could not start thinking: {error}"), out),
         }
+    }
+
+    /// Roger cannot play on: the game ends, rather than the page getting the same error at
+    /// every poll.
+    fn give_up(&mut self, error: String, out: &Outbox) {
+        out.error(&error);
+        if let Some(game) = &mut self.game {
+            game.end(Some(game.settings.human), &error, Instant::now());
+        }
+        self.send_state(out);
     }
 
     /// Forwards Roger's latest progress and plays its answer once it comes.
@@ -242,7 +254,11 @@ impl PlaySession {
             return;
         }
         if let Some(side) = game.clocks.flagged(now) {
-            game.end(Some(side.flip()), &format!("{} lost on time", side.name()), now);
+            game.end(
+                Some(side.flip()),
+                &format!("{} lost on time", side.name()),
+                now,
+            );
             self.stop_search();
             self.send_state(out);
         }

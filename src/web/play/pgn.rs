@@ -109,7 +109,10 @@ mod tests {
         assert!(text.contains("[Result \"0-1\"]"), "{text}");
         assert!(!text.contains("[Variant"), "{text}");
         assert!(!text.contains("[FEN"), "{text}");
-        assert!(text.ends_with("1. f3 e5 2. g4 Qh4# {checkmate} 0-1\n"), "{text}");
+        assert!(
+            text.ends_with("1. f3 e5 2. g4 Qh4# {checkmate} 0-1\n"),
+            "{text}"
+        );
         let fen = "k7/8/6mn/6Nr/7p/8/4M3/3QK3 b - - 0 7";
         let moves = ["a8b8".to_string(), "d1h5".into()];
         let text = write(&PgnGame {

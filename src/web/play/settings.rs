@@ -77,9 +77,17 @@ pub fn parse(message: &Value, random_bit: bool) -> Result<Settings, String> {
         return Err("new: 'minutes' is 0; a game needs some time on the clock".into());
     }
     let increment = number(message, "increment", 0.0, 0.0, MAX_INCREMENT_SECONDS)?;
-    let skill = number(message, "skill", f64::from(MAX_SKILL), 0.0, f64::from(MAX_SKILL))?;
+    let skill = number(
+        message,
+        "skill",
+        f64::from(MAX_SKILL),
+        0.0,
+        f64::from(MAX_SKILL),
+    )?;
     if skill.fract() != 0.0 {
-        return Err(format!("new: 'skill' is {skill}; expected a whole number from 0 to 20"));
+        return Err(format!(
+            "new: 'skill' is {skill}; expected a whole number from 0 to 20"
+        ));
     }
     let fen = match message.get("fen") {
         None | Some(Value::Null) => None,
@@ -129,7 +137,10 @@ mod tests {
         assert_eq!(settings.human, Color::Black);
         assert_eq!(settings.base, Duration::from_secs(30));
         assert_eq!(settings.increment, Duration::from_secs(2));
-        assert_eq!(settings.fen.as_deref(), Some("4k3/8/8/8/8/8/8/4K3 w - - 0 1"));
+        assert_eq!(
+            settings.fen.as_deref(),
+            Some("4k3/8/8/8/8/8/8/4K3 w - - 0 1")
+        );
         assert_eq!(settings.movetime, Some(Duration::from_millis(50)));
     }
 

@@ -92,7 +92,10 @@ fn bad_messages_are_answered_and_change_nothing() {
     ] {
         let answer = page.send(message.clone());
         let found = errors(&answer);
-        assert!(found.len() == 1 && found[0].contains(needle), "{message}: {answer:?}");
+        assert!(
+            found.len() == 1 && found[0].contains(needle),
+            "{message}: {answer:?}"
+        );
         assert_eq!(last_state(&page.send(json!({"type": "state"})))["fen"], fen);
     }
 }
@@ -108,20 +111,31 @@ fn roger_answers_and_a_takeback_undoes_the_pair() {
     let answered = page.poll_until(|s| s["moves"].as_array().unwrap().len() == 2);
     assert_eq!(answered["moves"][1]["by"], "roger");
     assert!(answered["your_turn"].as_bool().unwrap());
-    assert_eq!(answered["legal"].as_array().unwrap().len() > 10, true);
-    assert_eq!(answered["last_move"]["to"], answered["moves"][1]["text"].as_str().unwrap()[2..4]);
+    assert!(answered["legal"].as_array().unwrap().len() > 10);
+    assert_eq!(
+        answered["last_move"]["to"],
+        answered["moves"][1]["text"].as_str().unwrap()[2..4]
+    );
     let back = last_state(&page.send(json!({"type": "takeback"})));
     assert_eq!(back["moves"], json!([]));
-    assert_eq!(back["fen"], "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1");
+    assert_eq!(
+        back["fen"],
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
+    );
     assert_eq!(back["clocks"]["running"], "white");
     // Before Roger answers, a takeback undoes the one move: the search is stopped first.
-    page.session.message(&json!({"type": "move", "move": "d2d4"}), &page.out);
-    page.session.message(&json!({"type": "takeback"}), &page.out);
+    page.session
+        .message(&json!({"type": "move", "move": "d2d4"}), &page.out);
+    page.session
+        .message(&json!({"type": "takeback"}), &page.out);
     let state = last_state(&page.received());
     assert_eq!(state["moves"], json!([]));
     assert!(!state["thinking"].as_bool().unwrap());
     let pgn = page.send(json!({"type": "pgn"}));
-    assert!(pgn[0]["pgn"].as_str().unwrap().contains("[Result \"*\"]"), "{pgn:?}");
+    assert!(
+        pgn[0]["pgn"].as_str().unwrap().contains("[Result \"*\"]"),
+        "{pgn:?}"
+    );
 }
 
 #[test]
@@ -145,7 +159,12 @@ fn a_nichess_throw_sends_its_splash_and_health() {
     assert!(state["legal"].as_array().unwrap().contains(&json!("d1h5")));
     let state = last_state(&page.send(json!({"type": "move", "move": "d1h5"})));
     assert_eq!(state["splash"], json!(["g6", "h4", "h6"]));
-    let h6 = state["pieces"].as_array().unwrap().iter().find(|p| p["square"] == "h6").unwrap();
+    let h6 = state["pieces"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|p| p["square"] == "h6")
+        .unwrap();
     assert_eq!((h6["hp"].clone(), h6["ap"].clone()), (json!(40), json!(60)));
 }
 
@@ -154,10 +173,15 @@ fn millennium_shows_pools_and_the_fallen_keystone() {
     let mut page = Page::new();
     // White's rook takes the black king on e8: Black's k8 king is then royal.
     let fen = "4k5k4/15/15/15/15/15/15/4R4K1K3 w - - 0 1 Q";
-    let state = last_state(&page.send(json!({"type": "new", "game": "millennium", "fen": fen,
-        "movetime": 20})));
+    let state = last_state(
+        &page.send(json!({"type": "new", "game": "millennium", "fen": fen,
+        "movetime": 20})),
+    );
     assert_eq!(state["files"], 15);
-    assert_eq!(state["millennium"]["pools"], json!({"white": "Q", "black": ""}));
+    assert_eq!(
+        state["millennium"]["pools"],
+        json!({"white": "Q", "black": ""})
+    );
     assert_eq!(state["millennium"]["kings"]["black"]["royal"], false);
     let state = last_state(&page.send(json!({"type": "move", "move": "e1e8"})));
     let black = &state["millennium"]["kings"]["black"];

@@ -125,20 +125,45 @@ pub fn parse_placement(
 
 /// Squares other than `target` whose pieces of the side that did not act lost health or were
 /// destroyed by the action from `before` to `after`: a Nichess throw's splash.
-pub fn splash(before: &[PieceView], after: &[PieceView], mover_white: bool, target: &str) -> Vec<String> {
+pub fn splash(
+    before: &[PieceView],
+    after: &[PieceView],
+    mover_white: bool,
+    target: &str,
+) -> Vec<String> {
     let mut squares: Vec<String> = before
         .iter()
         .filter(|piece| piece.white() != mover_white && piece.square != target)
-        .filter(|piece| {
-            match after.iter().find(|other| other.square == piece.square) {
+        .filter(
+            |piece| match after.iter().find(|other| other.square == piece.square) {
                 None => true,
                 Some(other) => other.letter != piece.letter || other.hp < piece.hp,
-            }
-        })
+            },
+        )
         .map(|piece| piece.square.clone())
         .collect();
     squares.sort();
     squares
+}
+
+/// The from and to squares of a move text: `h7h8q` gives `h7` and `h8`, `a10a9` `a10` and
+/// `a9`.
+pub fn move_squares(text: &str) -> Option<(String, String)> {
+    let square_end = |s: &str| {
+        s.char_indices()
+            .skip(1)
+            .find(|(_, c)| !c.is_ascii_digit())
+            .map_or(s.len(), |(i, _)| i)
+    };
+    if !text.starts_with(|c: char| c.is_ascii_lowercase()) {
+        return None;
+    }
+    let (from, rest) = text.split_at(square_end(text));
+    if from.len() < 2 || !rest.starts_with(|c: char| c.is_ascii_lowercase()) {
+        return None;
+    }
+    let to = &rest[..square_end(rest)];
+    (to.len() >= 2).then(|| (from.to_string(), to.to_string()))
 }
 
 /// Millennium's pools: the FEN's seventh field split by side (`-` or none: both empty).
@@ -177,11 +202,29 @@ mod tests {
     use super::*;
 
     #[test]
+    fn move_texts_split_into_squares() {
+        let split = |text| move_squares(text).map(|(a, b)| format!("{a} {b}"));
+        assert_eq!(split("e2e4").as_deref(), Some("e2 e4"));
+        assert_eq!(split("h7h8q").as_deref(), Some("h7 h8"));
+        assert_eq!(split("o1o7").as_deref(), Some("o1 o7"));
+        assert_eq!(split("a10a9").as_deref(), Some("a10 a9"));
+        assert_eq!(split("e2"), None);
+        assert_eq!(split("0000"), None);
+    }
+
+    #[test]
     fn chess_start_reads_32_pieces() {
         let fen = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
         let pieces = parse_placement(fen, TurnGame::Chess, 8, 8).unwrap();
         assert_eq!(pieces.len(), 32);
-        assert_eq!(pieces[0], PieceView { square: "a8".into(), letter: 'r', hp: None });
+        assert_eq!(
+            pieces[0],
+            PieceView {
+                square: "a8".into(),
+                letter: 'r',
+                hp: None
+            }
+        );
         let e1 = pieces.iter().find(|p| p.square == "e1").unwrap();
         assert_eq!(e1.letter, 'K');
         assert!(parse_placement("8/8 w", TurnGame::Chess, 8, 8).is_err());
@@ -197,9 +240,17 @@ mod tests {
         assert_eq!(pools(fen), ("QN".to_string(), "r".to_string()));
         assert_eq!(pools("15/15 w - - 0 1"), (String::new(), String::new()));
         assert_eq!(king_squares(&pieces, true), ["e1", "k1"]);
-        let after = parse_placement("4k5k4/7P7/15/15/15/15/15/10K4 w", TurnGame::Millennium, 15, 8)
-            .unwrap();
-        assert_eq!(fallen_keystone(&pieces, &after, true), Some("e1".to_string()));
+        let after = parse_placement(
+            "4k5k4/7P7/15/15/15/15/15/10K4 w",
+            TurnGame::Millennium,
+            15,
+            8,
+        )
+        .unwrap();
+        assert_eq!(
+            fallen_keystone(&pieces, &after, true),
+            Some("e1".to_string())
+        );
         assert_eq!(fallen_keystone(&pieces, &after, false), None);
     }
 
@@ -225,7 +276,10 @@ mod tests {
         let before = "k7/8/6mn/6Nr/7p/8/4M3/3QK3 w - - 0 1";
         let after = "k7/8/7n(40)/6NM/7p(10)/8/8/3QK3 b - - 0 1";
         let read = |fen| parse_placement(fen, TurnGame::Nichess, 8, 8).unwrap();
-        assert_eq!(splash(&read(before), &read(after), true, "h5"), ["g6", "h4", "h6"]);
+        assert_eq!(
+            splash(&read(before), &read(after), true, "h5"),
+            ["g6", "h4", "h6"]
+        );
         // A plain move hurts nobody.
         let moved = "k7/8/6mn/6Nr/7p/8/3M4/3QK3 b - - 0 1";
         assert!(splash(&read(before), &read(moved), true, "d2").is_empty());
