@@ -107,8 +107,12 @@ impl PlaySession {
     }
 
     fn take_back(&mut self, out: &Outbox) {
-        if self.game.is_none() {
+        let Some(game) = &self.game else {
             return out.error("takeback: no game yet");
+        };
+        // Checked before Roger's search is stopped: a refused takeback changes nothing.
+        if game.moves.iter().all(|played| played.by_engine) {
+            return out.error("takeback: you have made no move to take back");
         }
         self.stop_search();
         let Some(game) = &mut self.game else { return };

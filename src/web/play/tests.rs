@@ -131,6 +131,15 @@ fn roger_answers_and_a_takeback_undoes_the_pair() {
     let state = last_state(&page.received());
     assert_eq!(state["moves"], json!([]));
     assert!(!state["thinking"].as_bool().unwrap());
+    // Playing Black, nothing of yours to take back while Roger thinks on its first move.
+    page.send(json!({"type": "new", "side": "black", "skill": 0, "movetime": 30}));
+    let refused = page.send(json!({"type": "takeback"}));
+    assert!(
+        errors(&refused)[0].contains("no move to take back"),
+        "{refused:?}"
+    );
+    let answered = page.poll_until(|s| s["moves"].as_array().unwrap().len() == 1);
+    assert_eq!(answered["moves"][0]["by"], "roger");
     let pgn = page.send(json!({"type": "pgn"}));
     assert!(
         pgn[0]["pgn"].as_str().unwrap().contains("[Result \"*\"]"),
