@@ -196,6 +196,16 @@ fn chess_by_clicks_with_a_bad_fen_a_takeback_a_drag_and_a_promotion_mate() {
     new_game(&browser, "chess", fen);
     assert_eq!(state(&browser)["fen"], fen);
     assert_eq!(browser.text("#error"), "");
+    // Your clock counts down between the server's messages; Roger's stands.
+    let clocks = || (browser.text("#clock-bottom"), browser.text("#clock-top"));
+    let before = clocks();
+    std::thread::sleep(Duration::from_millis(1100));
+    let after = clocks();
+    assert!(
+        before.0.starts_with("You ") && before.0 != after.0,
+        "{before:?} {after:?}"
+    );
+    assert_eq!(before.1, after.1);
     click_square(&browser, "b1");
     let targets = browser.run(
         "return [...document.querySelectorAll('[data-target]')].map(t => t.dataset.target).sort();",
