@@ -30,6 +30,10 @@ pub const ASSETS: &[Asset] = &[
     asset!("replay-board.js"),
     asset!("realtime.html"),
     asset!("realtime.js"),
+    asset!("play.html"),
+    asset!("play.js"),
+    asset!("board.js"),
+    asset!("play.css"),
 ];
 
 /// The content type of a file, by its extension.

@@ -11,6 +11,7 @@ pub mod assets;
 pub mod cli;
 pub mod replay;
 mod realtime;
+mod play;
 mod server;
 pub mod session;
 mod sessions;

@@ -9,6 +9,7 @@ pub fn open(kind: &str, _config: &WebConfig) -> Option<Box<dyn Session>> {
         "echo" => Some(Box::new(Echo)),
         "replay" => Some(Box::new(super::replay::ReplaySession)),
         "realtime" => Some(super::realtime::open()),
+        "play" => Some(Box::new(super::play::PlaySession::new())),
         _ => None,
     }
 }

@@ -1,0 +1,243 @@
+// The board of the play page, drawn in SVG for any size (8x8, 15x8). It knows nothing of the
+// rules: the legal moves come with every state from the server, and a move is only ever one of
+// them. Squares carry data-square="e2", pieces data-piece="K" and data-on="e2".
+
+import { FIGURES } from "/common.js";
+
+const SVG = "http://www.w3.org/2000/svg";
+const SIZE = 60; // one square, in SVG units
+const MARGIN = 18; // room for the coordinates
+
+function svg(tag, attributes = {}, ...children) {
+  const node = document.createElementNS(SVG, tag);
+  for (const [name, value] of Object.entries(attributes)) {
+    if (value !== undefined && value !== null && value !== false) node.setAttribute(name, value);
+  }
+  for (const child of children) {
+    if (child === null || child === undefined) continue;
+    node.append(child instanceof Node ? child : document.createTextNode(String(child)));
+  }
+  return node;
+}
+
+/// Splits a move text into its squares and what follows them: `h7h8q` → {from, to, suffix}.
+export function splitMove(text) {
+  const found = /^([a-z][0-9]+)([a-z][0-9]+)(.*)$/.exec(text);
+  return found ? { from: found[1], to: found[2], suffix: found[3] } : null;
+}
+
+/// Nichess has two pieces chess has no figure for: the maenad and the pirate.
+const NICHESS_FIGURES = { M: "M", m: "M", R: "\u2620", r: "\u2620" };
+
+function figure(game, letter) {
+  if (game === "nichess" && NICHESS_FIGURES[letter]) return NICHESS_FIGURES[letter];
+  return FIGURES[letter] || letter;
+}
+
+export class Board {
+  /// `onMove(text)` is called with a legal move's text; `choose(options)` resolves to one of
+  /// several moves that differ only by their suffix (a promotion).
+  constructor(container, onMove, choose) {
+    this.container = container;
+    this.onMove = onMove;
+    this.choose = choose;
+    this.state = null;
+    this.selected = null;
+    this.drag = null;
+  }
+
+  /// The square under a page point, or null.
+  squareAt(x, y) {
+    const hit = document.elementFromPoint(x, y);
+    const square = hit && hit.closest && hit.closest("[data-square]");
+    return square && this.svg && this.svg.contains(square) ? square.dataset.square : null;
+  }
+
+  /// Where a square is drawn, by its name.
+  place(name) {
+    const file = name.charCodeAt(0) - 97;
+    const rank = Number(name.slice(1)) - 1;
+    const { files, ranks } = this.state;
+    const flipped = this.state.human === "black";
+    const column = flipped ? files - 1 - file : file;
+    const row = flipped ? rank : ranks - 1 - rank;
+    return { x: MARGIN + column * SIZE, y: row * SIZE };
+  }
+
+  movesFrom(square) {
+    return (this.state.legal || []).filter((text) => splitMove(text)?.from === square);
+  }
+
+  pieceOn(square) {
+    return (this.state.pieces || []).find((piece) => piece.square === square);
+  }
+
+  render(state) {
+    const changed = !this.state || this.state.fen !== state.fen || this.state.human !== state.human;
+    this.state = state;
+    if (changed || !state.your_turn) this.selected = null;
+    this.draw();
+  }
+
+  select(square) {
+    this.selected = square;
+    this.draw();
+  }
+
+  async tryMove(from, to) {
+    const options = this.movesFrom(from).filter((text) => splitMove(text).to === to);
+    if (options.length === 0) return false;
+    this.selected = null;
+    this.draw();
+    const text = options.length === 1 ? options[0] : await this.choose(options);
+    if (text) this.onMove(text);
+    return true;
+  }
+
+  draw() {
+    const state = this.state;
+    const { files, ranks } = state;
+    const width = MARGIN + files * SIZE;
+    const height = ranks * SIZE + MARGIN;
+    const root = svg("svg", {
+      viewBox: `0 0 ${width} ${height}`,
+      class: `board game-${state.game}`,
+      "data-files": files,
+      "data-ranks": ranks,
+    });
+    const last = state.last_move || {};
+    const targets = this.selected ? this.movesFrom(this.selected).map((t) => splitMove(t).to) : [];
+    for (let file = 0; file < files; file++) {
+      for (let rank = 0; rank < ranks; rank++) {
+        const name = String.fromCharCode(97 + file) + (rank + 1);
+        const { x, y } = this.place(name);
+        const classes = ["square", (file + rank) % 2 === 0 ? "dark" : "light"];
+        if (name === last.from || name === last.to) classes.push("last");
+        if (name === this.selected) classes.push("selected");
+        if (targets.includes(name)) classes.push("target");
+        root.append(svg("rect", {
+          x, y, width: SIZE, height: SIZE, class: classes.join(" "), "data-square": name,
+        }));
+      }
+    }
+    // The splash of the last two actions (yours and Roger's answer): Roger may answer before
+    // yours has been seen.
+    for (const move of (state.moves || []).slice(-2)) {
+      for (const name of move.splash || []) {
+        const { x, y } = this.place(name);
+        root.append(svg("rect", {
+          x: x + 3, y: y + 3, width: SIZE - 6, height: SIZE - 6, class: `splash by-${move.by}`,
+          "data-splash": name, "data-ply": move.ply,
+        }));
+      }
+    }
+    // Coordinates: files under the board, ranks at its left.
+    for (let file = 0; file < files; file++) {
+      const name = String.fromCharCode(97 + file);
+      const { x } = this.place(name + "1");
+      root.append(svg("text", { x: x + SIZE / 2, y: ranks * SIZE + 13, class: "coord" }, name));
+    }
+    for (let rank = 0; rank < ranks; rank++) {
+      const { y } = this.place("a" + (rank + 1));
+      root.append(svg("text", { x: MARGIN / 2, y: y + SIZE / 2 + 4, class: "coord" }, rank + 1));
+    }
+    const kings = state.millennium?.kings;
+    for (const piece of state.pieces || []) {
+      root.append(this.drawPiece(piece, kings));
+    }
+    for (const name of targets) {
+      const { x, y } = this.place(name);
+      const occupied = this.pieceOn(name);
+      root.append(svg("circle", {
+        cx: x + SIZE / 2, cy: y + SIZE / 2, r: occupied ? SIZE / 2 - 3 : SIZE / 7,
+        class: occupied ? "target-ring" : "target-dot", "data-target": name,
+      }));
+    }
+    this.svg = root;
+    root.addEventListener("pointerdown", (event) => this.pointerDown(event));
+    root.addEventListener("pointermove", (event) => this.pointerMove(event));
+    root.addEventListener("pointerup", (event) => this.pointerUp(event));
+    this.container.replaceChildren(root);
+  }
+
+  drawPiece(piece, kings) {
+    const { x, y } = this.place(piece.square);
+    const group = svg("g", {
+      class: `piece ${piece.color}`,
+      "data-piece": piece.letter,
+      "data-on": piece.square,
+      transform: `translate(${x} ${y})`,
+    });
+    group.append(svg("text", { x: SIZE / 2, y: SIZE / 2 + 2, class: "figure" },
+      figure(this.state.game, piece.letter)));
+    if (piece.hp !== undefined) {
+      // Nichess: a health bar, the HP and the piece's attack power (AP).
+      const share = piece.max_hp ? piece.hp / piece.max_hp : 1;
+      group.append(svg("rect", { x: 4, y: SIZE - 9, width: SIZE - 8, height: 5, class: "hp-back" }));
+      group.append(svg("rect", {
+        x: 4, y: SIZE - 9, width: (SIZE - 8) * share, height: 5, class: "hp-bar",
+      }));
+      group.append(svg("text", { x: SIZE - 4, y: 11, class: "hp", "data-hp": piece.hp }, piece.hp));
+      group.append(svg("text", { x: 4, y: 11, class: "ap", "data-ap": piece.ap }, piece.ap));
+    }
+    if (kings && (piece.letter === "K" || piece.letter === "k")) {
+      const royal = kings[piece.color].royal;
+      group.setAttribute("data-royal", royal ? "true" : "false");
+      group.append(svg("text", { x: SIZE / 2, y: SIZE - 3, class: royal ? "royal" : "non-royal" },
+        royal ? "royal" : "non-royal"));
+    }
+    return group;
+  }
+
+  pointerDown(event) {
+    const square = this.squareAt(event.clientX, event.clientY);
+    if (!square || !this.state.your_turn) return;
+    if (this.selected && this.selected !== square && this.movesFrom(this.selected).some(
+      (text) => splitMove(text).to === square)) {
+      this.tryMove(this.selected, square);
+      return;
+    }
+    if (this.movesFrom(square).length > 0) {
+      this.select(square);
+      const piece = this.svg.querySelector(`[data-on="${square}"]`);
+      if (piece) {
+        const ghost = piece.cloneNode(true);
+        ghost.classList.add("ghost");
+        ghost.removeAttribute("data-piece");
+        ghost.removeAttribute("data-on");
+        this.svg.append(ghost);
+        this.drag = { from: square, ghost, x: event.clientX, y: event.clientY, moved: false };
+        try {
+          this.svg.setPointerCapture(event.pointerId);
+        } catch (error) {
+          // No capture (a synthetic event): the board still gets the pointer's moves.
+        }
+      }
+    } else {
+      this.select(null);
+    }
+    event.preventDefault();
+  }
+
+  pointerMove(event) {
+    if (!this.drag) return;
+    const distance = Math.hypot(event.clientX - this.drag.x, event.clientY - this.drag.y);
+    if (distance > 4) this.drag.moved = true;
+    const point = this.svg.createSVGPoint();
+    point.x = event.clientX;
+    point.y = event.clientY;
+    const local = point.matrixTransform(this.svg.getScreenCTM().inverse());
+    this.drag.ghost.setAttribute("transform",
+      `translate(${local.x - SIZE / 2} ${local.y - SIZE / 2})`);
+  }
+
+  pointerUp(event) {
+    const drag = this.drag;
+    if (!drag) return;
+    this.drag = null;
+    drag.ghost.remove();
+    if (!drag.moved) return; // a click: the piece stays selected
+    const square = this.squareAt(event.clientX, event.clientY);
+    if (square && square !== drag.from) this.tryMove(drag.from, square);
+  }
+}

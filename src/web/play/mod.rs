@@ -1,0 +1,295 @@
+//! The `play` session: a game of chess, Millennium chess or Nichess against Roger from the
+//! play page. The session keeps the game (the rules decide every move's legality), the clocks
+//! and Roger's engine; it sends the page a full state after every change and Roger's progress
+//! while it thinks. The messages are in `docs/web-play.md`.
+
+mod clock;
+mod game;
+mod pgn;
+mod settings;
+mod view;
+
+#[cfg(test)]
+mod tests;
+
+use super::session::{Outbox, Session};
+use crate::engine::{BestMove, Engine, GoParams, Report, SideClock, SKILL_LEVEL, UCI_VARIANT};
+use crate::rules::Color;
+use crate::search::Score;
+use game::PlayGame;
+use serde_json::{json, Value};
+use std::sync::mpsc::{self, Receiver, TryRecvError};
+use std::time::{Instant, SystemTime, UNIX_EPOCH};
+
+/// Roger thinking on one move: its progress and its answer come through these.
+struct Search {
+    reports: Receiver<Report>,
+    best: Receiver<BestMove>,
+}
+
+#[derive(Default)]
+pub struct PlaySession {
+    /// Made at the first game: building it warms up every game's tables.
+    engine: Option<Engine>,
+    game: Option<PlayGame>,
+    search: Option<Search>,
+}
+
+impl PlaySession {
+    pub fn new() -> PlaySession {
+        PlaySession::default()
+    }
+
+    fn send_state(&self, out: &Outbox) {
+        if let Some(game) = &self.game {
+            out.send(game.state(self.search.is_some(), Instant::now()));
+        }
+    }
+
+    /// Stops Roger's search, if any, and forgets its answer.
+    fn stop_search(&mut self) {
+        if let Some(engine) = &mut self.engine {
+            engine.stop();
+        }
+        self.search = None;
+    }
+
+    fn new_game(&mut self, message: &Value, out: &Outbox) {
+        let random_bit = SystemTime::now()
+            .duration_since(UNIX_EPOCH)
+            .map_or(0, |d| d.subsec_nanos())
+            & 1
+            == 1;
+        let settings = match settings::parse(message, random_bit) {
+            Ok(settings) => settings,
+            Err(error) => return out.error(error),
+        };
+        // The FEN is checked before anything is touched: a bad one leaves the game as it was.
+        let game = match PlayGame::new(settings, Instant::now()) {
+            Ok(game) => game,
+            Err(error) => return out.error(error),
+        };
+        self.stop_search();
+        let engine = self.engine.get_or_insert_with(Engine::new);
+        let options = [
+            (UCI_VARIANT, game.settings.game_name.to_string()),
+            (SKILL_LEVEL, game.settings.skill.to_string()),
+        ];
+        for (name, value) in options {
+            if let Err(error) = engine.set_option(name, Some(&value)) {
+                return out.error(format!("new: Roger refused {name} {value}: {error}"));
+            }
+        }
+        engine.new_game();
+        self.game = Some(game);
+        self.send_state(out);
+    }
+
+    fn human_move(&mut self, message: &Value, out: &Outbox) {
+        let Some(text) = message.get("move").and_then(Value::as_str) else {
+            return out.error(format!(
+                "move: 'move' is {}; expected a move text such as \"e2e4\"",
+                message.get("move").unwrap_or(&Value::Null)
+            ));
+        };
+        let Some(game) = &mut self.game else {
+            return out.error("move: no game yet; start one with \"new\"");
+        };
+        if game.engines_turn() {
+            return out.error(format!(
+                "move: '{text}' comes too early: it is Roger's turn"
+            ));
+        }
+        match game.play(text, false, Instant::now()) {
+            Ok(()) => self.send_state(out),
+            Err(error) => out.error(format!("move: {error}")),
+        }
+    }
+
+    fn take_back(&mut self, out: &Outbox) {
+        let Some(game) = &self.game else {
+            return out.error("takeback: no game yet");
+        };
+        // Checked before Roger's search is stopped: a refused takeback changes nothing.
+        if game.moves.iter().all(|played| played.by_engine) {
+            return out.error("takeback: you have made no move to take back");
+        }
+        self.stop_search();
+        let Some(game) = &mut self.game else { return };
+        match game.take_back(Instant::now()) {
+            Ok(_) => self.send_state(out),
+            Err(error) => out.error(error),
+        }
+    }
+
+    fn resign(&mut self, out: &Outbox) {
+        let Some(game) = &mut self.game else {
+            return out.error("resign: no game yet");
+        };
+        if let Some(ended) = &game.ended {
+            return out.error(format!("resign: the game is over ({})", ended.reason));
+        }
+        let winner = game.settings.human.flip();
+        game.end(Some(winner), "you resigned", Instant::now());
+        self.stop_search();
+        self.send_state(out);
+    }
+
+    fn pgn(&self, out: &Outbox) {
+        let Some(game) = &self.game else {
+            return out.error("pgn: no game yet");
+        };
+        let name = format!("roger-{}.pgn", game.settings.game_name);
+        out.send(json!({ "type": "pgn", "name": name, "pgn": game.pgn() }));
+    }
+
+    /// Starts Roger's search when it is its turn.
+    fn think(&mut self, out: &Outbox) {
+        let (Some(game), Some(engine)) = (&self.game, &mut self.engine) else {
+            return;
+        };
+        if self.search.is_some() || !game.engines_turn() {
+            return;
+        }
+        let moves: Vec<String> = game.moves.iter().map(|m| m.text.clone()).collect();
+        if let Err(error) = engine.set_position(Some(&game.start_fen), &moves) {
+            return self.give_up(format!("Roger could not take the position: {error}"), out);
+        }
+        let now = Instant::now();
+        let side = |color| SideClock {
+            time: Some(game.clocks.left(color, now)),
+            increment: Some(game.clocks.increment()),
+        };
+        let params = GoParams {
+            clocks: [side(Color::White), side(Color::Black)],
+            movetime: game.settings.movetime,
+            ..GoParams::default()
+        };
+        let (report_to, reports) = mpsc::channel();
+        let (best_to, best) = mpsc::channel();
+        let started = engine.go(
+            &params,
+            move |report| {
+                let _ = report_to.send(report);
+            },
+            move |answer| {
+                let _ = best_to.send(answer);
+            },
+        );
+        match started {
+            Ok(()) => {
+                self.search = Some(Search { reports, best });
+                self.send_state(out);
+            }
+            Err(error) => self.give_up(format!("Roger could not start thinking: {error}"), out),
+        }
+    }
+
+    /// Roger cannot play on: the game ends, rather than the page getting the same error at
+    /// every poll.
+    fn give_up(&mut self, error: String, out: &Outbox) {
+        out.error(&error);
+        if let Some(game) = &mut self.game {
+            game.end(Some(game.settings.human), &error, Instant::now());
+        }
+        self.send_state(out);
+    }
+
+    /// Forwards Roger's latest progress and plays its answer once it comes.
+    fn follow_search(&mut self, out: &Outbox) {
+        let (Some(search), Some(game)) = (&self.search, &mut self.game) else {
+            return;
+        };
+        let engine_white = game.settings.human == Color::Black;
+        let latest = search
+            .reports
+            .try_iter()
+            .filter_map(|report| match report {
+                Report::Progress(info) if info.multipv <= 1 => Some(info),
+                _ => None,
+            })
+            .last();
+        if let Some(info) = latest {
+            // Scores are Roger's own; the page shows them from White's side.
+            let sign = if engine_white { 1 } else { -1 };
+            let score = match info.score {
+                Score::Cp(cp) => json!({ "cp": cp * sign }),
+                Score::Mate(moves) => json!({ "mate": moves * sign }),
+            };
+            let eval = json!({
+                "depth": info.depth,
+                "seldepth": info.seldepth,
+                "score": score,
+                "nodes": info.nodes,
+                "time_ms": info.time.as_millis() as u64,
+                "pv": info.pv,
+            });
+            out.send(json!({ "type": "thinking", "eval": eval }));
+            game.eval = Some(eval);
+        }
+        let answer = match search.best.try_recv() {
+            Ok(answer) => answer,
+            Err(TryRecvError::Empty) => return,
+            Err(TryRecvError::Disconnected) => BestMove::default(),
+        };
+        self.search = None;
+        let now = Instant::now();
+        match answer.best {
+            Some(text) => {
+                // The rules check Roger's move like any other; it is never played unchecked.
+                if let Err(error) = game.play(&text, true, now) {
+                    out.error(format!("Roger's move '{text}' was refused: {error}"));
+                    game.end(Some(game.settings.human), "Roger gave an illegal move", now);
+                }
+            }
+            None => {
+                out.error("Roger found no move in a game that goes on");
+                game.end(Some(game.settings.human), "Roger gave no move", now);
+            }
+        }
+        self.send_state(out);
+    }
+
+    /// A fallen flag ends the game.
+    fn check_flag(&mut self, out: &Outbox) {
+        let Some(game) = &mut self.game else { return };
+        let now = Instant::now();
+        if game.ended.is_some() {
+            return;
+        }
+        if let Some(side) = game.clocks.flagged(now) {
+            game.end(
+                Some(side.flip()),
+                &format!("{} lost on time", side.name()),
+                now,
+            );
+            self.stop_search();
+            self.send_state(out);
+        }
+    }
+}
+
+impl Session for PlaySession {
+    fn message(&mut self, message: &Value, out: &Outbox) {
+        match message["type"].as_str().unwrap_or_default() {
+            "new" => self.new_game(message, out),
+            "move" => self.human_move(message, out),
+            "takeback" => self.take_back(out),
+            "resign" => self.resign(out),
+            "pgn" => self.pgn(out),
+            "state" => match &self.game {
+                Some(_) => self.send_state(out),
+                None => out.error("state: no game yet; start one with \"new\""),
+            },
+            other => out.error(format!(
+                "unknown message type '{other}'; expected new, move, takeback, resign, pgn or state"
+            )),
+        }
+    }
+
+    fn poll(&mut self, out: &Outbox) {
+        self.check_flag(out);
+        self.follow_search(out);
+        self.think(out);
+    }
+}

@@ -1,0 +1,201 @@
+//! The play session driven as the page drives it, without a socket: its messages back are
+//! read from the outbox's channel.
+
+use super::*;
+use std::time::Duration;
+use tokio::sync::mpsc::{unbounded_channel, UnboundedReceiver};
+
+struct Page {
+    session: PlaySession,
+    out: Outbox,
+    inbox: UnboundedReceiver<String>,
+}
+
+impl Page {
+    fn new() -> Page {
+        let (sender, inbox) = unbounded_channel();
+        Page {
+            session: PlaySession::new(),
+            out: Outbox::new(sender),
+            inbox,
+        }
+    }
+
+    /// Sends a message and polls once, as the session's thread does; returns what came back.
+    fn send(&mut self, message: Value) -> Vec<Value> {
+        self.session.message(&message, &self.out);
+        self.session.poll(&self.out);
+        self.received()
+    }
+
+    fn received(&mut self) -> Vec<Value> {
+        let mut messages = Vec::new();
+        while let Ok(text) = self.inbox.try_recv() {
+            messages.push(serde_json::from_str(&text).unwrap());
+        }
+        messages
+    }
+
+    /// Polls until a state message satisfies `test`, for at most ten seconds.
+    fn poll_until(&mut self, test: impl Fn(&Value) -> bool) -> Value {
+        let deadline = Instant::now() + Duration::from_secs(10);
+        while Instant::now() < deadline {
+            self.session.poll(&self.out);
+            if let Some(state) = self
+                .received()
+                .into_iter()
+                .filter(|m| m["type"] == "state")
+                .find(|m| test(m))
+            {
+                return state;
+            }
+            std::thread::sleep(Duration::from_millis(5));
+        }
+        panic!("no such state within ten seconds");
+    }
+}
+
+fn last_state(messages: &[Value]) -> Value {
+    messages
+        .iter()
+        .rev()
+        .find(|m| m["type"] == "state")
+        .cloned()
+        .unwrap_or_else(|| panic!("no state in {messages:?}"))
+}
+
+fn errors(messages: &[Value]) -> Vec<String> {
+    messages
+        .iter()
+        .filter(|m| m["type"] == "error")
+        .map(|m| m["error"].as_str().unwrap().to_string())
+        .collect()
+}
+
+#[test]
+fn bad_messages_are_answered_and_change_nothing() {
+    let mut page = Page::new();
+    let first = errors(&page.send(json!({"type": "move", "move": "e2e4"})));
+    assert!(first[0].contains("no game yet"), "{first:?}");
+    assert!(errors(&page.send(json!({"type": "fly"})))[0].contains("unknown message type 'fly'"));
+    let state = last_state(&page.send(json!({"type": "new", "game": "chess", "movetime": 20})));
+    let fen = state["fen"].clone();
+    for (message, needle) in [
+        (json!({"type": "move"}), "'move' is null"),
+        (json!({"type": "move", "move": 42}), "'move' is 42"),
+        (json!({"type": "move", "move": "e2e5"}), "not a legal move"),
+        (json!({"type": "move", "move": "zz"}), "not a move"),
+        (json!({"type": "move", "move": "é2é4"}), "not a move"),
+        (json!({"type": "new", "fen": "8/8/8 w - -"}), "invalid FEN"),
+        (json!({"type": "new", "game": "go"}), "no game 'go'"),
+        (json!({"type": "takeback"}), "no move to take back"),
+    ] {
+        let answer = page.send(message.clone());
+        let found = errors(&answer);
+        assert!(
+            found.len() == 1 && found[0].contains(needle),
+            "{message}: {answer:?}"
+        );
+        assert_eq!(last_state(&page.send(json!({"type": "state"})))["fen"], fen);
+    }
+}
+
+#[test]
+fn roger_answers_and_a_takeback_undoes_the_pair() {
+    let mut page = Page::new();
+    page.send(json!({"type": "new", "game": "chess", "skill": 0, "movetime": 30}));
+    let after = page.send(json!({"type": "move", "move": "e2e4"}));
+    let state = last_state(&after);
+    assert_eq!(state["moves"][0]["san"], "e4");
+    assert_eq!(state["legal"], json!([]));
+    let answered = page.poll_until(|s| s["moves"].as_array().unwrap().len() == 2);
+    assert_eq!(answered["moves"][1]["by"], "roger");
+    assert!(answered["your_turn"].as_bool().unwrap());
+    assert!(answered["legal"].as_array().unwrap().len() > 10);
+    assert_eq!(
+        answered["last_move"]["to"],
+        answered["moves"][1]["text"].as_str().unwrap()[2..4]
+    );
+    let back = last_state(&page.send(json!({"type": "takeback"})));
+    assert_eq!(back["moves"], json!([]));
+    assert_eq!(
+        back["fen"],
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
+    );
+    assert_eq!(back["clocks"]["running"], "white");
+    // Before Roger answers, a takeback undoes the one move: the search is stopped first.
+    page.session
+        .message(&json!({"type": "move", "move": "d2d4"}), &page.out);
+    page.session
+        .message(&json!({"type": "takeback"}), &page.out);
+    let state = last_state(&page.received());
+    assert_eq!(state["moves"], json!([]));
+    assert!(!state["thinking"].as_bool().unwrap());
+    // Playing Black, nothing of yours to take back while Roger thinks on its first move.
+    page.send(json!({"type": "new", "side": "black", "skill": 0, "movetime": 30}));
+    let refused = page.send(json!({"type": "takeback"}));
+    assert!(
+        errors(&refused)[0].contains("no move to take back"),
+        "{refused:?}"
+    );
+    let answered = page.poll_until(|s| s["moves"].as_array().unwrap().len() == 1);
+    assert_eq!(answered["moves"][0]["by"], "roger");
+    let pgn = page.send(json!({"type": "pgn"}));
+    assert!(
+        pgn[0]["pgn"].as_str().unwrap().contains("[Result \"*\"]"),
+        "{pgn:?}"
+    );
+}
+
+#[test]
+fn a_flag_falls_on_the_server_clock() {
+    let mut page = Page::new();
+    page.send(json!({"type": "new", "game": "nichess", "minutes": 0.002}));
+    std::thread::sleep(Duration::from_millis(150));
+    let state = page.poll_until(|s| !s["result"].is_null());
+    assert_eq!(state["result"]["result"], "0-1");
+    assert_eq!(state["result"]["reason"], "white lost on time");
+    assert_eq!(state["clocks"]["white"], 0);
+    assert_eq!(state["clocks"]["running"], Value::Null);
+    assert!(errors(&page.send(json!({"type": "move", "move": "e2e3"})))[0].contains("over"));
+}
+
+#[test]
+fn a_nichess_throw_sends_its_splash_and_health() {
+    let mut page = Page::new();
+    let fen = "k7/8/6mn/6Nr/7p/8/4M3/3QK3 w - - 0 1";
+    let state = last_state(&page.send(json!({"type": "new", "game": "nichess", "fen": fen})));
+    assert!(state["legal"].as_array().unwrap().contains(&json!("d1h5")));
+    let state = last_state(&page.send(json!({"type": "move", "move": "d1h5"})));
+    assert_eq!(state["splash"], json!(["g6", "h4", "h6"]));
+    let h6 = state["pieces"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|p| p["square"] == "h6")
+        .unwrap();
+    assert_eq!((h6["hp"].clone(), h6["ap"].clone()), (json!(40), json!(60)));
+}
+
+#[test]
+fn millennium_shows_pools_and_the_fallen_keystone() {
+    let mut page = Page::new();
+    // White's rook takes the black king on e8: Black's k8 king is then royal.
+    let fen = "4k5k4/15/15/15/15/15/15/4R4K1K3 w - - 0 1 Q";
+    let state = last_state(
+        &page.send(json!({"type": "new", "game": "millennium", "fen": fen,
+        "movetime": 20})),
+    );
+    assert_eq!(state["files"], 15);
+    assert_eq!(
+        state["millennium"]["pools"],
+        json!({"white": "Q", "black": ""})
+    );
+    assert_eq!(state["millennium"]["kings"]["black"]["royal"], false);
+    let state = last_state(&page.send(json!({"type": "move", "move": "e1e8"})));
+    let black = &state["millennium"]["kings"]["black"];
+    assert_eq!(black["royal"], true);
+    assert_eq!(black["squares"], json!(["k8"]));
+    assert_eq!(black["keystone_fell_on"], "e8");
+    assert_eq!(state["millennium"]["pools"]["black"], "");
+}

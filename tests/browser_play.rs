@@ -1,0 +1,386 @@
+//! The play page in a real headless Chromium: a short game of chess, Millennium chess and
+//! Nichess against Roger, played by clicking and dragging on the board. Each game's move list
+//! is replayed with the crate's own rules: every move of Roger's is legal, and the final FEN
+//! and result are the rules'.
+
+mod browser_support;
+
+use browser_support::{Browser, Served};
+use roger::rules::registry::AnyGame;
+use roger::rules::{Color, Game, Outcome};
+use serde_json::{json, Value};
+use std::time::{Duration, Instant};
+
+const WAIT: Duration = Duration::from_secs(20);
+
+/// The page's last state.
+fn state(browser: &Browser) -> Value {
+    browser.run(
+        "return window.rogerPlay && window.rogerPlay.state;",
+        json!([]),
+    )
+}
+
+fn plies(browser: &Browser) -> usize {
+    state(browser)["moves"].as_array().map_or(0, Vec::len)
+}
+
+/// Waits for the state to have `count` moves.
+fn wait_for_plies(browser: &Browser, count: usize) -> Value {
+    browser.wait_for(
+        &format!("{count} plies"),
+        &format!(
+            "const s = window.rogerPlay.state; return s && s.moves.length === {count} \
+             && (s.result || s.your_turn) ? s : null;"
+        ),
+        WAIT,
+    )
+}
+
+fn click_square(browser: &Browser, square: &str) {
+    browser.click(&format!("rect[data-square=\"{square}\"]"));
+}
+
+/// Drags with the real pointer from one square's middle to another's. The board is drawn
+/// anew when the piece is picked up, so the squares are reached by their place on the screen.
+fn drag(browser: &Browser, from: &str, to: &str) {
+    let places = browser.run(
+        "const at = (sq) => document.querySelector(`rect[data-square=\"${sq}\"]`);
+         at(arguments[0]).scrollIntoView({ block: 'center' });
+         return [arguments[0], arguments[1]].map((sq) => {
+           const r = at(sq).getBoundingClientRect();
+           return [Math.round(r.left + r.width / 2), Math.round(r.top + r.height / 2)];
+         });",
+        json!([from, to]),
+    );
+    let (from, to) = (&places[0], &places[1]);
+    browser.command(
+        "POST",
+        "/actions",
+        Some(json!({ "actions": [{
+            "type": "pointer", "id": "mouse", "parameters": { "pointerType": "mouse" },
+            "actions": [
+                { "type": "pointerMove", "duration": 0, "origin": "viewport", "x": from[0], "y": from[1] },
+                { "type": "pointerDown", "button": 0 },
+                { "type": "pointerMove", "duration": 150, "origin": "viewport", "x": to[0], "y": to[1] },
+                { "type": "pointerUp", "button": 0 },
+            ]
+        }]})),
+    );
+    browser.command("DELETE", "/actions", None);
+}
+
+/// Sets the form and presses "New game".
+fn new_game(browser: &Browser, game: &str, fen: &str) {
+    browser.run(
+        "document.getElementById('game').value = arguments[0];
+         document.getElementById('side').value = 'white';
+         document.getElementById('minutes').value = '1';
+         document.getElementById('increment').value = '0';
+         document.getElementById('skill').value = '0';
+         document.getElementById('movetime').value = '100';
+         document.getElementById('skill').dispatchEvent(new Event('input'));",
+        json!([game]),
+    );
+    browser.type_into("#start-fen", fen);
+    let before = browser.run("return window.rogerPlay.messages;", json!([]));
+    browser.click("#new-game");
+    browser.wait_for(
+        "the answer to new",
+        &format!("return window.rogerPlay.messages > {before};"),
+        WAIT,
+    );
+}
+
+/// The game the move list makes by the crate's rules: its FEN and how it stands.
+fn replay(state: &Value) -> (AnyGame, String, Outcome) {
+    let moves: Vec<String> = state["moves"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| m["text"].as_str().unwrap().to_string())
+        .collect();
+    let game = AnyGame::new(state["game"].as_str().unwrap())
+        .unwrap()
+        .with_position(state["start_fen"].as_str(), &moves)
+        .unwrap_or_else(|error| panic!("the move list is not legal: {error}"));
+    let (fen, outcome) = match &game {
+        AnyGame::Chess(r) => (r.position().fen(), r.outcome()),
+        AnyGame::Nichess(r) => (r.position().fen(), r.outcome()),
+        AnyGame::Millennium(r) => (r.position().fen(), r.outcome()),
+    };
+    (game, fen, outcome)
+}
+
+/// Checks the page's state against the rules' replay of its moves.
+fn check_against_rules(state: &Value) -> Outcome {
+    let (_, fen, outcome) = replay(state);
+    assert_eq!(state["fen"], fen.as_str(), "{state}");
+    let result = match outcome {
+        Outcome::Ongoing => Value::Null,
+        Outcome::Win(Color::White, reason) => json!({"result": "1-0", "reason": reason.text()}),
+        Outcome::Win(Color::Black, reason) => json!({"result": "0-1", "reason": reason.text()}),
+        Outcome::Draw(reason) => json!({"result": "1/2-1/2", "reason": reason.text()}),
+    };
+    if !result.is_null() {
+        assert_eq!(state["result"]["result"], result["result"], "{state}");
+        assert_eq!(state["result"]["reason"], result["reason"], "{state}");
+    } else {
+        assert!(state["result"].is_null(), "{state}");
+    }
+    outcome
+}
+
+/// A move of `legal` after which the side that made it has won, by the crate's rules.
+fn winning_move(state: &Value) -> Option<String> {
+    let (game, _, _) = replay(state);
+    state["legal"].as_array()?.iter().find_map(|text| {
+        let text = text.as_str()?.to_string();
+        let won = match &game {
+            AnyGame::Chess(r) => won(r.clone(), &text),
+            AnyGame::Nichess(r) => won(r.clone(), &text),
+            AnyGame::Millennium(r) => won(r.clone(), &text),
+        };
+        won.then_some(text)
+    })
+}
+
+fn won<G: Game>(mut record: roger::rules::GameRecord<G>, text: &str) -> bool {
+    let mover = record.position().side_to_move();
+    record.play_text(text).is_ok()
+        && matches!(record.outcome(), Outcome::Win(winner, _) if winner == mover)
+}
+
+fn moves_listed(browser: &Browser) -> Vec<String> {
+    let listed = browser.run(
+        "return [...document.querySelectorAll('#moves li')].map(li => li.dataset.move);",
+        json!([]),
+    );
+    serde_json::from_value(listed).unwrap()
+}
+
+fn open_page() -> (Served, Browser) {
+    let served = Served::start(&[]);
+    let browser = Browser::start();
+    browser.goto(&served.url("/play.html"));
+    browser.wait_for(
+        "the first game's state",
+        "return window.rogerPlay && window.rogerPlay.state;",
+        WAIT,
+    );
+    (served, browser)
+}
+
+#[test]
+fn chess_by_clicks_with_a_bad_fen_a_takeback_a_drag_and_a_promotion_mate() {
+    let started = Instant::now();
+    let (_served, browser) = open_page();
+    let first = state(&browser);
+    assert_eq!(first["game"], "chess");
+    assert_eq!(
+        browser.run(
+            "return document.querySelectorAll('rect[data-square]').length;",
+            json!([])
+        ),
+        64
+    );
+
+    // An invalid FEN: the rules' reason on the page, and the game on the board stays.
+    new_game(&browser, "chess", "rnbqkbnr/pppppppp w");
+    let error = browser.text("#error");
+    assert!(error.contains("invalid FEN"), "{error}");
+    assert_eq!(state(&browser)["fen"], first["fen"]);
+
+    // White to move: Rb2 leaves Black only Kg8, and then a8=Q is mate.
+    let fen = "7k/P7/6K1/8/8/8/8/1R6 w - - 0 1";
+    new_game(&browser, "chess", fen);
+    assert_eq!(state(&browser)["fen"], fen);
+    assert_eq!(browser.text("#error"), "");
+    // Your clock counts down between the server's messages; Roger's stands.
+    let clocks = || (browser.text("#clock-bottom"), browser.text("#clock-top"));
+    let before = clocks();
+    std::thread::sleep(Duration::from_millis(1100));
+    let after = clocks();
+    assert!(
+        before.0.starts_with("You ") && before.0 != after.0,
+        "{before:?} {after:?}"
+    );
+    assert_eq!(before.1, after.1);
+    click_square(&browser, "b1");
+    let targets = browser.run(
+        "return [...document.querySelectorAll('[data-target]')].map(t => t.dataset.target).sort();",
+        json!([]),
+    );
+    assert!(
+        targets.as_array().unwrap().contains(&json!("b8")),
+        "{targets}"
+    );
+    click_square(&browser, "b2");
+    let answered = wait_for_plies(&browser, 2);
+    assert_eq!(moves_listed(&browser), ["b1b2", "h8g8"]);
+    check_against_rules(&answered);
+
+    // Take back the pair; the clocks run for White again.
+    browser.click("#takeback");
+    let back = wait_for_plies(&browser, 0);
+    assert_eq!(back["fen"], fen);
+    assert_eq!(back["clocks"]["running"], "white");
+
+    // The same move by drag and drop.
+    drag(&browser, "b1", "b2");
+    let answered = wait_for_plies(&browser, 2);
+    check_against_rules(&answered);
+
+    // The promotion asks which piece; the queen mates.
+    click_square(&browser, "a7");
+    click_square(&browser, "a8");
+    browser.wait_for(
+        "the promotion choice",
+        "return !document.getElementById('promotion').hidden;",
+        WAIT,
+    );
+    let offered = browser.run(
+        "return [...document.querySelectorAll('[data-promotion]')].map(b => b.dataset.promotion).sort();",
+        json!([]),
+    );
+    assert_eq!(offered, json!(["b", "n", "q", "r"]));
+    browser.click("[data-promotion=\"q\"]");
+    let done = wait_for_plies(&browser, 3);
+    assert_eq!(moves_listed(&browser), ["b1b2", "h8g8", "a7a8q"]);
+    assert_eq!(done["moves"][2]["san"], "a8=Q#");
+    assert!(matches!(
+        check_against_rules(&done),
+        Outcome::Win(Color::White, _)
+    ));
+    assert_eq!(browser.text("#result"), "1-0 (checkmate)");
+
+    browser.click("#download-pgn");
+    let pgn = browser.wait_for("the PGN", "return window.rogerPlay.pgn;", WAIT);
+    let pgn = pgn.as_str().unwrap();
+    assert!(pgn.contains(&format!("[FEN \"{fen}\"]")), "{pgn}");
+    assert!(pgn.contains("1. Rb2 Kg8 2. a8=Q# {checkmate} 1-0"), "{pgn}");
+    browser.screenshot("play-chess");
+    println!("chess game: {:?}", started.elapsed());
+}
+
+#[test]
+fn millennium_keystone_pool_and_mate() {
+    let started = Instant::now();
+    let (_served, browser) = open_page();
+    // Rxe8 takes Black's first king and checks the other along the eighth rank; Kl7 is the
+    // only answer, and Qo7 mates.
+    let fen = "4k5k4/9pp4/R14/15/15/15/15/K3R3K5Q w - - 0 1 Nr";
+    new_game(&browser, "millennium", fen);
+    let first = state(&browser);
+    assert_eq!(
+        (first["files"].clone(), first["ranks"].clone()),
+        (json!(15), json!(8))
+    );
+    assert_eq!(
+        browser.run(
+            "return document.querySelectorAll('rect[data-square]').length;",
+            json!([])
+        ),
+        120
+    );
+    let pools = browser.run(
+        "return [...document.querySelectorAll('[data-pool]')].map(p => p.dataset.pool + ':' + p.dataset.letters).sort();",
+        json!([]),
+    );
+    assert_eq!(pools, json!(["black:r", "white:N"]));
+    let royal = "return [...document.querySelectorAll('g[data-piece=\"k\"]')].map(k => k.dataset.on + ':' + k.dataset.royal);";
+    assert_eq!(
+        browser.run(royal, json!([])),
+        json!(["e8:false", "k8:false"])
+    );
+
+    click_square(&browser, "e1");
+    click_square(&browser, "e8");
+    browser.wait_for(
+        "the keystone's fall",
+        "const k = document.querySelector('[data-kings=\"black\"]'); return k && k.dataset.keystone === 'e8';",
+        WAIT,
+    );
+    assert_eq!(browser.run(royal, json!([])).as_array().unwrap().len(), 1);
+    let kings = browser.text("[data-kings=\"black\"]");
+    assert!(
+        kings.contains("keystone king fell on e8") && kings.contains("is royal"),
+        "{kings}"
+    );
+    browser.screenshot("play-millennium-keystone");
+
+    let answered = wait_for_plies(&browser, 2);
+    assert_eq!(moves_listed(&browser), ["e1e8", "k8l7"]);
+    check_against_rules(&answered);
+    assert_eq!(browser.run(royal, json!([])), json!(["l7:true"]));
+    drag(&browser, "o1", "o7");
+    let done = wait_for_plies(&browser, 3);
+    assert_eq!(moves_listed(&browser), ["e1e8", "k8l7", "o1o7"]);
+    assert!(matches!(
+        check_against_rules(&done),
+        Outcome::Win(Color::White, _)
+    ));
+    assert_eq!(
+        done["millennium"]["pools"],
+        json!({"white": "N", "black": "r"})
+    );
+    browser.screenshot("play-millennium");
+    println!("millennium game: {:?}", started.elapsed());
+}
+
+#[test]
+fn nichess_health_a_throws_splash_and_the_kings_destruction() {
+    let started = Instant::now();
+    let (_served, browser) = open_page();
+    // The queen on d1 throws the maenad on e2 at h5; then one of the pirates on a1 and b2
+    // destroys the black king wherever it goes.
+    let fen = "k7/8/6mn/6Nr/7p/8/1R2M3/R2QK3 w - - 0 1";
+    new_game(&browser, "nichess", fen);
+    let hp_on = |square: &str| {
+        browser.run(
+            "const t = document.querySelector(`g[data-on=\"${arguments[0]}\"] [data-hp]`); \
+             return t && [t.dataset.hp, t.parentNode.querySelector('[data-ap]').dataset.ap];",
+            json!([square]),
+        )
+    };
+    assert_eq!(hp_on("h6"), json!(["60", "60"]));
+    assert_eq!(hp_on("h4"), json!(["30", "60"]));
+    assert_eq!(hp_on("d1"), json!(["10", "30"]));
+
+    click_square(&browser, "d1");
+    click_square(&browser, "h5");
+    // Roger may answer at once: the throw's splash stays marked with Roger's answer.
+    let answered = wait_for_plies(&browser, 2);
+    assert_eq!(moves_listed(&browser)[0], "d1h5");
+    assert_eq!(answered["moves"][0]["splash"], json!(["g6", "h4", "h6"]));
+    check_against_rules(&answered);
+    let splash = browser.run(
+        "return [...document.querySelectorAll('[data-splash][data-ply=\"1\"]')].map(s => s.dataset.splash).sort();",
+        json!([]),
+    );
+    assert_eq!(splash, json!(["g6", "h4", "h6"]));
+    let hp = |piece: &str| {
+        browser.run(
+            "return [...document.querySelectorAll(`g[data-piece=\"${arguments[0]}\"] [data-hp]`)].map(t => t.dataset.hp);",
+            json!([piece]),
+        )
+    };
+    assert_eq!(hp("n"), json!(["40"]));
+    assert_eq!(hp("p"), json!(["10"]));
+    assert_eq!(hp("m"), json!([]));
+    browser.screenshot("play-nichess-splash");
+
+    let kill = winning_move(&answered).expect("a pirate reaches the black king");
+    click_square(&browser, &kill[..2]);
+    click_square(&browser, &kill[2..]);
+    let done = wait_for_plies(&browser, 3);
+    assert_eq!(moves_listed(&browser)[2], kill);
+    assert!(matches!(
+        check_against_rules(&done),
+        Outcome::Win(Color::White, _)
+    ));
+    assert_eq!(browser.text("#result"), "1-0 (king destroyed)");
+    browser.screenshot("play-nichess");
+    assert_eq!(plies(&browser), 3);
+    println!("nichess game: {:?}", started.elapsed());
+}
