@@ -3,7 +3,7 @@
 
 use super::clock::Clocks;
 use super::settings::Settings;
-use super::view::{self, PieceView};
+use crate::web::view::{self, PieceView};
 use crate::arena::pgn::chess_san;
 use crate::rules::registry::{bind_game, dispatch, AnyGame, TurnGame};
 use crate::rules::{Color, Game, MoveList, Outcome};

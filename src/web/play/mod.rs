@@ -7,7 +7,7 @@ mod clock;
 mod game;
 mod pgn;
 mod settings;
-mod view;
+
 
 #[cfg(test)]
 mod tests;

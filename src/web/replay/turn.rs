@@ -6,7 +6,7 @@ use crate::rules::chess::Chess;
 use crate::rules::registry::{bind_game, TurnGame};
 use crate::rules::{Game, MoveList};
 use crate::rules::{GameRecord, Outcome};
-use crate::web::view::{pieces, ViewPiece};
+use crate::web::view::{move_squares, parse_placement, splash, PieceView};
 use serde::Serialize;
 
 /// The position after a move (the first frame: the start).
@@ -16,10 +16,16 @@ pub struct TurnFrame {
     /// The move that led here, in the protocol's notation.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub r#move: Option<String>,
+    /// Nichess: the squares a throw's splash hit (enemy pieces besides the target that lost
+    /// health or were destroyed).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub splash: Vec<String>,
     /// The move as the file wrote it.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub written: Option<String>,
-    pub pieces: Vec<ViewPiece>,
+    /// The pieces as the play page's state has them (`square`, `letter`, `color`; Nichess
+    /// `hp`, `ap`, `max_hp`).
+    pub pieces: Vec<serde_json::Value>,
 }
 
 /// A whole turn game.
@@ -50,21 +56,39 @@ fn replay_game<G: Game>(start_fen: Option<&str>, moves: &[String]) -> Result<Tur
         Some(fen) => G::from_fen(fen).map_err(|error| format!("start FEN '{fen}': {error}"))?,
         None => G::startpos(),
     };
-    let frame = |position: &G, mv: Option<String>, written: Option<String>| TurnFrame {
+    let kind = TurnGame::named(G::VARIANT).expect("a turn game's own name");
+    let view = |position: &G| -> Vec<PieceView> {
+        parse_placement(&position.fen(), kind, G::FILES.into(), G::RANKS.into())
+            .unwrap_or_default()
+    };
+    let frame = |position: &G, pieces: &[PieceView]| TurnFrame {
         fen: position.fen(),
-        r#move: mv,
-        written,
-        pieces: pieces(&position.fen(), G::FILES, G::RANKS),
+        r#move: None,
+        splash: Vec::new(),
+        written: None,
+        pieces: pieces.iter().map(|piece| piece.json(kind)).collect(),
     };
     let mut record = GameRecord::new(start);
-    let mut frames = vec![frame(record.position(), None, None)];
+    let mut before = view(record.position());
+    let mut frames = vec![frame(record.position(), &before)];
     for (index, written) in moves.iter().enumerate() {
         let text = protocol_text(record.position(), written)
             .map_err(|error| format!("move {} '{written}': {error}", index + 1))?;
+        let mover_white = record.position().side_to_move().index() == 0;
         record
             .play_text(&text)
             .map_err(|error| format!("move {} '{written}': {error}", index + 1))?;
-        frames.push(frame(record.position(), Some(text), Some(written.clone())));
+        let after = view(record.position());
+        let mut next = frame(record.position(), &after);
+        if kind == TurnGame::Nichess {
+            if let Some((_, to)) = move_squares(&text) {
+                next.splash = splash(&before, &after, mover_white, &to);
+            }
+        }
+        next.r#move = Some(text);
+        next.written = Some(written.clone());
+        frames.push(next);
+        before = after;
     }
     let outcome = match record.outcome() {
         Outcome::Ongoing => "ongoing".to_string(),
