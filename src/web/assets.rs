@@ -24,6 +24,9 @@ pub const ASSETS: &[Asset] = &[
     asset!("index.html"),
     asset!("style.css"),
     asset!("common.js"),
+    asset!("world.html"),
+    asset!("world.css"),
+    asset!("world.js"),
 ];
 
 /// The content type of a file, by its extension.
