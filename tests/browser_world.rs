@@ -167,6 +167,14 @@ fn a_player_joins_by_clicks_plays_two_moves_with_the_server_s_squares_and_ends_t
         .collect();
     moves.sort();
     assert_eq!(moves, ["1,0-2,2", "4,1-4,3"], "{text}");
+    // Opened again, the page comes back as the same player with the kept token.
+    browser.goto(&served.url("/world.html"));
+    let again = browser.wait_for(
+        "the player back after a reload",
+        "return window.rogerWorld && rogerWorld.me && rogerWorld.me.player;",
+        WAIT,
+    );
+    assert_eq!(again.as_u64(), Some(me));
     let errors: Vec<String> = browser
         .console()
         .into_iter()
@@ -269,4 +277,51 @@ fn ten_thousand_pieces_pan_and_zoom_within_the_frame_budget() {
         let p95 = stats["frames"]["p95"].as_f64().unwrap();
         assert!(p95 < 50.0, "p95 frame interval {p95} ms: {stats}");
     }
+}
+
+#[test]
+fn the_spectator_sees_pieces_fade_and_vanish_and_bonus_pieces_appear() {
+    let dir = TempDir::new("browser-world-fading");
+    // A kingdom of radius 2 leaves the rooks, knights and outer pawns outside it; a bonus piece
+    // every turn; short turns that nobody waits for.
+    let world = Server::start(
+        &dir.join("w.sqlite"),
+        &[
+            "--simulate",
+            "--size",
+            "32",
+            "32",
+            "--placement",
+            "edge",
+            "--param",
+            "kingdom_radius=2",
+            "--param",
+            "bonus_every=1",
+            "--turn-ms",
+            "300",
+        ],
+    );
+    let mut client = Client::connect(&world.url());
+    client.join(TeamChoice::Alabaster, "idle");
+    drop(client);
+    let served = Served::start(&["--world", &world.url()]);
+    let browser = Browser::start();
+    browser.goto(&served.url("/world.html"));
+    let fading = browser.wait_for(
+        "a fading piece and a bonus piece",
+        "if (!window.rogerWorld) return false;\
+         const all = [...rogerWorld.state.pieces.values()];\
+         const fading = all.filter(p => p.owner !== 0 && p.life !== null);\
+         return fading.length > 0 && all.some(p => p.owner === 0) && fading.length;",
+        WAIT,
+    );
+    assert!(fading.as_u64().unwrap() >= 1);
+    browser.run("rogerWorld.centreOn(4, 2, 24);", json!([]));
+    browser.screenshot("world-fading");
+    // Re-reading the board at each turn end drops the pieces that faded away.
+    browser.wait_for(
+        "pieces of the army gone",
+        "return [...rogerWorld.state.pieces.values()].filter(p => p.owner !== 0).length < 16;",
+        WAIT,
+    );
 }

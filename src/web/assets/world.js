@@ -131,7 +131,9 @@ function onSpectator(message) {
       startTurn(message);
       break;
     case "moved":
-      applyMove(message.player, message.move, message.effects);
+      if (!alreadyApplied(message.turn, message.move, message.player)) {
+        applyMove(message.player, message.move, message.effects);
+      }
       break;
     case "turn_end":
       // Fading, bonus pieces and eliminations are the server's: read the world again.
@@ -147,9 +149,23 @@ function onSpectator(message) {
       status(`the world server is stopping (${message.reason})`, true);
       break;
     case "error":
+      if (message.error === "bad-request") regionPending = false;
       console.warn("world server:", message.error, message.reason);
       break;
   }
+}
+
+/// Our own moves come twice, as `ack` on the player's connection and as `moved` on the
+/// spectator's, in either order: the first applies the move, the second only crosses it off.
+const ownMoves = new Set();
+
+function alreadyApplied(turn, move, mover) {
+  if (!state.me || mover !== state.me.player) return false;
+  const name = `${turn} ${move}`;
+  if (ownMoves.delete(name)) return true;
+  ownMoves.add(name);
+  if (ownMoves.size > 1000) ownMoves.clear();
+  return false;
 }
 
 function key(x, y) {
@@ -282,11 +298,15 @@ function onPlayer(message) {
       break;
     case "ack": {
       const mv = parseMove(message.move);
-      const piece = mv && (mine(state.squares.get(key(...mv.from))) || mine(state.squares.get(key(...mv.to))));
-      if (piece) state.movedThisTurn.add(piece.id);
       if (mv) {
-        // The spectator's `moved` may come later: apply it now, the delta then finds nothing.
-        applyMove(state.me.player, message.move, message.effects);
+        if (alreadyApplied(message.turn, message.move, state.me.player)) {
+          const piece = mine(state.squares.get(key(...mv.to)));
+          if (piece) state.movedThisTurn.add(piece.id);
+        } else {
+          const piece = mine(state.squares.get(key(...mv.from)));
+          if (piece) state.movedThisTurn.add(piece.id);
+          applyMove(state.me.player, message.move, message.effects);
+        }
       }
       state.acks.push({ turn: message.turn, move: message.move, ok: true });
       const points = message.effects && message.effects.points;
