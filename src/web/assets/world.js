@@ -80,7 +80,13 @@ async function start() {
     status("No world server: open this page as world.html?server=ws://HOST:PORT/ws", true);
     return;
   }
-  spectator = connect(null, onSpectator, state.server);
+  try {
+    spectator = connect(null, onSpectator, state.server);
+  } catch (error) {
+    status(`'${state.server}' is not a WebSocket address (ws://HOST:PORT/ws)`, true);
+    state.server = null;
+    return;
+  }
   spectator.raw.addEventListener("close", () => status("the world server closed the connection", true));
   spectator.ready
     .then(() => {
