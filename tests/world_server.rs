@@ -363,7 +363,7 @@ fn targets_answers_the_legal_squares_of_a_piece_over_the_network() {
     let mut black = Client::connect(&server.url());
     black.join(TeamChoice::Metal, "bob");
     white.my_turn(WAIT);
-    let mut ask = |client: &mut Client, x: u32, y: u32| {
+    let ask = |client: &mut Client, x: u32, y: u32| {
         client.send(&ClientMessage::Targets { x, y });
         let (mut squares, _) = client.until(WAIT, |message| match message {
             ServerMessage::Targets { squares, .. } => Some(squares.clone()),
