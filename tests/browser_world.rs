@@ -129,6 +129,7 @@ fn a_player_joins_by_clicks_plays_two_moves_with_the_server_s_squares_and_ends_t
         shown_targets(&browser, 4, 1),
         [[3, 2], [4, 2], [4, 3], [5, 2]]
     );
+    browser.screenshot("world-targets");
     click_square(&browser, 4, 1);
     click_square(&browser, 4, 3);
     let acks = wait_acks(&browser, 1);

@@ -450,10 +450,11 @@ function centreOnMine() {
   }
   if (!found) return false;
   state.view.scale = clampScale(Math.max(state.view.scale, 28));
-  // The army in the middle, unless that would show the outside of a board bigger than the view.
+  // The army in the middle, unless that would fill more than a quarter of the view with the
+  // outside of a board bigger than the view.
   const { w, h } = size();
-  const half = { x: w / 2 / state.view.scale, y: h / 2 / state.view.scale };
-  const within = (at, halfSpan, side) => (side > 2 * halfSpan ? Math.min(Math.max(at, halfSpan), side - halfSpan) : at);
+  const half = { x: w / 4 / state.view.scale, y: h / 4 / state.view.scale };
+  const within = (at, quarter, side) => (side > 4 * quarter ? Math.min(Math.max(at, quarter), side - quarter) : at);
   state.view.cx = within(found.x + 0.5, half.x, state.width);
   state.view.cy = within(found.y + 0.5, half.y, state.height);
   dirty = true;
