@@ -657,6 +657,10 @@ function draw() {
     ctx.strokeRect(px(state.selected.x) + 1, py(state.selected.y) + 1, s - 2, s - 2);
   }
   if (state.targets) {
+    // The piece whose squares these are (hovered or selected).
+    ctx.strokeStyle = COLOURS.selected;
+    ctx.lineWidth = Math.max(1, s / 16);
+    ctx.strokeRect(px(state.targets.x) + 1, py(state.targets.y) + 1, s - 2, s - 2);
     ctx.fillStyle = COLOURS.target;
     ctx.beginPath();
     for (const [x, y] of state.targets.squares) {
