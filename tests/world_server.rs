@@ -353,3 +353,41 @@ fn garbage_floods_and_oversized_messages_get_errors_while_a_second_clients_turn_
     assert_eq!(status, 200);
     assert!(svg.contains("<svg"), "{svg}");
 }
+
+#[test]
+fn targets_answers_the_legal_squares_of_a_piece_over_the_network() {
+    let dir = TempDir::new("targets");
+    let server = small_world(&dir, &[]);
+    let mut white = Client::connect(&server.url());
+    white.join(TeamChoice::Alabaster, "ada");
+    let mut black = Client::connect(&server.url());
+    black.join(TeamChoice::Metal, "bob");
+    white.my_turn(WAIT);
+    let ask = |client: &mut Client, x: u32, y: u32| {
+        client.send(&ClientMessage::Targets { x, y });
+        let (mut squares, _) = client.until(WAIT, |message| match message {
+            ServerMessage::Targets { squares, .. } => Some(squares.clone()),
+            _ => None,
+        });
+        squares.sort();
+        squares
+    };
+    assert_eq!(ask(&mut white, 4, 1), [[3, 2], [4, 2], [4, 3], [5, 2]]);
+    assert!(ask(&mut black, 4, 6).is_empty(), "not metal's turn");
+    assert!(white.play_turn(&["4,1-4,3"])[0].ok);
+    // Once metal's turn has begun, nothing of alabaster's is movable.
+    white.until(WAIT, |message| match message {
+        ServerMessage::Turn { turn: 2, .. } => Some(()),
+        _ => None,
+    });
+    assert!(ask(&mut white, 1, 0).is_empty());
+    // Bad coordinates are bad JSON, answered with an error; the connection stays.
+    white.send_text(r#"{"type":"targets","x":-1,"y":0}"#);
+    let (error, _) = white.until(WAIT, |message| match message {
+        ServerMessage::Error { error, .. } => Some(error.clone()),
+        _ => None,
+    });
+    assert_eq!(error, "bad-json");
+    assert_eq!(black.my_turn(WAIT).0, 2);
+    assert_eq!(ask(&mut black, 1, 7), [[0, 5], [2, 5]]);
+}

@@ -34,6 +34,9 @@ pub const ASSETS: &[Asset] = &[
     asset!("play.js"),
     asset!("board.js"),
     asset!("play.css"),
+    asset!("world.html"),
+    asset!("world.css"),
+    asset!("world.js"),
 ];
 
 /// The content type of a file, by its extension.

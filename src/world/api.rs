@@ -48,6 +48,9 @@ pub enum ClientMessage {
     Scoreboard,
     /// The pieces in a rectangle (corners included), answered by `region`.
     Region { x0: u32, y0: u32, x1: u32, y1: u32 },
+    /// Where the player's piece on `x,y` may move now, answered by `targets` (a page shows
+    /// them while the pointer is on the piece).
+    Targets { x: u32, y: u32 },
 }
 
 /// A piece as messages and the log name it.
@@ -262,6 +265,15 @@ pub enum ServerMessage {
         players: Vec<ScoreRow>,
     },
     Region(RegionReport),
+    /// The answer to `targets`: every square the piece on `x,y` may move to now, by the rules
+    /// (`[x, y]` pairs). Empty when it is not the player's piece, not its team's turn, or the
+    /// piece has moved this turn.
+    Targets {
+        turn: u64,
+        x: u32,
+        y: u32,
+        squares: Vec<[u32; 2]>,
+    },
     /// The server is stopping: `max-turns` (the world is over, do not come back) or `shutdown`
     /// (it may come back: reconnect with the token).
     Closing {

@@ -384,7 +384,7 @@ impl ServerWorld {
         }
     }
 
-    /// `spectate`.
+    /// `spectate`: the parameters, then the turn in progress if turns are running.
     pub(super) fn spectate(&mut self, conn: ConnectionId) {
         if self.role(conn) != Some(Role::Nobody) {
             return self.error(conn, ErrorCode::AlreadyJoined, "this connection has a role");
@@ -397,6 +397,12 @@ impl ServerWorld {
             turn: self.world.turn(),
         };
         self.send(conn, &message);
+        // A spectator arriving mid-turn learns the turn in progress and its deadline at once,
+        // as a player coming back does.
+        if self.deadline.is_some() {
+            let message = self.turn_message(0);
+            self.send(conn, &message);
+        }
     }
 
     /// `leave`: the player's pieces stay, unmoving.

@@ -3,7 +3,7 @@
 //! players who see either of its squares and to every spectator.
 
 use super::{Role, ServerWorld};
-use crate::rules::megachess::{Coord, MoveEffects, PlayerId, World};
+use crate::rules::megachess::{Coord, Move, MoveEffects, PlayerId, World};
 use crate::world::api::{ClientMessage, MoveReport, MoveResult, PieceReport, ServerMessage};
 use crate::world::events::Event;
 use crate::world::hub::ConnectionId;
@@ -120,7 +120,41 @@ impl ServerWorld {
                 };
                 self.send(conn, &answer);
             }
+            ClientMessage::Targets { x, y } => {
+                if let Some(player) = self.playing(conn) {
+                    let squares = self.targets_of(player, Coord::new(x, y));
+                    let turn = self.world.turn();
+                    self.send(
+                        conn,
+                        &ServerMessage::Targets {
+                            turn,
+                            x,
+                            y,
+                            squares,
+                        },
+                    );
+                }
+            }
         }
+    }
+
+    /// The squares `player`'s piece on `from` may move to now: the rules' destinations of the
+    /// piece, each checked as the move would be (turn, owner, moved this turn), so the list is
+    /// exactly what `move` would accept.
+    fn targets_of(&self, player: PlayerId, from: Coord) -> Vec<[u32; 2]> {
+        let Some(piece) = self.world.piece_at(from) else {
+            return Vec::new();
+        };
+        if piece.owner != player {
+            return Vec::new();
+        }
+        let mut targets = Vec::new();
+        self.world.targets(piece.id, &mut targets);
+        targets
+            .into_iter()
+            .filter(|&to| self.world.check(player, Move::new(from, to)).is_ok())
+            .map(|to| [to.x, to.y])
+            .collect()
     }
 
     /// The player has answered this turn (only a turn of its team counts).

@@ -379,3 +379,89 @@ fn the_player_whose_king_is_taken_sees_the_capturing_move() {
         .collect();
     assert_eq!(seen, ["4,6-4,7 Some(2)", "eliminated by 1"]);
 }
+
+#[test]
+fn targets_lists_what_a_move_would_accept_and_nothing_for_others_pieces_or_moved_ones() {
+    let scratch = Scratch::new("targets");
+    let mut world = ServerWorld::create(config(&scratch, true)).unwrap();
+    let (mut white, mut black) = two_players(&mut world);
+    world.start_turn(Instant::now());
+    white.read();
+    black.read();
+    let ask = |world: &mut ServerWorld, client: &mut Client, x, y| {
+        world.message(client.conn, ClientMessage::Targets { x, y });
+        match &client.read()[..] {
+            [ServerMessage::Targets { squares, .. }] => {
+                let mut squares = squares.clone();
+                squares.sort();
+                squares
+            }
+            other => panic!("{other:?}"),
+        }
+    };
+    // The pawn in front of the king: one step three ways, two straight ahead.
+    assert_eq!(
+        ask(&mut world, &mut white, 4, 1),
+        [[3, 2], [4, 2], [4, 3], [5, 2]]
+    );
+    // Every listed square is a move the server accepts.
+    for [x, y] in ask(&mut world, &mut white, 1, 0) {
+        let text = format!("1,0-{x},{y}");
+        let mv = crate::rules::megachess::Move::parse(&text).unwrap();
+        assert!(world.world().check(1, mv).is_ok(), "{text}");
+    }
+    assert!(!ask(&mut world, &mut white, 1, 0).is_empty(), "a knight");
+    assert!(ask(&mut world, &mut white, 4, 6).is_empty(), "metal's pawn");
+    assert!(
+        ask(&mut world, &mut white, 4, 4).is_empty(),
+        "an empty square"
+    );
+    assert!(
+        ask(&mut world, &mut white, 9999, 0).is_empty(),
+        "off the board"
+    );
+    assert!(
+        ask(&mut world, &mut black, 4, 6).is_empty(),
+        "not metal's turn"
+    );
+    white.turn(&mut world, &["4,1-4,3"]);
+    assert!(
+        ask(&mut world, &mut white, 4, 3).is_empty(),
+        "moved this turn"
+    );
+    let mut watcher = Client::open(&mut world, 5, 100);
+    world.message(watcher.conn, ClientMessage::Spectate);
+    watcher.read();
+    world.message(watcher.conn, ClientMessage::Targets { x: 4, y: 3 });
+    assert!(
+        matches!(&watcher.read()[..], [ServerMessage::Error { error, .. }] if error == "spectator")
+    );
+}
+
+#[test]
+fn a_spectator_arriving_mid_turn_is_told_the_turn_and_its_deadline() {
+    let scratch = Scratch::new("spectator-mid-turn");
+    let mut world = ServerWorld::create(config(&scratch, true)).unwrap();
+    let mut early = Client::open(&mut world, 1, 100);
+    world.message(early.conn, ClientMessage::Spectate);
+    assert!(
+        matches!(
+            early.read()[..],
+            [ServerMessage::Spectating { turn: 1, .. }]
+        ),
+        "before turns run there is no turn to tell"
+    );
+    world.start_turn(Instant::now());
+    let mut late = Client::open(&mut world, 2, 100);
+    world.message(late.conn, ClientMessage::Spectate);
+    match &late.read()[..] {
+        [ServerMessage::Spectating { turn: 1, .. }, ServerMessage::Turn {
+            turn: 1,
+            you_move: false,
+            deadline_ms,
+            position: None,
+            ..
+        }] => assert!(*deadline_ms > 0),
+        other => panic!("{other:?}"),
+    }
+}
