@@ -39,7 +39,7 @@ fn wait_for_games(browser: &Browser, count: usize) {
 fn piece_on(browser: &Browser, square: &str) -> String {
     browser
         .run(
-            "const g = document.querySelector(`#view [data-at=\"${arguments[0]}\"]`);\
+            "const g = document.querySelector(`#view [data-on=\"${arguments[0]}\"]`);\
              return g ? g.dataset.piece : '';",
             json!([square]),
         )
@@ -89,10 +89,15 @@ fn pgn_games_of_every_turn_game_step_through_by_clicks() {
     browser.click("#next");
     assert_eq!(piece_on(&browser, "h5"), "M");
     let hp = browser.run(
-        "return document.querySelector('#view [data-at=\"h6\"] .hp').textContent;",
+        "return document.querySelector('#view [data-on=\"h6\"] .hp').textContent;",
         json!([]),
     );
     assert_eq!(hp, json!("40"));
+    let splash = browser.run(
+        "return [...document.querySelectorAll('#view [data-splash]')].map(s => s.dataset.splash);",
+        json!([]),
+    );
+    assert_eq!(splash, json!(["g6", "h4", "h6"]));
     browser.screenshot("replay-nichess");
 
     // Millennium: a 15-file board.

@@ -9,9 +9,9 @@
 
 pub mod assets;
 pub mod cli;
-pub mod replay;
-mod realtime;
 mod play;
+mod realtime;
+pub mod replay;
 mod server;
 pub mod session;
 mod sessions;

@@ -1,13 +1,9 @@
-// Drawing boards as SVG: a grid of squares, pieces as figures with optional health, marks for
-// squares. Shared by the pages that show a chess-like board.
+// The replay page's realtime board: an 8x8 grid of squares with pieces drawn anywhere on it, so
+// that a piece between two squares glides (turn games use the play page's board).
+
+import { FIGURES } from "/common.js";
 
 const SVG = "http://www.w3.org/2000/svg";
-
-/// Figures for every letter our games use: chess's, plus Nichess's maenad (M) and pirate (R).
-const FIGURE = {
-  K: "\u2654", Q: "\u2655", R: "\u2656", B: "\u2657", N: "\u2658", P: "\u2659", M: "\u2657",
-  k: "\u265A", q: "\u265B", r: "\u265C", b: "\u265D", n: "\u265E", p: "\u265F", m: "\u265D",
-};
 
 export function svg(tag, attributes = {}) {
   const node = document.createElementNS(SVG, tag);
@@ -73,7 +69,7 @@ export function createBoard(files, ranks, { size = 56, flipped = false } = {}) {
   };
 }
 
-/// One piece as a group: the figure, and its HP when given.
+/// One piece as a group: its figure.
 export function pieceNode(piece, { x, y }, size) {
   const group = svg("g", { "data-piece": piece.letter, "data-at": piece.square || "" });
   const figure = svg("text", {
@@ -81,17 +77,7 @@ export function pieceNode(piece, { x, y }, size) {
     fill: piece.letter === piece.letter.toUpperCase() ? "#fff" : "#000",
     stroke: "#000", "stroke-width": piece.letter === piece.letter.toUpperCase() ? 1 : 0,
   });
-  figure.textContent = FIGURE[piece.letter] || piece.letter;
+  figure.textContent = FIGURES[piece.letter] || piece.letter;
   group.append(figure);
-  if (piece.letter.toUpperCase() === "M") {
-    const tag = svg("text", { x: x + size * 0.3, y: y - size * 0.25, "font-size": size * 0.22, "font-weight": "bold" });
-    tag.textContent = "M";
-    group.append(tag);
-  }
-  if (piece.hp !== undefined && piece.hp !== null) {
-    const hp = svg("text", { x: x - size * 0.45, y: y + size * 0.45, "font-size": size * 0.24, fill: "#b00020", class: "hp" });
-    hp.textContent = piece.hp;
-    group.append(hp);
-  }
   return group;
 }

@@ -3,6 +3,7 @@
 // worlds on a canvas.
 
 import { connect, el } from "/common.js";
+import { Board, splitMove } from "/board.js";
 import { createBoard, svg } from "/replay-board.js";
 
 const $ = (id) => document.getElementById(id);
@@ -123,13 +124,19 @@ function stop() {
 
 function makeDrawer(game) {
   if (game.kind === "turn") {
-    const board = createBoard(game.files, game.ranks, { size: game.files > 8 ? 44 : 56 });
+    // The play page's board, read only: no legal moves, never the viewer's turn.
+    const root = el("div", { class: "board-holder" });
+    const board = new Board(root, () => {}, async () => null);
     return {
-      root: board.root,
+      root,
       draw(index) {
         const frame = game.frames[index];
-        board.place(frame.pieces);
-        board.mark(frame.move ? [frame.move.slice(0, 2), frame.move.slice(2, 4).replace(/[a-z]$/, "")] : [], "last");
+        const squares = frame.move ? splitMove(frame.move) : null;
+        board.render({
+          game: game.variant, files: game.files, ranks: game.ranks, fen: frame.fen,
+          human: "white", your_turn: false, legal: [], pieces: frame.pieces,
+          last_move: squares, moves: frame.splash ? [{ splash: frame.splash, by: "replay", ply: index }] : [],
+        });
       },
     };
   }

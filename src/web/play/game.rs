@@ -3,10 +3,10 @@
 
 use super::clock::Clocks;
 use super::settings::Settings;
-use crate::web::view::{self, PieceView};
 use crate::arena::pgn::chess_san;
 use crate::rules::registry::{bind_game, dispatch, AnyGame, TurnGame};
 use crate::rules::{Color, Game, MoveList, Outcome};
+use crate::web::view::{self, PieceView};
 use serde_json::{json, Value};
 use std::time::{Duration, Instant};
 

@@ -8,7 +8,6 @@ mod game;
 mod pgn;
 mod settings;
 
-
 #[cfg(test)]
 mod tests;
 

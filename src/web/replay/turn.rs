@@ -58,8 +58,7 @@ fn replay_game<G: Game>(start_fen: Option<&str>, moves: &[String]) -> Result<Tur
     };
     let kind = TurnGame::named(G::VARIANT).expect("a turn game's own name");
     let view = |position: &G| -> Vec<PieceView> {
-        parse_placement(&position.fen(), kind, G::FILES.into(), G::RANKS.into())
-            .unwrap_or_default()
+        parse_placement(&position.fen(), kind, G::FILES.into(), G::RANKS.into()).unwrap_or_default()
     };
     let frame = |position: &G, pieces: &[PieceView]| TurnFrame {
         fen: position.fen(),
