@@ -165,7 +165,7 @@ mod tests {
         assert!(game.frames[1]
             .pieces
             .iter()
-            .any(|p| p.square == "e4" && p.letter == 'P'));
+            .any(|p| p["square"] == "e4" && p["letter"] == "P"));
         let throw = replay(
             "nichess",
             Some("k7/8/6mn/6Nr/7p/8/4M3/3QK3 w - - 0 1"),
