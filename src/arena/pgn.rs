@@ -220,7 +220,15 @@ fn turn_game_pgn(settings: &SettingsRecord, game: &FinishedGame, played: &TurnRe
     }
     tokens.push(format!("{{{}}}", comment(&game.played.detail)));
     tokens.push(result);
-    // Lines of at most 80 characters (a long comment may go over).
+    out.push_str(&movetext_lines(&tokens));
+    out.push('\n');
+    out
+}
+
+/// Movetext tokens joined into lines of at most 80 characters (a long comment may go over),
+/// each line ended.
+pub fn movetext_lines(tokens: &[String]) -> String {
+    let mut out = String::new();
     let mut line = String::new();
     for token in tokens {
         if !line.is_empty() && line.len() + 1 + token.len() > 80 {
@@ -231,10 +239,10 @@ fn turn_game_pgn(settings: &SettingsRecord, game: &FinishedGame, played: &TurnRe
         if !line.is_empty() {
             line.push(' ');
         }
-        line.push_str(&token);
+        line.push_str(token);
     }
     out.push_str(&line);
-    out.push_str("\n\n");
+    out.push('\n');
     out
 }
 

@@ -2,12 +2,11 @@
 //! is answered from [`assets`](super::assets), `GET /ws/<kind>` becomes a session.
 
 use super::{assets, sessions, socket};
-use crate::world::net::wire::{answer, read_head, Head, HeadError};
+use crate::world::net::wire::{answer, read_head, Head, HeadError, ServerThread};
 use std::net::SocketAddr;
 use std::sync::Arc;
-use std::thread::JoinHandle;
 use std::time::Duration;
-use tokio::net::{TcpListener, TcpStream};
+use tokio::net::TcpStream;
 use tokio::sync::{watch, Semaphore};
 use tokio::time::timeout;
 
@@ -47,88 +46,38 @@ pub(super) struct Shared {
 
 /// The running server.
 pub struct WebServer {
-    addr: SocketAddr,
-    stop: watch::Sender<bool>,
-    thread: Option<JoinHandle<()>>,
+    server: ServerThread,
 }
 
 impl WebServer {
     /// Listens on `config.listen` and serves on two threads of its own until
     /// [`WebServer::shutdown`].
     pub fn start(config: WebConfig) -> Result<WebServer, String> {
-        let runtime = tokio::runtime::Builder::new_multi_thread()
-            .worker_threads(2)
-            .thread_name("web")
-            .enable_all()
-            .build()
-            .map_err(|error| format!("cannot start the network threads: {error}"))?;
         let listen = config.listen.clone();
-        let listener = runtime
-            .block_on(TcpListener::bind(&listen))
-            .map_err(|error| format!("cannot listen on {listen}: {error}"))?;
-        let addr = listener
-            .local_addr()
-            .map_err(|error| format!("cannot listen on {listen}: {error}"))?;
-        let (stop, stopping) = watch::channel(false);
-        let shared = Shared {
-            sessions: Arc::new(Semaphore::new(config.max_sessions)),
-            config: Arc::new(config),
-            stopping,
-        };
-        let thread = std::thread::Builder::new()
-            .name("web".into())
-            .spawn(move || {
-                runtime.block_on(accept(listener, shared));
-                runtime.shutdown_timeout(Duration::from_secs(1));
-            })
-            .map_err(|error| format!("cannot start the network thread: {error}"))?;
-        Ok(WebServer {
-            addr,
-            stop,
-            thread: Some(thread),
-        })
+        let server = ServerThread::start(&listen, "web", |stopping| {
+            let shared = Shared {
+                sessions: Arc::new(Semaphore::new(config.max_sessions)),
+                config: Arc::new(config),
+                stopping,
+            };
+            move |stream, peer| serve(stream, peer, shared.clone())
+        })?;
+        Ok(WebServer { server })
     }
 
     /// The address it listens on (the real port when 0 was asked for).
     pub fn local_addr(&self) -> SocketAddr {
-        self.addr
+        self.server.local_addr()
     }
 
     /// Blocks until the server stops (it stops only when shut down).
-    pub fn wait(mut self) {
-        if let Some(thread) = self.thread.take() {
-            let _ = thread.join();
-        }
+    pub fn wait(self) {
+        self.server.wait();
     }
 
     /// Stops listening and closes every connection.
-    pub fn shutdown(mut self) {
-        let _ = self.stop.send(true);
-        if let Some(thread) = self.thread.take() {
-            let _ = thread.join();
-        }
-    }
-}
-
-impl Drop for WebServer {
-    fn drop(&mut self) {
-        let _ = self.stop.send(true);
-    }
-}
-
-async fn accept(listener: TcpListener, shared: Shared) {
-    let mut stopping = shared.stopping.clone();
-    loop {
-        tokio::select! {
-            accepted = listener.accept() => match accepted {
-                Ok((stream, peer)) => {
-                    let _ = stream.set_nodelay(true);
-                    tokio::spawn(serve(stream, peer, shared.clone()));
-                }
-                Err(_) => tokio::time::sleep(Duration::from_millis(50)).await,
-            },
-            _ = stopping.changed() => break,
-        }
+    pub fn shutdown(self) {
+        self.server.shutdown();
     }
 }
 

@@ -4,14 +4,12 @@
 
 use super::server::{Shared, MAX_MESSAGE_BYTES};
 use super::session::{Outbox, Session, POLL_MS};
-use crate::world::net::wire::{answer, Head, Prefixed};
+use crate::world::net::wire::{accept_upgrade, answer, Head, Prefixed};
 use futures_util::{SinkExt, StreamExt};
 use std::sync::mpsc::{self, RecvTimeoutError};
 use std::time::Duration;
-use tokio::io::AsyncWriteExt;
 use tokio::net::TcpStream;
 use tokio::time::timeout;
-use tokio_tungstenite::tungstenite::handshake::derive_accept_key;
 use tokio_tungstenite::tungstenite::protocol::{Role, WebSocketConfig};
 use tokio_tungstenite::tungstenite::Message;
 use tokio_tungstenite::WebSocketStream;
@@ -26,31 +24,10 @@ pub(super) async fn serve(
     session: Box<dyn Session>,
     shared: Shared,
 ) {
-    let upgrade = head
-        .headers
-        .get("upgrade")
-        .is_some_and(|value| value.eq_ignore_ascii_case("websocket"));
-    let Some(key) = head.headers.get("sec-websocket-key").filter(|_| upgrade) else {
-        return answer(
-            &mut stream,
-            400,
-            "text/plain",
-            "this path wants a WebSocket",
-        )
-        .await;
-    };
     let Ok(_permit) = shared.sessions.clone().try_acquire_owned() else {
         return answer(&mut stream, 503, "text/plain", "too many sessions at once").await;
     };
-    let response = format!(
-        "HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n\
-         Sec-WebSocket-Accept: {}\r\n\r\n",
-        derive_accept_key(key.as_bytes())
-    );
-    if !matches!(
-        timeout(WRITE_TIME, stream.write_all(response.as_bytes())).await,
-        Ok(Ok(()))
-    ) {
+    if !accept_upgrade(&mut stream, head, "this path wants a WebSocket", WRITE_TIME).await {
         return;
     }
     let config = WebSocketConfig::default()

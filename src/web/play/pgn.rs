@@ -2,6 +2,7 @@
 //! games' in the protocol's notation, which is what their rules define; a variant game carries
 //! `[Variant]` and, as every game not from chess's start, `[SetUp]` and `[FEN]`.
 
+use crate::arena::pgn::movetext_lines;
 use std::fmt::Write as _;
 
 /// What the PGN says about the game.
@@ -69,20 +70,7 @@ pub fn write(game: &PgnGame) -> String {
         tokens.push(format!("{{{}}}", game.reason.replace(['{', '}'], "")));
     }
     tokens.push(game.result.to_string());
-    let mut line = String::new();
-    for token in tokens {
-        if !line.is_empty() && line.len() + 1 + token.len() > 80 {
-            out.push_str(&line);
-            out.push('\n');
-            line.clear();
-        }
-        if !line.is_empty() {
-            line.push(' ');
-        }
-        line.push_str(&token);
-    }
-    out.push_str(&line);
-    out.push('\n');
+    out.push_str(&movetext_lines(&tokens));
     out
 }
 

@@ -1,15 +1,20 @@
-//! HTTP/1.1 on a raw TCP stream, as little as a small server needs: the request head read within
-//! a size bound, one answer written and the connection closed, and the stream handed on to a
-//! WebSocket with the bytes read past the head put back. The world server and `roger serve`
-//! both use it.
+//! HTTP/1.1 on a raw TCP stream, as little as a small server needs: the listening thread, the
+//! request head read within a size bound, one answer written and the connection closed, the
+//! WebSocket upgrade, and the stream handed on to a WebSocket with the bytes read past the head
+//! put back. The world server and `roger serve` both use it.
 
 use std::collections::HashMap;
+use std::future::Future;
+use std::net::SocketAddr;
 use std::pin::Pin;
 use std::task::{Context, Poll};
+use std::thread::JoinHandle;
 use std::time::Duration;
 use tokio::io::{AsyncRead, AsyncReadExt, AsyncWrite, AsyncWriteExt, ReadBuf};
-use tokio::net::TcpStream;
+use tokio::net::{TcpListener, TcpStream};
+use tokio::sync::watch;
 use tokio::time::timeout;
+use tokio_tungstenite::tungstenite::handshake::derive_accept_key;
 
 /// How long writing one answer may take.
 const ANSWER_TIME: Duration = Duration::from_secs(10);
@@ -149,4 +154,136 @@ impl AsyncWrite for Prefixed {
     ) -> Poll<std::io::Result<()>> {
         Pin::new(&mut self.inner).poll_shutdown(context)
     }
+}
+
+/// A TCP server on two threads of its own (a tokio runtime): every connection it accepts runs
+/// as a task of `handler`, until [`ServerThread::shutdown`].
+pub struct ServerThread {
+    addr: SocketAddr,
+    stop: watch::Sender<bool>,
+    thread: Option<JoinHandle<()>>,
+}
+
+impl ServerThread {
+    /// Listens on `listen` (`host:port`; port 0 picks one). `make_handler` gets the signal that
+    /// turns true when the server stops, for the connections to watch, and returns the handler
+    /// of one connection.
+    pub fn start<H, F>(
+        listen: &str,
+        name: &str,
+        make_handler: impl FnOnce(watch::Receiver<bool>) -> H,
+    ) -> Result<ServerThread, String>
+    where
+        H: Fn(TcpStream, SocketAddr) -> F + Send + 'static,
+        F: Future<Output = ()> + Send + 'static,
+    {
+        let runtime = tokio::runtime::Builder::new_multi_thread()
+            .worker_threads(2)
+            .thread_name(name)
+            .enable_all()
+            .build()
+            .map_err(|error| format!("cannot start the network threads: {error}"))?;
+        // tokio's bind sets SO_REUSEADDR: a server restarted right after a crash binds again.
+        let listener = runtime
+            .block_on(TcpListener::bind(listen))
+            .map_err(|error| format!("cannot listen on {listen}: {error}"))?;
+        let addr = listener
+            .local_addr()
+            .map_err(|error| format!("cannot listen on {listen}: {error}"))?;
+        let (stop, stopping) = watch::channel(false);
+        let handler = make_handler(stopping.clone());
+        let thread = std::thread::Builder::new()
+            .name(name.into())
+            .spawn(move || {
+                runtime.block_on(accept(listener, stopping, handler));
+                // Connection tasks still running are cancelled here, within a bound.
+                runtime.shutdown_timeout(Duration::from_secs(1));
+            })
+            .map_err(|error| format!("cannot start the network thread: {error}"))?;
+        Ok(ServerThread {
+            addr,
+            stop,
+            thread: Some(thread),
+        })
+    }
+
+    /// The address it listens on (the real port when 0 was asked for).
+    pub fn local_addr(&self) -> SocketAddr {
+        self.addr
+    }
+
+    /// Blocks until the server stops.
+    pub fn wait(mut self) {
+        if let Some(thread) = self.thread.take() {
+            let _ = thread.join();
+        }
+    }
+
+    /// Stops listening and closes every connection.
+    pub fn shutdown(mut self) {
+        let _ = self.stop.send(true);
+        if let Some(thread) = self.thread.take() {
+            let _ = thread.join();
+        }
+    }
+}
+
+impl Drop for ServerThread {
+    fn drop(&mut self) {
+        let _ = self.stop.send(true);
+    }
+}
+
+/// Accepts connections until the server stops; each gets a task of its own.
+async fn accept<H, F>(listener: TcpListener, mut stopping: watch::Receiver<bool>, handler: H)
+where
+    H: Fn(TcpStream, SocketAddr) -> F,
+    F: Future<Output = ()> + Send + 'static,
+{
+    loop {
+        tokio::select! {
+            accepted = listener.accept() => match accepted {
+                Ok((stream, peer)) => {
+                    let _ = stream.set_nodelay(true);
+                    tokio::spawn(handler(stream, peer));
+                }
+                // Out of file descriptors and the like: wait a little rather than spin.
+                Err(_) => tokio::time::sleep(Duration::from_millis(50)).await,
+            },
+            _ = stopping.changed() => break,
+        }
+    }
+}
+
+/// Answers a WebSocket upgrade request with `101 Switching Protocols`. A request without the
+/// upgrade is answered `400` with `refusal` and closed. `false` when there is no WebSocket to
+/// go on with.
+pub async fn accept_upgrade(
+    stream: &mut TcpStream,
+    head: &Head,
+    refusal: &str,
+    write_time: Duration,
+) -> bool {
+    let upgrade = head
+        .headers
+        .get("upgrade")
+        .is_some_and(|value| value.eq_ignore_ascii_case("websocket"));
+    let Some(key) = head.headers.get("sec-websocket-key").filter(|_| upgrade) else {
+        let kind = if refusal.starts_with('{') {
+            "application/json"
+        } else {
+            "text/plain"
+        };
+        answer(stream, 400, kind, refusal).await;
+        return false;
+    };
+    let response = format!(
+        "HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n\
+         Sec-WebSocket-Accept: {}\r\n\r\n",
+        derive_accept_key(key.as_bytes())
+    );
+    matches!(
+        timeout(write_time, stream.write_all(response.as_bytes())).await,
+        Ok(Ok(()))
+    )
 }

@@ -3,7 +3,7 @@
 //! when it sends garbage too large, floods, stops answering, stops reading, or says nothing.
 
 use super::limits::{log_offender, RateLimit, Verdict};
-use super::wire::{answer, Head, Prefixed};
+use super::wire::{accept_upgrade, Head, Prefixed};
 use super::Shared;
 use crate::world::api::{ClientMessage, ErrorCode, ServerMessage};
 use crate::world::hub::{next_connection_id, ConnectionId, Outbox, OutboxReceiver, Request};
@@ -11,10 +11,8 @@ use futures_util::{SinkExt, StreamExt};
 use std::net::SocketAddr;
 use std::sync::atomic::Ordering;
 use std::time::{Duration, Instant};
-use tokio::io::AsyncWriteExt;
 use tokio::net::TcpStream;
 use tokio::time::timeout;
-use tokio_tungstenite::tungstenite::handshake::derive_accept_key;
 use tokio_tungstenite::tungstenite::protocol::{Role, WebSocketConfig};
 use tokio_tungstenite::tungstenite::{Error as WsError, Message};
 use tokio_tungstenite::WebSocketStream;
@@ -30,24 +28,9 @@ pub(super) async fn serve(
     peer: SocketAddr,
     shared: Shared,
 ) {
-    let upgrade = head
-        .headers
-        .get("upgrade")
-        .is_some_and(|value| value.eq_ignore_ascii_case("websocket"));
-    let Some(key) = head.headers.get("sec-websocket-key").filter(|_| upgrade) else {
-        let body = r#"{"error":"GET /ws wants a WebSocket upgrade"}"#;
-        return answer(&mut stream, 400, "application/json", body).await;
-    };
-    let response = format!(
-        "HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n\
-         Sec-WebSocket-Accept: {}\r\n\r\n",
-        derive_accept_key(key.as_bytes())
-    );
     let limits = &shared.limits;
-    if !matches!(
-        timeout(limits.write_timeout, stream.write_all(response.as_bytes())).await,
-        Ok(Ok(()))
-    ) {
+    let refusal = r#"{"error":"GET /ws wants a WebSocket upgrade"}"#;
+    if !accept_upgrade(&mut stream, head, refusal, limits.write_timeout).await {
         return;
     }
     let config = WebSocketConfig::default()
