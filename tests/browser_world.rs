@@ -300,14 +300,24 @@ fn the_spectator_sees_pieces_fade_and_vanish_and_bonus_pieces_appear() {
             "bonus_every=1",
             "--turn-ms",
             "300",
+            // The world stands still until the army comes, after the page is watching: the
+            // pieces outside the kingdom fade in a few seconds, and a slow machine could
+            // otherwise open the page after the last of them.
+            "--wait-players",
+            "1",
         ],
+    );
+    let served = Served::start(&["--world", &world.url()]);
+    let browser = Browser::start();
+    browser.goto(&served.url("/world.html"));
+    browser.wait_for(
+        "the page watching",
+        "return window.rogerWorld && rogerWorld.state.params !== null;",
+        WAIT,
     );
     let mut client = Client::connect(&world.url());
     client.join(TeamChoice::Alabaster, "idle");
     drop(client);
-    let served = Served::start(&["--world", &world.url()]);
-    let browser = Browser::start();
-    browser.goto(&served.url("/world.html"));
     let fading = browser.wait_for(
         "a fading piece and a bonus piece",
         "if (!window.rogerWorld) return false;\

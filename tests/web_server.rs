@@ -76,3 +76,43 @@ fn a_session_answers_garbage_with_an_error_and_goes_on() {
     assert_eq!(echo["type"], "echo");
     assert_eq!(echo["message"]["n"], 1);
 }
+
+#[test]
+fn its_own_world_is_announced_and_answers_a_spectator() {
+    let served = Served::command(
+        &[
+            "serve",
+            "--listen",
+            "127.0.0.1:0",
+            "--world-listen",
+            "127.0.0.1:0",
+            "--world-bots",
+            "1",
+        ],
+        "listening http://",
+    );
+    let world_line = served
+        .lines
+        .recv_timeout(Duration::from_secs(30))
+        .expect("the world's line");
+    let world = world_line
+        .strip_prefix("world ")
+        .unwrap_or_else(|| panic!("'{world_line}' is not 'world ws://...'"));
+    let (code, _, body) = get(&served, "/config.json");
+    assert_eq!(code, 200);
+    assert_eq!(body, serde_json::json!({ "world": world }).to_string());
+    let (mut socket, _) = tungstenite::connect(world).expect("open the world");
+    socket
+        .send(Message::text(r#"{"type":"spectate"}"#))
+        .unwrap();
+    let reply = socket.read().expect("an answer");
+    let reply: serde_json::Value = serde_json::from_str(reply.to_text().unwrap()).unwrap();
+    assert_eq!(reply["type"], "spectating", "{reply}");
+    // Killed, the server cannot remove its scratch world: the test does.
+    let pid = served.child.0.id();
+    drop(served);
+    for suffix in ["", "-wal", "-shm"] {
+        let name = format!("roger-serve-world-{pid}.sqlite{suffix}");
+        let _ = std::fs::remove_file(std::env::temp_dir().join(name));
+    }
+}
