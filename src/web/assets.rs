@@ -37,6 +37,12 @@ pub const ASSETS: &[Asset] = &[
     asset!("world.html"),
     asset!("world.css"),
     asset!("world.js"),
+    asset!("world-state.js"),
+    asset!("world-view.js"),
+    asset!("world-draw.js"),
+    asset!("world-net.js"),
+    asset!("world-panels.js"),
+    asset!("world-input.js"),
 ];
 
 /// The content type of a file, by its extension.

@@ -1,0 +1,55 @@
+// The world page's side panels: the connection line, the scoreboard, the turn's clock and the
+// log of this player's moves.
+
+import { el, formatClock } from "/common.js";
+import { $, state } from "/world-state.js";
+
+export function status(text, error = false) {
+  const line = $("connection");
+  line.textContent = text;
+  line.className = error ? "error" : "muted";
+}
+
+export function logLine(text, bad = false) {
+  const log = $("log");
+  log.prepend(el("li", { class: bad ? "rejected" : "" }, text));
+  while (log.children.length > 50) log.lastChild.remove();
+}
+
+export function showScoreboard() {
+  const body = $("scoreboard").tBodies[0];
+  body.replaceChildren();
+  const totals = { alabaster: [0, 0], metal: [0, 0] };
+  for (const row of state.scoreboard) {
+    if (!totals[row.team]) continue;
+    totals[row.team][0] += row.score;
+    totals[row.team][1] += row.alive ? 1 : 0;
+  }
+  $("teams").replaceChildren(
+    ...["alabaster", "metal"].map((team) =>
+      el("div", {}, el("span", { class: `swatch ${team}` }), `${team} ${totals[team][0]} (${totals[team][1]} players)`)),
+  );
+  const rows = state.scoreboard.slice(0, 20);
+  const me = state.me && state.scoreboard.find((row) => row.player === state.me.player);
+  if (me && !rows.includes(me)) rows.push(me);
+  for (const row of rows) {
+    const place = state.scoreboard.indexOf(row) + 1;
+    body.append(el("tr", { class: state.me && row.player === state.me.player ? "me" : "" },
+      el("td", {}, String(place)),
+      el("td", {}, el("span", { class: `swatch ${row.team}` }), `${row.name}${row.alive ? "" : " †"}${row.house ? " (house)" : ""}`),
+      el("td", {}, String(row.score)),
+      el("td", {}, String(row.pieces))));
+  }
+  if (me) $("score").textContent = String(me.score);
+}
+
+/// The time left in the turn, ten times a second (the server's deadline, counted down here).
+export function startClock() {
+  setInterval(() => {
+    if (!state.deadlineAt) return;
+    const left = Math.max(0, state.deadlineAt - performance.now());
+    const timer = $("timer");
+    timer.textContent = formatClock(left);
+    timer.className = left < 5000 ? "short" : "";
+  }, 100);
+}
