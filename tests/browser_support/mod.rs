@@ -264,11 +264,38 @@ impl Browser {
 
     /// A WebDriver command of this session; its `value`. Panics with the driver's message.
     pub fn command(&self, method: &str, path: &str, body: Option<Value>) -> Value {
+        match self.try_command(method, path, body.as_ref()) {
+            Ok(value) => value,
+            Err(answer) => panic!("{method} {path}: {answer}"),
+        }
+    }
+
+    /// A WebDriver command; its `value`, or the driver's whole answer when it refused.
+    fn try_command(&self, method: &str, path: &str, body: Option<&Value>) -> Result<Value, Value> {
         let path = format!("/session/{}{path}", self.session);
-        let (status, answer) = http(self.port, method, &path, body.as_ref())
+        let (status, answer) = http(self.port, method, &path, body)
             .unwrap_or_else(|error| panic!("{method} {path}: {error}"));
-        assert_eq!(status, 200, "{method} {path}: {answer}");
-        answer["value"].clone()
+        if status == 200 {
+            Ok(answer["value"].clone())
+        } else {
+            Err(answer)
+        }
+    }
+
+    /// A command on the first match of `css` (`/element/<id><action>`). A page that redraws
+    /// between finding the element and using it leaves a stale element: it is found again.
+    fn on_element(&self, css: &str, method: &str, action: &str, body: Option<Value>) -> Value {
+        for _ in 0..20 {
+            let id = self.find(css);
+            match self.try_command(method, &format!("/element/{id}{action}"), body.as_ref()) {
+                Ok(value) => return value,
+                Err(answer) if answer["value"]["error"] == "stale element reference" => {
+                    std::thread::sleep(Duration::from_millis(25));
+                }
+                Err(answer) => panic!("{method} {css} {action}: {answer}"),
+            }
+        }
+        panic!("{css} went stale 20 times in a row");
     }
 
     pub fn goto(&self, url: &str) {
@@ -324,25 +351,18 @@ impl Browser {
 
     /// A real click (the driver moves the pointer there and presses) on the first match.
     pub fn click(&self, css: &str) {
-        let id = self.find(css);
-        self.command("POST", &format!("/element/{id}/click"), Some(json!({})));
+        self.on_element(css, "POST", "/click", Some(json!({})));
     }
 
     /// Types `text` into the first match (after clearing it).
     pub fn type_into(&self, css: &str, text: &str) {
-        let id = self.find(css);
-        self.command("POST", &format!("/element/{id}/clear"), Some(json!({})));
-        self.command(
-            "POST",
-            &format!("/element/{id}/value"),
-            Some(json!({ "text": text })),
-        );
+        self.on_element(css, "POST", "/clear", Some(json!({})));
+        self.on_element(css, "POST", "/value", Some(json!({ "text": text })));
     }
 
     /// The visible text of the first match.
     pub fn text(&self, css: &str) -> String {
-        let id = self.find(css);
-        self.command("GET", &format!("/element/{id}/text"), None)
+        self.on_element(css, "GET", "/text", None)
             .as_str()
             .unwrap_or_default()
             .to_string()
@@ -350,16 +370,22 @@ impl Browser {
 
     /// Moves the pointer over the middle of the first match.
     pub fn hover(&self, css: &str) {
-        let id = self.find(css);
-        let origin = json!({ "element-6066-11e4-a52e-4f735466cecf": id });
-        self.command(
-            "POST",
-            "/actions",
-            Some(json!({ "actions": [{
+        for _ in 0..20 {
+            let id = self.find(css);
+            let origin = json!({ "element-6066-11e4-a52e-4f735466cecf": id });
+            let actions = json!({ "actions": [{
                 "type": "pointer", "id": "mouse", "parameters": { "pointerType": "mouse" },
                 "actions": [{ "type": "pointerMove", "duration": 0, "origin": origin, "x": 0, "y": 0 }]
-            }]})),
-        );
+            }]});
+            match self.try_command("POST", "/actions", Some(&actions)) {
+                Ok(_) => return,
+                Err(answer) if answer["value"]["error"] == "stale element reference" => {
+                    std::thread::sleep(Duration::from_millis(25));
+                }
+                Err(answer) => panic!("hover {css}: {answer}"),
+            }
+        }
+        panic!("{css} went stale 20 times in a row");
     }
 
     /// Saves a PNG of the page as `<name>.png` in [`Browser::shots`] and prints where.
