@@ -272,6 +272,52 @@ fn a_world_turn_log_replays_turn_by_turn_and_garbage_is_refused() {
     assert!(browser.text("#where").contains("turn 6"));
     browser.screenshot("replay-world");
 
+    // An arena world: only its final pieces, on its own board with its own kingdoms.
+    let arena = scratch("world-arena.json");
+    let roger = env!("CARGO_BIN_EXE_roger");
+    let status = Command::new(roger)
+        .args([
+            "arena",
+            "--variant",
+            "megachess",
+            "--size",
+            "32",
+            "32",
+            "--turns",
+            "6",
+        ])
+        .args([
+            "--engine",
+            &format!("cmd={roger}"),
+            "args=play random --variant megachess",
+            "name=r1",
+        ])
+        .args([
+            "--engine",
+            &format!("cmd={roger}"),
+            "args=play greedy --variant megachess",
+            "name=g1",
+        ])
+        .args(["--each", "st=0.05", "--games", "1"])
+        .args(["--json", &arena.display().to_string()])
+        .stdout(std::process::Stdio::null())
+        .status()
+        .expect("run an arena world");
+    assert!(status.success());
+    upload(&browser, &arena);
+    browser.wait_for(
+        "the arena world",
+        "const g = window.rogerReplay.game; return g && g.kind === 'world' && g.title.includes('r1');",
+        WAIT,
+    );
+    let world = browser.run(
+        "const g = window.rogerReplay.game;          return {width: g.width, radius: g.kingdom_radius, pieces: window.rogerReplay.worldPieces};",
+        json!([]),
+    );
+    assert_eq!(world["width"], json!(32), "{world}");
+    assert_eq!(world["radius"], json!(16), "{world}");
+    assert!(world["pieces"].as_u64().unwrap() > 0, "{world}");
+
     let garbage = scratch("garbage.txt");
     std::fs::write(&garbage, "{not json").unwrap();
     upload(&browser, &garbage);

@@ -12,16 +12,15 @@ export function svg(tag, attributes = {}) {
 }
 
 /// A board of `files` x `ranks` squares of `size` pixels; `flipped` puts rank 1 at the top.
-/// Returns { root, squareCentre(name), place(pieces), mark(name, cls) }.
+/// Returns { root, size, centre(name), place(pieces) }.
 export function createBoard(files, ranks, { size = 56, flipped = false } = {}) {
   const root = svg("svg", {
     width: files * size + 20, height: ranks * size + 20,
     viewBox: `-20 0 ${files * size + 20} ${ranks * size + 20}`, class: "board",
   });
   const squares = svg("g");
-  const marks = svg("g");
   const layer = svg("g");
-  root.append(squares, marks, layer);
+  root.append(squares, layer);
   const at = (file, rank) => ({
     x: (flipped ? files - 1 - file : file) * size,
     y: (flipped ? rank : ranks - 1 - rank) * size,
@@ -57,15 +56,6 @@ export function createBoard(files, ranks, { size = 56, flipped = false } = {}) {
       layer.replaceChildren();
       for (const piece of pieces) layer.append(pieceNode(piece, piece.x === undefined ? centre(piece.square) : piece, size));
     },
-    /// Clears the marks, then marks each of `names` with the class `cls`.
-    mark(names, cls) {
-      marks.replaceChildren();
-      for (const name of names) {
-        const c = centre(name);
-        marks.append(svg("rect", { x: c.x - size / 2, y: c.y - size / 2, width: size, height: size, class: cls, fill: "var(--last)" }));
-      }
-    },
-    layer,
   };
 }
 

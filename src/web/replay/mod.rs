@@ -145,18 +145,8 @@ fn record(variant: &str, record: &SessionRecord, title: &str) -> Value {
                 .iter()
                 .map(|p| json!({"id": p.id, "owner": p.owner, "kind": p.kind, "x": p.x, "y": p.y}))
                 .collect();
-            let width = world
-                .final_pieces
-                .iter()
-                .map(|p| p.x + 1)
-                .max()
-                .unwrap_or(8);
-            let height = world
-                .final_pieces
-                .iter()
-                .map(|p| p.y + 1)
-                .max()
-                .unwrap_or(8);
+            // The record keeps the world's parameters: its board and kingdoms as they were.
+            let param = |name: &str| world.setup.params.get(name).copied();
             let teams: serde_json::Map<String, Value> = world
                 .seats
                 .iter()
@@ -170,7 +160,8 @@ fn record(variant: &str, record: &SessionRecord, title: &str) -> Value {
                 title,
                 "world",
                 Ok(json!({
-                    "width": width, "height": height, "kingdom_radius": 16,
+                    "width": param("width"), "height": param("height"),
+                    "kingdom_radius": param("kingdom_radius"),
                     "teams": teams, "names": {}, "start": pieces, "steps": [],
                     "warnings": ["an arena world record keeps only the final pieces; \
                                   a world server's --log file replays every turn"],
