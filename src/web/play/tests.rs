@@ -9,6 +9,9 @@ struct Page {
     session: PlaySession,
     out: Outbox,
     inbox: UnboundedReceiver<String>,
+    /// Every message since the last one sent: `poll_until` looks here first, so a state that
+    /// arrived with an earlier answer (Roger's move landing during `send`) is never lost.
+    since_last_send: Vec<Value>,
 }
 
 impl Page {
@@ -18,11 +21,13 @@ impl Page {
             session: PlaySession::new(),
             out: Outbox::new(sender),
             inbox,
+            since_last_send: Vec::new(),
         }
     }
 
     /// Sends a message and polls once, as the session's thread does; returns what came back.
     fn send(&mut self, message: Value) -> Vec<Value> {
+        self.since_last_send.clear();
         self.session.message(&message, &self.out);
         self.session.poll(&self.out);
         self.received()
@@ -33,25 +38,27 @@ impl Page {
         while let Ok(text) = self.inbox.try_recv() {
             messages.push(serde_json::from_str(&text).unwrap());
         }
+        self.since_last_send.extend(messages.iter().cloned());
         messages
     }
 
-    /// Polls until a state message satisfies `test`, for at most ten seconds.
+    /// The first state since the last message sent that satisfies `test`, polling the session
+    /// until one comes. The bound is only a guard against a hung session, far above any wait.
     fn poll_until(&mut self, test: impl Fn(&Value) -> bool) -> Value {
-        let deadline = Instant::now() + Duration::from_secs(10);
-        while Instant::now() < deadline {
-            self.session.poll(&self.out);
-            if let Some(state) = self
-                .received()
-                .into_iter()
-                .filter(|m| m["type"] == "state")
-                .find(|m| test(m))
-            {
-                return state;
+        let deadline = Instant::now() + Duration::from_secs(120);
+        let mut examined = 0;
+        loop {
+            let unseen = &self.since_last_send[examined..];
+            if let Some(at) = unseen.iter().position(|m| m["type"] == "state" && test(m)) {
+                // What came after the match stays for the next wait.
+                return self.since_last_send.drain(..=examined + at).last().unwrap();
             }
+            examined = self.since_last_send.len();
+            assert!(Instant::now() < deadline, "no such state within two minutes");
             std::thread::sleep(Duration::from_millis(5));
+            self.session.poll(&self.out);
+            self.received();
         }
-        panic!("no such state within ten seconds");
     }
 }
 
@@ -151,7 +158,6 @@ fn roger_answers_and_a_takeback_undoes_the_pair() {
 fn a_flag_falls_on_the_server_clock() {
     let mut page = Page::new();
     page.send(json!({"type": "new", "game": "nichess", "minutes": 0.002}));
-    std::thread::sleep(Duration::from_millis(150));
     let state = page.poll_until(|s| !s["result"].is_null());
     assert_eq!(state["result"]["result"], "0-1");
     assert_eq!(state["result"]["reason"], "white lost on time");
