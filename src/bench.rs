@@ -121,6 +121,7 @@ fn section<G: Game + Evaluate>(
     let options = SearchOptions {
         threads: 1,
         multipv: 1,
+        ..SearchOptions::default()
     };
     let mut total = 0;
     for (index, fen) in positions.iter().enumerate() {

@@ -3,6 +3,7 @@
 //! errors before any game, Ctrl-C, SPRT, and shards merged back into the whole run.
 
 use serde_json::Value;
+use std::io::{BufRead, BufReader};
 use std::path::PathBuf;
 use std::process::{Command, Output, Stdio};
 use std::time::{Duration, Instant};
@@ -407,7 +408,7 @@ fn ctrl_c_ends_the_run_with_the_finished_games_written() {
     let json = scratch("interrupted.json");
     let json_text = json.display().to_string();
     let random = "--engine cmd=roger arg=play arg=random";
-    let child = Command::new(ROGER)
+    let mut child = Command::new(ROGER)
         .arg("arena")
         .args(words(&format!(
             "{random} {random} --each st=0.05 --games 400 --seed 5"
@@ -417,15 +418,26 @@ fn ctrl_c_ends_the_run_with_the_finished_games_written() {
         .stderr(Stdio::piped())
         .spawn()
         .unwrap();
-    // Let the engines start and some games finish, then interrupt.
-    std::thread::sleep(Duration::from_secs(10));
+    // Interrupt once the first game is reported: however slow the machine, some have finished.
+    let mut stdout = BufReader::new(child.stdout.take().unwrap());
+    let mut before = String::new();
+    loop {
+        let mut line = String::new();
+        let read = stdout.read_line(&mut line).unwrap();
+        assert!(read > 0, "the arena ended before its first game: {before}");
+        before.push_str(&line);
+        if line.starts_with("Game ") {
+            break;
+        }
+    }
     let status = Command::new("kill")
         .args(["-INT", &child.id().to_string()])
         .status()
         .unwrap();
     assert!(status.success());
+    child.stdout = Some(stdout.into_inner());
     let output = child.wait_with_output().unwrap();
-    let out = text(&output);
+    let out = format!("{before}{}", text(&output));
     assert_eq!(output.status.code(), Some(130), "{out}");
     assert!(out.contains("Interrupted after"), "{out}");
     let report: Value = serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();

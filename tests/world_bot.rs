@@ -71,13 +71,14 @@ fn roger_bot_plays_a_whole_world_against_house_bots_and_survives_a_server_restar
             }
         });
     }
+    // Only the readers hold senders now: the log ends when both pipes close.
+    drop(sender);
     let mut lines = Vec::new();
 
     // Kill the server in the middle of the world, then start it again on the same port.
     server.wait_line("turn 12 ", Duration::from_secs(90));
     server.kill();
     drop(server);
-    std::thread::sleep(Duration::from_millis(300));
     let second_args = args(true);
     let refs: Vec<&str> = second_args.iter().map(String::as_str).collect();
     let mut server = Server::start_on(&db, &listen, &refs);
@@ -93,8 +94,8 @@ fn roger_bot_plays_a_whole_world_against_house_bots_and_survives_a_server_restar
         assert!(Instant::now() < end, "the bot did not end: {lines:#?}");
         std::thread::sleep(Duration::from_millis(50));
     };
-    std::thread::sleep(Duration::from_millis(100));
-    lines.extend(log.try_iter());
+    // Every line the bot wrote, up to the close of its pipes.
+    lines.extend(log.iter());
     assert_eq!(status.code(), Some(0), "{lines:#?}");
     assert!(
         lines.iter().any(|line| line.contains("reconnect")),

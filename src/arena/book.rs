@@ -132,6 +132,7 @@ fn make<G: Game + Evaluate>(options: &BookOptions) -> Result<(Vec<BookEntry>, Bo
     let search_options = SearchOptions {
         threads: options.threads.max(1),
         multipv: 1,
+        ..SearchOptions::default()
     };
     let mut seen = HashSet::new();
     let mut entries = Vec::new();

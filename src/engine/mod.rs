@@ -140,7 +140,7 @@ impl Engine {
             // Only announced: pondering follows `go ponder`, whatever this says.
             (options::PONDER, OptionValue::Check(_)) => {}
             (options::USE_NNUE, OptionValue::Check(on)) => {
-                crate::eval::network::chess::set_enabled(on);
+                self.options.eval.use_network = on;
                 // Scores stored under one evaluation mislead the other.
                 self.tt_write().clear();
                 self.memory.clear();
@@ -202,6 +202,7 @@ impl Engine {
         let mut search_options = SearchOptions {
             threads: self.search_threads(),
             multipv: self.options.multipv,
+            eval: self.options.eval,
         };
         let skill = Skill::below_full(self.options.strength.level(), self.options.skill_seed);
         let tt = self.tt.clone();
@@ -467,6 +468,42 @@ mod tests {
         assert_eq!(fen_of(&engine), before);
         engine.new_game();
         assert_eq!(fen_of(&engine), START_FEN);
+    }
+
+    /// The last depth's score and node count of a one-thread `go depth` from a fixed position.
+    fn fixed_search(engine: &mut Engine) -> (crate::search::Score, u64) {
+        let fen = "r1bqkb1r/pppp1ppp/2n2n2/4p3/2B1P3/5N2/PPPP1PPP/RNBQK2R w KQkq - 4 4";
+        engine.new_game();
+        engine.set_position(Some(fen), &[]).unwrap();
+        let params = GoParams {
+            depth: Some(7),
+            ..GoParams::default()
+        };
+        let (reports, best) = go(engine, &params);
+        best.recv().expect("an answer");
+        let last = reports
+            .try_iter()
+            .filter_map(|report| match report {
+                Report::Progress(info) => Some(info),
+                Report::Message(_) => None,
+            })
+            .last()
+            .expect("progress reports");
+        (last.score, last.nodes)
+    }
+
+    #[test]
+    fn use_nnue_is_each_engines_own() {
+        let mut with_network = Engine::new();
+        let before = fixed_search(&mut with_network);
+        let mut without = Engine::new();
+        assert_eq!(without.set_option("Use NNUE", Some("false")), Ok(None));
+        let hand_set = fixed_search(&mut without);
+        assert_ne!(hand_set, before, "the option changes this engine's search");
+        // The other engine in the process still judges with the network.
+        assert_eq!(fixed_search(&mut with_network), before);
+        assert_eq!(without.set_option("Use NNUE", Some("true")), Ok(None));
+        assert_eq!(fixed_search(&mut without), before);
     }
 
     #[test]

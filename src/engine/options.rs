@@ -1,5 +1,6 @@
 //! The engine's options: what they are (for the `option` lines) and their current values.
 
+use crate::eval::EvalOptions;
 use crate::protocol::parse::{quote, SEPARATORS};
 use std::time::Duration;
 
@@ -173,6 +174,8 @@ pub struct OptionValues {
     pub move_overhead: Duration,
     pub strength: Strength,
     pub skill_seed: u64,
+    /// `Use NNUE`: this engine's alone (each search carries it).
+    pub eval: EvalOptions,
 }
 
 impl Default for OptionValues {
@@ -184,6 +187,7 @@ impl Default for OptionValues {
             move_overhead: Duration::from_millis(MOVE_OVERHEAD_DEFAULT_MS as u64),
             strength: Strength::default(),
             skill_seed: 0,
+            eval: EvalOptions::default(),
         }
     }
 }

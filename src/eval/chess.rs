@@ -4,7 +4,7 @@
 use super::network::chess as network;
 use super::weights::chess::WEIGHTS;
 use super::weights::{idx, ChessWeights, Tracer};
-use super::Evaluate;
+use super::{EvalOptions, Evaluate};
 use crate::board::magic::magics;
 use crate::board::masks::FILE_A;
 use crate::board::{Bitboard, Board8x8, Geometry, Square};
@@ -559,8 +559,8 @@ pub fn evaluate_with<T: Tracer>(pos: &Chess, w: &ChessWeights, t: &mut T) -> i32
 /// The score `Use NNUE` asks for: the hand-set evaluation plus the network's correction (or
 /// the network alone, for a network not trained as a correction), or the hand-set one alone.
 #[inline(always)]
-fn with_network(pos: &Chess, network_output: impl FnOnce() -> i32) -> i32 {
-    if !network::enabled() {
+fn with_network(pos: &Chess, use_network: bool, network_output: impl FnOnce() -> i32) -> i32 {
+    if !use_network {
         return evaluate_with(pos, W, &mut ());
     }
     let hand_set = if network::network().is_residual() {
@@ -576,12 +576,24 @@ impl Evaluate for Chess {
     type PathState = network::PathAccumulators;
 
     fn evaluate(&self) -> i32 {
-        with_network(self, || network::evaluate(self))
+        with_network(self, EvalOptions::default().use_network, || {
+            network::evaluate(self)
+        })
+    }
+
+    fn path_state(options: EvalOptions) -> network::PathAccumulators {
+        network::PathAccumulators::new(options.use_network)
+    }
+
+    fn evaluate_off_path(&self, state: &network::PathAccumulators) -> i32 {
+        with_network(self, state.uses_network(), || network::evaluate(self))
     }
 
     #[inline]
     fn evaluate_at(&self, state: &mut network::PathAccumulators, ply: usize) -> i32 {
-        with_network(self, || network::evaluate_at(self, state, ply))
+        with_network(self, state.uses_network(), || {
+            network::evaluate_at(self, state, ply)
+        })
     }
 
     fn material_balance(&self) -> i32 {
@@ -643,8 +655,11 @@ mod tests {
         assert_eq!(pos.evaluate(), eval(fen) + correction);
         let mut path = network::PathAccumulators::default();
         assert_eq!(pos.evaluate_at(&mut path, 3), pos.evaluate());
-        // `Use NNUE false` (the global switch) is tested through the binary, in
-        // tests/network_option.rs: switching it here would race the other tests.
+        assert_eq!(pos.evaluate_off_path(&path), pos.evaluate());
+        // `Use NNUE false` is the search's own: its path state says so.
+        let mut hand_set = Chess::path_state(EvalOptions { use_network: false });
+        assert_eq!(pos.evaluate_at(&mut hand_set, 3), eval(fen));
+        assert_eq!(pos.evaluate_off_path(&hand_set), eval(fen));
     }
 
     #[test]

@@ -9,15 +9,42 @@ pub mod weights;
 
 use crate::rules::Game;
 
+/// How one engine asked for positions to be judged (`Use NNUE`). Each search carries its own,
+/// so that engines sharing a process (`roger serve`, the arena's players, tests) never change
+/// one another's evaluation.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct EvalOptions {
+    /// Chess: the hand-set evaluation plus the network's correction (true) or alone.
+    pub use_network: bool,
+}
+
+impl Default for EvalOptions {
+    fn default() -> EvalOptions {
+        EvalOptions { use_network: true }
+    }
+}
+
 /// What the search needs to know of a game beyond its rules.
 pub trait Evaluate: Game + exchange::Exchange {
-    /// Static evaluation in centipawns from the side to move's point of view.
+    /// Static evaluation in centipawns from the side to move's point of view, under the default
+    /// [`EvalOptions`].
     fn evaluate(&self) -> i32;
     /// What a search thread keeps to evaluate the positions of its path faster (chess: the
     /// network's accumulators a ply); `()` where there is nothing to keep.
     type PathState: Default + Send;
+    /// A search path's state under `options`, which it keeps for the whole search.
+    fn path_state(options: EvalOptions) -> Self::PathState {
+        let _ = options;
+        Self::PathState::default()
+    }
+    /// The position's static evaluation under the options `state` was made with, summed afresh
+    /// (for positions off the search path).
+    fn evaluate_off_path(&self, state: &Self::PathState) -> i32 {
+        let _ = state;
+        self.evaluate()
+    }
     /// [`Evaluate::evaluate`] of the position at `ply` of a search path, which may use what
-    /// `state` kept of the plies above.
+    /// `state` kept of the plies above, under the options it was made with.
     #[inline(always)]
     fn evaluate_at(&self, state: &mut Self::PathState, ply: usize) -> i32 {
         let _ = (state, ply);

@@ -16,7 +16,7 @@ pub mod tt;
 pub use memory::SearchMemory;
 pub use tt::TranspositionTable;
 
-use crate::eval::Evaluate;
+use crate::eval::{EvalOptions, Evaluate};
 use crate::rules::{EndReason, Game, GameRecord, MoveList};
 use searcher::{Searcher, Shared};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
@@ -58,6 +58,8 @@ pub struct Limits {
 pub struct SearchOptions {
     pub threads: usize,
     pub multipv: usize,
+    /// How this search judges positions: its engine's own choice, not the process's.
+    pub eval: EvalOptions,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -159,6 +161,7 @@ pub fn search<G: Game + Evaluate>(
         budget: time::budget(limits),
         start,
         clock_origin_ms: AtomicU64::new(0),
+        eval: options.eval,
     };
     let threads = options.threads.clamp(1, available_cores());
     let outcome = std::thread::scope(|scope| {
@@ -193,6 +196,7 @@ mod tests {
         let options = SearchOptions {
             threads: 1,
             multipv: 1,
+            ..SearchOptions::default()
         };
         let memory = SearchMemory::default();
         let outcome = search(&record, limits, options, &tt, &memory, &stop, &mut |info| {

@@ -243,6 +243,7 @@ mod tests {
         let mut options = SearchOptions {
             threads: 1,
             multipv: 1,
+            ..SearchOptions::default()
         };
         skill(10.0).limit(&mut limits, &mut options);
         assert_eq!((limits.depth, limits.nodes), (Some(3), Some(64_000)));

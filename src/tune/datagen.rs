@@ -186,6 +186,7 @@ fn search_position<G: Game + Evaluate>(
     let options = SearchOptions {
         threads: 1,
         multipv: 1,
+        ..SearchOptions::default()
     };
     let stop = AtomicBool::new(false);
     let mut score = Score::Cp(0);

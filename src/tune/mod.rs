@@ -100,7 +100,8 @@ tunable!(
     &["phase", "king_zone", "safe_check"],
     fn beyond_weights(&self) -> i32 {
         use crate::eval::network::chess as network;
-        if network::enabled() && network::network().is_residual() {
+        // The weights are fitted beside the network the engine plays with by default.
+        if network::network().is_residual() {
             network::evaluate(self)
         } else {
             0

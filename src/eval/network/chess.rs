@@ -11,7 +11,6 @@ use super::{Accumulator, Network};
 use crate::board::Bitboard;
 use crate::rules::chess::{Chess, PieceKind};
 use crate::rules::Color;
-use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::OnceLock;
 
 /// Inputs of the chess network.
@@ -22,24 +21,12 @@ const REFRESH_ABOVE: u32 = 12;
 /// The committed network, trained by `roger train` on Roger's self-play.
 static EMBEDDED: &[u8] = include_bytes!("chess.nnue");
 
-static ENABLED: AtomicBool = AtomicBool::new(true);
-
 /// The network this build carries.
 pub fn network() -> &'static Network {
     static NETWORK: OnceLock<Network> = OnceLock::new();
     NETWORK.get_or_init(|| {
         Network::from_bytes(EMBEDDED, INPUTS).expect("the embedded chess network is readable")
     })
-}
-
-/// Whether chess positions are scored by the network (`UseNNUE`, on by default) or by the
-/// hand-set evaluation.
-pub fn enabled() -> bool {
-    ENABLED.load(Ordering::Relaxed)
-}
-
-pub fn set_enabled(on: bool) {
-    ENABLED.store(on, Ordering::Relaxed);
 }
 
 /// The input of a piece seen from `perspective`'s side.
@@ -153,10 +140,30 @@ impl Default for Entry {
     }
 }
 
-/// The accumulators of one search thread, one pair a ply.
-#[derive(Default)]
+/// The accumulators of one search thread, one pair a ply, and whether that search uses the
+/// network at all (its engine's `Use NNUE`).
 pub struct PathAccumulators {
     entries: Vec<Entry>,
+    use_network: bool,
+}
+
+impl PathAccumulators {
+    pub fn new(use_network: bool) -> PathAccumulators {
+        PathAccumulators {
+            entries: Vec::new(),
+            use_network,
+        }
+    }
+
+    pub fn uses_network(&self) -> bool {
+        self.use_network
+    }
+}
+
+impl Default for PathAccumulators {
+    fn default() -> PathAccumulators {
+        PathAccumulators::new(true)
+    }
 }
 
 /// The network's score of `pos`, side to move's view, summed afresh.

@@ -6,7 +6,7 @@ use super::memory::ThreadMemory;
 use super::time::{Budget, Stability};
 use super::tt::{Bound, TranspositionTable};
 use super::{Info, Limits, Score, SearchOutcome, MATE, MATE_BOUND, MAX_PLY};
-use crate::eval::Evaluate;
+use crate::eval::{EvalOptions, Evaluate};
 use crate::rules::{EndReason, Game, GameRecord, MoveList, PackedMove, MAX_MOVES};
 use arrayvec::ArrayVec;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
@@ -42,6 +42,7 @@ pub(super) struct Shared<'a> {
     pub start: Instant,
     /// Milliseconds after `start` from which the clock counts (moved on `ponderhit`).
     pub clock_origin_ms: AtomicU64,
+    pub eval: EvalOptions,
 }
 
 /// Late move reductions by depth and move number.
@@ -164,7 +165,7 @@ impl<'a, G: Game + Evaluate> Searcher<'a, G> {
             history: memory.history,
             correction: memory.correction,
             stack: vec![PlyState::default(); MAX_PLY + 2],
-            eval_path: G::PathState::default(),
+            eval_path: G::path_state(shared.eval),
             singular_excluded: vec![G::Move::default(); MAX_PLY + 2],
             pv: vec![Vec::new(); MAX_PLY + 2],
             excluded: Vec::new(),
@@ -200,16 +201,16 @@ impl<'a, G: Game + Evaluate> Searcher<'a, G> {
                 _ => 0,
             };
         }
-        let mut score = -child.evaluate();
+        let mut score = -child.evaluate_off_path(&self.eval_path);
         let mut recaptures = MoveList::new();
         for &reply in replies.iter().filter(|&&reply| child.is_tactical(reply)) {
             let after = child.play(reply);
-            let mut value = after.evaluate();
+            let mut value = after.evaluate_off_path(&self.eval_path);
             let square = reply.squares().1;
             recaptures.clear();
             after.generate_tactical(&mut recaptures);
             for &recapture in recaptures.iter().filter(|m| m.squares().1 == square) {
-                value = value.max(-after.play(recapture).evaluate());
+                value = value.max(-after.play(recapture).evaluate_off_path(&self.eval_path));
             }
             score = score.min(value);
         }
