@@ -199,7 +199,25 @@ fn quiet_stream() -> (Roger, String) {
 fn every_bad_line_gets_one_error_and_the_state_stays() {
     let mut roger = realtime(&[]);
     let start = state_text(&mut roger);
-    let bad_lines: [(&str, &[&str]); 9] = [
+    let bad_lines: [(&str, &[&str]); 13] = [
+        (
+            "position startpos moves e2e4",
+            &["position: unexpected token 'moves' at token 3, 'startpos' takes nothing more"],
+        ),
+        // Only spaces and tabs separate: a vertical tab, a form feed or a bare `\r` belongs to
+        // its token, which the state or the event then refuses, escaped.
+        (
+            "position state 4k3/8/8/8/8/8/8/4K3\u{b}- 0 0",
+            &["position: token '4k3/8/8/8/8/8/8/4K3\\u{b}-' at token 3 holds whitespace"],
+        ),
+        (
+            "position state 4k3/8/8/8/8/8/8/4K3 - 0\r0",
+            &["position: token '0\\r0' at token 5 holds whitespace"],
+        ),
+        (
+            "event 5\u{c}start white e2e4",
+            &["event: token '5\\u{c}start' at token 2 holds whitespace"],
+        ),
         (
             "position state nonsense",
             &["position: invalid state 'nonsense'", "unchanged"],

@@ -403,6 +403,23 @@ mod tests {
         assert_eq!(lines[5..], ["pong 2"]);
     }
 
+    /// The xboard player's errors echo bad input escaped as the UCI errors do: a raw U+2028
+    /// would end the line for some readers.
+    #[test]
+    fn xboard_errors_escape_unseen_whitespace() {
+        let input = "xboard\nnew\nforce\nusermove e2e4\u{2028}x\nvariant nope\u{a0}\n\
+                     setboard 4k3/8/8/8/8/8/8/4K3\u{3000} w - - 0 1\nquit\n";
+        let lines = serve_lines(input, settings(ReferencePlayer::Greedy), true);
+        assert_eq!(lines[0], "Illegal move: e2e4\\u{2028}x");
+        assert_eq!(lines[1], "Error (unsupported variant): nope\\u{a0}");
+        assert!(
+            lines[2].starts_with("tellusererror Illegal position: ")
+                && lines[2].contains("\\u{3000}"),
+            "{lines:?}"
+        );
+        assert_eq!(lines.len(), 3, "{lines:?}");
+    }
+
     #[test]
     fn variants_and_errors() {
         let lines = session(

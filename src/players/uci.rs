@@ -43,6 +43,10 @@ impl TurnAgent for UciPlayer {
         }
     }
 
+    fn announcement(&self) -> String {
+        self.game.board_info()
+    }
+
     fn new_game(&mut self) {
         self.game = AnyGame::new(self.game.variant()).expect("a registered variant");
         self.answered = 0;

@@ -8,6 +8,7 @@ use super::reference::{choose_in, Fault, PlaySettings, NOT_THE_ENGINE};
 use crate::engine::OptionSpec;
 use crate::protocol::dialect::{Dialect, Language};
 use crate::protocol::parse::tokens;
+use crate::protocol::print::visible;
 use crate::protocol::Output;
 use crate::rules::registry::{names_of, AnyGame, Family, DEFAULT_GAME};
 use std::io;
@@ -81,7 +82,7 @@ impl XboardDialect {
                     self.start = None;
                     self.moves.clear();
                 } else {
-                    replies.push(format!("Error (unsupported variant): {name}"));
+                    replies.push(format!("Error (unsupported variant): {}", visible(name)));
                 }
             }
             ["force", ..] | ["result", ..] => self.force = true,
@@ -97,7 +98,10 @@ impl XboardDialect {
                         self.start = Some(fen);
                         self.moves.clear();
                     }
-                    Err(error) => replies.push(format!("tellusererror Illegal position: {error}")),
+                    Err(error) => replies.push(format!(
+                        "tellusererror Illegal position: {}",
+                        visible(&error)
+                    )),
                 }
             }
             ["ping", n, ..] => replies.push(format!("pong {n}")),
@@ -115,7 +119,7 @@ impl XboardDialect {
                             self.moves = after;
                             play_now = !self.force;
                         }
-                        Err(_) => replies.push(format!("Illegal move: {text}")),
+                        Err(_) => replies.push(format!("Illegal move: {}", visible(text))),
                     }
                 }
             }
@@ -157,6 +161,11 @@ impl Dialect for XboardDialect {
         Err(format!(
             "unknown option '{name}' (xboard sets the variant with 'variant')"
         ))
+    }
+
+    /// Never printed: xboard switches no family (its `variant` answers nothing).
+    fn announcement(&self) -> String {
+        format!("variant {}", self.variant)
     }
 
     fn display(&self) -> String {

@@ -1,6 +1,7 @@
 //! Reads one line of the protocol into a [`Command`]. No engine state is touched here: whether a
 //! FEN, a move or an option value makes sense is the engine's call; this only checks the shape.
 
+use super::print::push_visible;
 use crate::engine::{GoParams, MAX_DEPTH, MAX_MATE, MAX_PERFT_DEPTH};
 use crate::rules::Color;
 use std::fmt;
@@ -75,6 +76,26 @@ pub fn tokens(line: &str) -> impl Iterator<Item = &str> {
         .filter(|token| !token.is_empty())
 }
 
+/// Refuses a line with a token that holds whitespace other than the [`SEPARATORS`] (a vertical
+/// tab, a form feed, a `\r` inside the line, U+00A0, U+3000 ...): such a character belongs to its
+/// token, and a command whose text the rules read again by words (a Megachess world, a realtime
+/// state or event) would otherwise split there. The error names the first such token and its
+/// 1-based position in the line.
+pub fn refuse_inner_whitespace(command: &str, line: &str) -> Result<(), String> {
+    let odd = tokens(line)
+        .enumerate()
+        .find(|(_, token)| token.chars().any(char::is_whitespace));
+    match odd {
+        Some((index, token)) => Err(format!(
+            "{command}: token {} at token {} holds whitespace that does not separate tokens \
+             (only spaces and tabs do)",
+            quote(token),
+            index + 1
+        )),
+        None => Ok(()),
+    }
+}
+
 /// How many characters of bad input an error quotes at most.
 pub const QUOTE_LIMIT: usize = 32;
 
@@ -88,16 +109,7 @@ pub fn quote(text: &str) -> String {
             quoted.push_str(&format!("...' ({} bytes)", text.len()));
             return quoted;
         }
-        match c {
-            '\t' | '\r' | '\n' => quoted.extend(c.escape_default()),
-            c if c.is_control()
-                || (c.is_whitespace() && c != ' ')
-                || matches!(c, '\u{200b}'..='\u{200f}' | '\u{2060}' | '\u{feff}') =>
-            {
-                quoted.push_str(&format!("\\u{{{:x}}}", u32::from(c)))
-            }
-            c => quoted.push(c),
-        }
+        push_visible(&mut quoted, c);
     }
     quoted.push('\'');
     quoted

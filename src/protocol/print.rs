@@ -73,17 +73,48 @@ pub fn bestmove_line(best: &BestMove) -> String {
 }
 
 pub fn info_string(text: &str) -> String {
-    // A line break would end the info line early and leave the rest as an unknown command, and
-    // other control characters (echoed from bad input) can upset a GUI's reader: escape them.
+    // A line break would end the info line early and leave the rest as an unknown command:
+    // it becomes a space. Everything else a reader would not see, or would take for a line end
+    // (U+2028), is escaped as errors quote it.
     let mut line = String::from("info string ");
     for c in text.chars() {
         match c {
             '\n' | '\r' => line.push(' '),
-            c if c.is_control() => line.extend(c.escape_default()),
-            c => line.push(c),
+            c => push_visible(&mut line, c),
         }
     }
     line
+}
+
+/// Whether a reply shows `c` escaped: a control character, whitespace other than a space (U+00A0,
+/// U+2000..U+200A, U+2028, U+2029, U+3000 ...), or an invisible format character (zero-width
+/// spaces and joiners, the word joiner, the byte-order mark, the bidirectional controls).
+fn is_hidden(c: char) -> bool {
+    c.is_control()
+        || (c.is_whitespace() && c != ' ')
+        || matches!(
+            c,
+            '\u{200b}'..='\u{200f}' | '\u{202a}'..='\u{202e}' | '\u{2060}'..='\u{2069}' | '\u{feff}'
+        )
+}
+
+/// The one escaping of bad input in replies (errors' quotes, `info string`, the xboard player's
+/// errors): `c` as is, or `\t`, `\r`, `\n`, or `\u{<hex>}` when [`is_hidden`].
+pub fn push_visible(text: &mut String, c: char) {
+    match c {
+        '\t' | '\r' | '\n' => text.extend(c.escape_default()),
+        c if is_hidden(c) => text.push_str(&format!("\\u{{{:x}}}", u32::from(c))),
+        c => text.push(c),
+    }
+}
+
+/// `text` with every character as [`push_visible`] writes it.
+pub fn visible(text: &str) -> String {
+    let mut shown = String::with_capacity(text.len());
+    for c in text.chars() {
+        push_visible(&mut shown, c);
+    }
+    shown
 }
 
 /// The longest error text sent whole, in characters.
@@ -208,6 +239,22 @@ mod tests {
             error_line("nul \u{0} and tab\t"),
             "info string error: nul \\u{0} and tab\\t"
         );
+    }
+
+    /// Whitespace other than a space and the line separators some readers break lines at are
+    /// escaped in every `info string`, whichever dialect or rule wrote the text; the quotes of
+    /// errors escape with the same function.
+    #[test]
+    fn replies_escape_unseen_whitespace_and_line_separators() {
+        let raw = "a\u{a0}b\u{2003}c\u{3000}d\u{2028}e\u{2029}f\u{200b}g\u{202e}h\u{b}i\u{c}j";
+        let escaped =
+            "a\\u{a0}b\\u{2003}c\\u{3000}d\\u{2028}e\\u{2029}f\\u{200b}g\\u{202e}h\\u{b}i\\u{c}j";
+        assert_eq!(error_line(raw), format!("info string error: {escaped}"));
+        assert_eq!(info_string(raw), format!("info string {escaped}"));
+        assert_eq!(visible(raw), escaped);
+        assert_eq!(crate::protocol::parse::quote(raw), format!("'{escaped}'"));
+        // Text a reader sees as it is stays as it is.
+        assert_eq!(visible("é ü 'x' \\u{a0}"), "é ü 'x' \\u{a0}");
     }
 
     #[test]

@@ -274,8 +274,13 @@ impl Session {
         specs
     }
 
-    /// `setoption`; a `UCI_Variant` of another family first switches the dialect.
+    /// `setoption`; a `UCI_Variant` of another family first switches the dialect. Every change
+    /// of game answers with exactly one `info string variant ...` line: the dialect's remark when
+    /// it changed its game, else, after a change of family, its announcement (the dialect may
+    /// still hold the game it had when the session left it, and then changes nothing).
     fn set_option(&mut self, name: &str, value: Option<&str>) -> io::Result<()> {
+        // The dialect to go back to should the new one refuse the game.
+        let mut left = None;
         if name.eq_ignore_ascii_case(UCI_VARIANT) {
             // Checked against every game the agent plays, not the current dialect's alone.
             if let Err(error) = check_option(&self.announced_options(), name, value) {
@@ -286,6 +291,7 @@ impl Session {
                 .iter()
                 .find(|entry| entry.name.eq_ignore_ascii_case(wanted));
             if let Some(entry) = entry.filter(|entry| entry.family != self.dialect().family()) {
+                let before = self.current;
                 if let Err(error) = self.switch_to(entry.family) {
                     return self.output.error(&format!(
                         "setoption: variant '{}' is a {} game: {error}",
@@ -293,12 +299,24 @@ impl Session {
                         entry.family.name()
                     ));
                 }
+                left = Some(before);
             }
         }
         match self.dialect().set_option(name, value) {
-            Ok(Some(remark)) => self.output.line(&print::info_string(&remark)),
-            Ok(None) => Ok(()),
-            Err(error) => self.output.error(&format!("setoption: {error}")),
+            Ok(remark) => {
+                let switched = left.is_some();
+                let current = &self.dialects[self.current];
+                match remark.or_else(|| switched.then(|| current.announcement())) {
+                    Some(text) => self.output.line(&print::info_string(&text)),
+                    None => Ok(()),
+                }
+            }
+            Err(error) => {
+                if let Some(before) = left {
+                    self.current = before;
+                }
+                self.output.error(&format!("setoption: {error}"))
+            }
         }
     }
 
@@ -356,6 +374,9 @@ mod tests {
                 .borrow_mut()
                 .push(format!("{}: set {name}", self.family.name()));
             Ok(None)
+        }
+        fn announcement(&self) -> String {
+            format!("variant of {}", self.family.name())
         }
         fn display(&self) -> String {
             String::new()
@@ -486,6 +507,54 @@ mod tests {
             session.switch_to(family).unwrap();
             assert_eq!(session.dialect().family(), family);
         }
+    }
+
+    /// Every change of game answers with exactly one `info string variant <game> ...` line,
+    /// whichever families it goes between (back to the turn game a family switch left behind
+    /// included); naming the current game again answers nothing.
+    #[test]
+    fn every_change_of_game_is_announced_once() {
+        let captured = Captured::default();
+        let mut session =
+            Session::new(Box::new(EngineAgent), Output::new(captured.clone())).unwrap();
+        let games = ["chess", "nichess", "millennium", "realtime", "megachess"];
+        // Every ordered pair of games, each reached from every other, and each named twice.
+        let mut walk = Vec::new();
+        for from in games {
+            for to in games.iter().filter(|&&to| to != from) {
+                walk.extend([from, from, to]);
+            }
+        }
+        let mut current = "chess";
+        let (mut printed, mut changes) = (0, 0);
+        for game in walk {
+            let named = match game == current {
+                // Option values are case-insensitive: the same game in capitals changes nothing.
+                true => game.to_uppercase(),
+                false => game.to_string(),
+            };
+            session
+                .handle_line(&format!("setoption name UCI_Variant value {named}\n"))
+                .unwrap();
+            let lines = captured.lines();
+            let new = &lines[printed..];
+            printed = lines.len();
+            if game == current {
+                assert!(new.is_empty(), "{current} named again: {new:?}");
+                continue;
+            }
+            assert_eq!(new.len(), 1, "{current} to {game}: {new:?}");
+            let announced = format!("info string variant {game} ");
+            assert!(
+                new[0].starts_with(&announced),
+                "{current} to {game}: {new:?}"
+            );
+            current = game;
+            changes += 1;
+        }
+        // The 20 ordered pairs, and the changes that lead from one pair to the next.
+        assert!(changes >= games.len() * (games.len() - 1), "{changes}");
+        assert_eq!(printed, changes);
     }
 
     #[test]

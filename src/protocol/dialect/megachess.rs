@@ -176,11 +176,10 @@ impl Dialect for MegachessDialect {
     fn set_option(&mut self, name: &str, value: Option<&str>) -> Result<Option<String>, String> {
         let (name, value) = check_option(&self.option_specs(), name, value)?;
         if name == UCI_VARIANT {
+            // The family's one game: naming it changes nothing (the session announces a switch
+            // to it), but as any setoption it answers a running `go` first.
             self.thinker.stop();
-            return Ok(Some(format!(
-                "variant {MEGACHESS} size {} {}",
-                self.params.width, self.params.height
-            )));
+            return Ok(None);
         }
         if let (true, OptionValue::Spin(number)) =
             (PARAMETERS.iter().any(|row| row.name == name), &value)
@@ -195,6 +194,13 @@ impl Dialect for MegachessDialect {
         self.thinker.stop();
         lock_player(&self.player).set_option(name, &text)?;
         Ok(None)
+    }
+
+    fn announcement(&self) -> String {
+        format!(
+            "variant {MEGACHESS} size {} {}",
+            self.params.width, self.params.height
+        )
     }
 
     fn display(&self) -> String {

@@ -40,8 +40,14 @@ pub trait Dialect {
     fn option_specs(&self) -> Vec<OptionSpec>;
 
     /// Sets an option (names are case-insensitive). Returns a remark worth showing, if any; on
-    /// an error nothing changes.
+    /// an error nothing changes. `UCI_Variant` answers its announcement as the remark only when
+    /// it changes the game within the family; the session announces a change of family itself.
     fn set_option(&mut self, name: &str, value: Option<&str>) -> Result<Option<String>, String>;
+
+    /// The game it plays now, as the `info string` that announces a change of game says it
+    /// (`variant <name> ...`): the session prints it when a change of family selects this
+    /// dialect, so that every change of game answers with one such line.
+    fn announcement(&self) -> String;
 
     /// The `d` reply: the current position.
     fn display(&self) -> String;

@@ -203,12 +203,10 @@ impl Dialect for RealtimeDialect {
     fn set_option(&mut self, name: &str, value: Option<&str>) -> Result<Option<String>, String> {
         let (name, value) = check_option(&self.option_specs(), name, value)?;
         if name == UCI_VARIANT {
+            // The family's one game: naming it changes nothing (the session announces a switch
+            // to it), but as any setoption it answers a running `go` first.
             self.thinker.stop();
-            // The GUI learns the board and the start state from this line, as for other games.
-            return Ok(Some(format!(
-                "variant {REALTIME} files 8 ranks 8 startpos {}",
-                RealtimeState::start(self.params).text()
-            )));
+            return Ok(None);
         }
         if let (true, OptionValue::Spin(number)) = (
             Self::parameter_options()
@@ -227,6 +225,14 @@ impl Dialect for RealtimeDialect {
         self.thinker.stop();
         lock_player(&self.player).set_option(name, &text)?;
         Ok(None)
+    }
+
+    fn announcement(&self) -> String {
+        // The GUI learns the board and the start state from this line, as for other games.
+        format!(
+            "variant {REALTIME} files 8 ranks 8 startpos {}",
+            RealtimeState::start(self.params).text()
+        )
     }
 
     fn display(&self) -> String {

@@ -20,6 +20,8 @@ use std::io;
 pub trait TurnAgent {
     fn option_specs(&self) -> Vec<OptionSpec>;
     fn set_option(&mut self, name: &str, value: Option<&str>) -> Result<Option<String>, String>;
+    /// The game played now, as a change of `UCI_Variant` announces it (`AnyGame::board_info`).
+    fn announcement(&self) -> String;
     fn new_game(&mut self);
     /// On an error the position stays as it was.
     fn set_position(&mut self, fen: Option<&str>, moves: &[String]) -> Result<(), String>;
@@ -73,6 +75,10 @@ impl<A: TurnAgent> Dialect for TurnDialect<A> {
 
     fn set_option(&mut self, name: &str, value: Option<&str>) -> Result<Option<String>, String> {
         self.agent.set_option(name, value)
+    }
+
+    fn announcement(&self) -> String {
+        self.agent.announcement()
     }
 
     fn display(&self) -> String {
@@ -179,6 +185,10 @@ impl TurnAgent for Engine {
 
     fn set_option(&mut self, name: &str, value: Option<&str>) -> Result<Option<String>, String> {
         Engine::set_option(self, name, value)
+    }
+
+    fn announcement(&self) -> String {
+        self.game().board_info()
     }
 
     fn new_game(&mut self) {

@@ -301,7 +301,7 @@ fn state_texts_read_back_and_the_docs_example_holds() {
         state::START_TEXT,
         "r1bqkbnr/pppp1ppp/2n5/8/8/5N2/PPPP1PPP/RNBQKB1R KQkq 2500 0 d:f3:12000 d:c6:12000 m:P:e2e4:1000 m:p:e7e5:1200",
         "4k3/8/8/3pP3/8/8/8/4K3 - 2000 0 d:d5:12000 ep:d5:12000",
-        "4k3/8/8/3pP3/8/8/8/4K3 - 2000 0 d:d5:12000 ep:d5:12000 m:P:e5d6:2000:ep",
+        "4k3/8/8/3p4/8/8/8/4K3 - 2000 0 d:d5:12000 ep:d5:12000 m:P:e5d6:2000:ep",
         "7r/8/8/8/8/8/8/R7 - 0 0 m:K:e1g1:0 m:R:h1f1:0 m:r:a8d8:0:castling m:k:e8c8:0",
         "8/8/8/8/8/8/8/4K3 - 6501 6501 end:1-0:king-removed",
     ] {
@@ -463,6 +463,91 @@ fn malformed_and_impossible_states_are_refused_with_what_and_where() {
     assert!(RealtimeState::from_text(state::START_TEXT, bad_params).is_err());
 }
 
+/// Two pieces on one square: a piece still taking off (holding its from-square during
+/// `[t0, t0 + T/2]`) with a piece of its side standing there, or with another piece taking off
+/// from it, is refused: no game reaches it. A piece standing there once the mover has left, or a
+/// piece passing through a square where an own piece stands, is a state of a game and is read.
+#[test]
+fn a_piece_taking_off_shares_its_square_with_no_other() {
+    let params = RealtimeParams::default();
+    for (text, needle) in [
+        (
+            "4k3/8/8/8/8/8/8/Q3K3 - 1200 0 m:R:a1a4:1000",
+            "two pieces on a1 at 1200: the moving white rook started there at 1000 holds it \
+             until 1500 (its take-off), and a white queen stands there",
+        ),
+        (
+            "4k3/8/8/8/8/8/8/Q3K3 - 1500 0 m:R:a1a4:1000",
+            "two pieces on a1 at 1500",
+        ),
+        (
+            "4k3/8/8/8/8/8/8/Q7 - 1400 0 m:K:e1c1:1000 m:R:a1d1:1000:castling",
+            "the moving white rook started there at 1000 holds it until 1500 (its take-off), \
+             and a white queen stands there",
+        ),
+        (
+            "4k3/8/8/8/8/8/8/4K1B1 - 1000 0 m:N:g1f3:1000",
+            "two pieces on g1 at 1000: the moving white knight",
+        ),
+        (
+            "4k3/8/8/8/8/8/8/4K3 - 1200 0 m:R:a1a4:1000 m:q:a1b2:1100",
+            "and a black queen takes off from it too",
+        ),
+    ] {
+        let error = RealtimeState::from_text(text, params).expect_err(text);
+        assert!(matches!(error, RuleError::Illegal(_)), "{text}: {error}");
+        assert!(error.text().contains(needle), "{text}: {error}");
+    }
+    for text in [
+        // The rook left a1 at 1501; the queen arrived later.
+        "4k3/8/8/8/8/8/8/Q3K3 - 1501 0 m:R:a1a4:1000",
+        "4k3/8/8/8/8/8/8/Q3K3 - 2000 0 d:a1:12000 m:R:a1a4:1000",
+        // The rook passes a5 during (4500, 5500] while the knight stands there.
+        "4k3/8/8/N7/8/8/8/4K3 - 4600 0 d:a5:14600 m:R:a1a8:0",
+    ] {
+        let state =
+            RealtimeState::from_text(text, params).unwrap_or_else(|e| panic!("{text}: {e}"));
+        assert_eq!(state.text(), text);
+    }
+}
+
+/// An en passant capture is settled at `t0 + floor(T/2) + 1`; the `:ep` mark is written until
+/// then, and read until the pawn arrives (a referee marks the whole move): a settled mark says
+/// nothing more, and the state is the one the simulator reaches.
+#[test]
+fn a_settled_en_passant_mark_is_read_until_the_pawn_arrives() {
+    let params = RealtimeParams::default();
+    let before = "4k3/8/8/8/1P6/8/8/4K3 - 39600 0 d:b4:49000 ep:b4:49000 m:p:c4b3:39500:ep";
+    let mut played = RealtimeState::from_text(before, params).unwrap();
+    let mut events = Vec::new();
+    played.advance_to(40100, &mut events);
+    assert_eq!(texts(&events), ["40001 remove white pawn b4 en-passant"]);
+    assert_eq!(
+        played.text(),
+        "4k3/8/8/8/8/8/8/4K3 - 40100 40001 m:p:c4b3:39500"
+    );
+    for ms in [40001, 40100, 40499] {
+        let mut at = RealtimeState::from_text(before, params).unwrap();
+        at.advance_to(ms, &mut Vec::new());
+        let marked = format!("4k3/8/8/8/8/8/8/4K3 - {ms} 40001 m:p:c4b3:39500:ep");
+        let read = RealtimeState::from_text(&marked, params)
+            .unwrap_or_else(|error| panic!("{marked}: {error}"));
+        assert_eq!(read.text(), at.text(), "{marked}");
+        let (mut read, mut after_read, mut after_played) = (read, Vec::new(), Vec::new());
+        read.advance_to(41000, &mut after_read);
+        at.advance_to(41000, &mut after_played);
+        assert_eq!(texts(&after_read), texts(&after_played));
+        assert_eq!(texts(&after_read), ["40500 arrive black pawn b3"]);
+    }
+    // Before the settle the mark still counts: the capture is yet to come.
+    let unsettled = "4k3/8/8/8/1P6/8/8/4K3 - 40000 0 d:b4:49000 ep:b4:49000 m:p:c4b3:39500:ep";
+    let mut state = RealtimeState::from_text(unsettled, params).unwrap();
+    assert_eq!(state.text(), unsettled);
+    let mut events = Vec::new();
+    state.advance_to(40001, &mut events);
+    assert_eq!(texts(&events), ["40001 remove white pawn b4 en-passant"]);
+}
+
 #[test]
 fn after_the_end_nothing_moves() {
     let mut state = standard();
@@ -494,7 +579,7 @@ fn damaged_state_texts_never_panic() {
     let params = RealtimeParams::default();
     let texts = [
         "r1bqkbnr/pppp1ppp/2n5/8/8/5N2/PPPP1PPP/RNBQKB1R KQkq 2500 0 d:f3:12000 d:c6:12000 m:P:e2e4:1000 m:p:e7e5:1200",
-        "4k3/8/8/3pP3/8/8/8/4K3 - 2000 0 d:d5:12000 ep:d5:12000 m:P:e5d6:2000:ep",
+        "4k3/8/8/3p4/8/8/8/4K3 - 2000 0 d:d5:12000 ep:d5:12000 m:P:e5d6:2000:ep",
         "7r/8/8/8/8/8/8/R7 - 0 0 m:K:e1g1:0 m:R:h1f1:0 m:r:a8d8:0:castling m:k:e8c8:0 end:1/2-1/2:agreed-draw",
     ];
     let mut random = Random(7);

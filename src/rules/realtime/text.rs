@@ -321,12 +321,6 @@ impl RealtimeState {
                 "'{token}' would have arrived at {arrive}, by the clock {now}"
             )));
         }
-        if en_passant && now > start + tick / 2 {
-            return Err(illegal(format!(
-                "'{token}': an en passant capture is settled at {}, by the clock {now}",
-                start + tick / 2 + 1
-            )));
-        }
         if let Some(other) = self
             .units
             .iter()
@@ -347,7 +341,9 @@ impl RealtimeState {
                 arrive,
             },
         )?;
-        if en_passant {
+        // The mark stays on the pawn until it arrives (a referee marks the whole move), but its
+        // capture is settled at t0 + floor(T/2) + 1: after that the mark says nothing more.
+        if en_passant && now <= start + tick / 2 {
             self.en_passant_movers |= 1 << index;
         }
         Ok(())
@@ -404,6 +400,7 @@ impl RealtimeState {
                 Motion::Standing { .. } => {}
             }
         }
+        self.check_take_offs()?;
         if self.outcome.is_none() {
             if let Some(&(index, square, by)) = self.collisions().first() {
                 return Err(illegal(format!(
@@ -417,6 +414,50 @@ impl RealtimeState {
             if now >= draw {
                 return Err(illegal(format!(
                     "the no-capture draw fell at {draw}, by the clock {now}"
+                )));
+            }
+        }
+        Ok(())
+    }
+
+    /// Refuses two pieces on one square that no game reaches: a piece still taking off (holding
+    /// its from-square, `[t0, t0 + T/2]`) and a piece of its side standing there, or two pieces
+    /// taking off from one square. Another piece reaches the square at least a tick after the
+    /// mover started, and none could be on its way there before (rules 3, 5 and 6); a piece that
+    /// merely passes through the square while the mover takes off, or that arrived after the
+    /// take-off, is possible and taken. Pieces of different colours are the collisions' matter.
+    fn check_take_offs(&self) -> Result<(), RuleError> {
+        let now = self.now;
+        for mover in &self.units {
+            let Motion::Moving { from, start, .. } = mover.motion else {
+                continue;
+            };
+            if self.occupied_square(mover, now) != Some(from) {
+                continue;
+            }
+            let other = self.units.iter().find(|unit| {
+                unit.id != mover.id
+                    && match unit.motion {
+                        Motion::Standing { square, .. } => {
+                            square == from && unit.piece.color == mover.piece.color
+                        }
+                        Motion::Moving { from: other, .. } => {
+                            other == from && self.occupied_square(unit, now) == Some(from)
+                        }
+                    }
+            });
+            if let Some(other) = other {
+                let what = match other.motion {
+                    Motion::Standing { .. } => "stands there",
+                    Motion::Moving { .. } => "takes off from it too",
+                };
+                return Err(illegal(format!(
+                    "two pieces on {} at {now}: the moving {} started there at {start} holds it \
+                     until {} (its take-off), and a {} {what}",
+                    square_name(from),
+                    piece_name(mover.piece),
+                    start + self.params.tick() / 2,
+                    piece_name(other.piece)
                 )));
             }
         }

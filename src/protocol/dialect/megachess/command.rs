@@ -1,6 +1,6 @@
 //! The Megachess dialect's commands, read from a line: every refusal says what and at which token.
 
-use crate::protocol::parse::{quote, strip_line_end, tokens, SEPARATORS};
+use crate::protocol::parse::{quote, refuse_inner_whitespace, strip_line_end, tokens, SEPARATORS};
 use std::time::Duration;
 
 /// The largest `movetime` taken: a day.
@@ -76,17 +76,7 @@ fn parse_position<'a>(line: &'a str, arguments: &[&str]) -> Result<MegachessComm
         ["megachess", ..] => {
             // Only spaces and tabs separate tokens (protocol.md, "Transport"); other whitespace
             // is part of a token, which no world token may hold.
-            let odd = tokens(line)
-                .enumerate()
-                .find(|(_, token)| token.chars().any(char::is_whitespace));
-            if let Some((index, token)) = odd {
-                return Err(format!(
-                    "position: token {} at token {} holds whitespace that does not separate \
-                     tokens (only spaces and tabs do)",
-                    quote(token),
-                    index + 1
-                ));
-            }
+            refuse_inner_whitespace("position", line)?;
             Ok(MegachessCommand::Position(after_tokens(line, 2)))
         }
         [other, ..] => Err(format!(

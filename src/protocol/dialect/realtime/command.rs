@@ -1,6 +1,6 @@
 //! The realtime dialect's commands, read from a line: every refusal says what and at which token.
 
-use crate::protocol::parse::{quote, tokens};
+use crate::protocol::parse::{quote, refuse_inner_whitespace, tokens};
 use crate::rules::realtime::{Color, Ms};
 use std::time::Duration;
 
@@ -55,11 +55,11 @@ pub fn parse(line: &str) -> Result<RealtimeCommand, String> {
     match keyword {
         "ucinewgame" => no_arguments(RealtimeCommand::NewGame),
         "stop" => no_arguments(RealtimeCommand::Stop),
-        "position" => parse_position(arguments),
+        "position" => parse_position(line, arguments),
         "go" => parse_go(arguments),
         "play" => parse_play(arguments),
         "time" => parse_time(arguments),
-        "event" => parse_event(arguments),
+        "event" => parse_event(line, arguments),
         "refused" => parse_refused(arguments),
         other => Err(format!(
             "unknown command {} (realtime chess takes {COMMANDS})",
@@ -68,7 +68,7 @@ pub fn parse(line: &str) -> Result<RealtimeCommand, String> {
     }
 }
 
-fn parse_position(arguments: &[&str]) -> Result<RealtimeCommand, String> {
+fn parse_position(line: &str, arguments: &[&str]) -> Result<RealtimeCommand, String> {
     match arguments {
         [] => Err("position: expected 'startpos' or 'state' at token 2".into()),
         ["startpos"] => Ok(RealtimeCommand::Position(None)),
@@ -77,7 +77,12 @@ fn parse_position(arguments: &[&str]) -> Result<RealtimeCommand, String> {
             quote(extra)
         )),
         ["state"] => Err("position: missing the state text after 'state' at token 3".into()),
-        ["state", fields @ ..] => Ok(RealtimeCommand::Position(Some(fields.join(" ")))),
+        ["state", fields @ ..] => {
+            // The rules read the state again by words: whitespace that does not separate
+            // tokens here (protocol.md, "Transport") must not separate them there.
+            refuse_inner_whitespace("position", line)?;
+            Ok(RealtimeCommand::Position(Some(fields.join(" "))))
+        }
         [other, ..] => Err(format!(
             "position: expected 'startpos' or 'state', found {} at token 2",
             quote(other)
@@ -196,13 +201,17 @@ fn parse_time(arguments: &[&str]) -> Result<RealtimeCommand, String> {
     }
 }
 
-fn parse_event(arguments: &[&str]) -> Result<RealtimeCommand, String> {
+fn parse_event(line: &str, arguments: &[&str]) -> Result<RealtimeCommand, String> {
     match arguments {
         [] => Err("event: expected '<ms> <event>' at token 2, found end of line".into()),
         [_] => {
             Err("event: expected what happened after the ms at token 3, found end of line".into())
         }
-        _ => Ok(RealtimeCommand::Event(arguments.join(" "))),
+        _ => {
+            // As for a state: the simulator reads the event again by words.
+            refuse_inner_whitespace("event", line)?;
+            Ok(RealtimeCommand::Event(arguments.join(" ")))
+        }
     }
 }
 
@@ -330,6 +339,40 @@ mod tests {
         assert_eq!(
             refused("refused 5"),
             "refused: expected the refused order at token 3, found end of line"
+        );
+    }
+
+    /// Only spaces and tabs separate tokens (protocol.md, "Transport"): a vertical tab, a form
+    /// feed, a bare `\r` or U+00A0 inside a state or an event belongs to its token, and the
+    /// line is refused, as a Megachess world is, instead of the rules splitting it there.
+    #[test]
+    fn whitespace_that_does_not_separate_refuses_a_state_or_an_event() {
+        let refused = |line: &str| parse(line).unwrap_err();
+        let holds = "holds whitespace that does not separate tokens (only spaces and tabs do)";
+        assert_eq!(
+            refused("position state 4k3/8/8/8/8/8/8/4K3\u{b}- 0 0"),
+            format!("position: token '4k3/8/8/8/8/8/8/4K3\\u{{b}}-' at token 3 {holds}")
+        );
+        assert_eq!(
+            refused("position state 4k3/8/8/8/8/8/8/4K3 -\u{c}0 0"),
+            format!("position: token '-\\u{{c}}0' at token 4 {holds}")
+        );
+        assert_eq!(
+            refused("position state 4k3/8/8/8/8/8/8/4K3 - 0 0\rd:e1:500\r\n"),
+            format!("position: token '0\\rd:e1:500' at token 6 {holds}")
+        );
+        assert_eq!(
+            refused("event 1500\u{a0}start black e7e5"),
+            format!("event: token '1500\\u{{a0}}start' at token 2 {holds}")
+        );
+        assert_eq!(
+            refused("event 1500 start\u{2028}black e7e5"),
+            format!("event: token 'start\\u{{2028}}black' at token 3 {holds}")
+        );
+        // The line end itself, `\r\n`, is no part of the line.
+        assert_eq!(
+            parse("event 1500 start black e7e5\r\n"),
+            Ok(RealtimeCommand::Event("1500 start black e7e5".into()))
         );
     }
 }

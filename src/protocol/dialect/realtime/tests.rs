@@ -187,3 +187,41 @@ fn display_shows_the_board_the_moving_pieces_and_the_state() {
         "{shown}"
     );
 }
+
+/// Errors never print whitespace other than a space, nor invisible characters, raw (a raw
+/// U+2028 ends the line for some readers): the protocol's token check and the rules' own
+/// messages both reach the GUI escaped, `\u{2028}`.
+#[test]
+fn errors_escape_unseen_whitespace_wherever_they_come_from() {
+    let state = "position state 4k3/8/8/8/8/8/8/4K3 - 0 0";
+    let mut lines = Vec::new();
+    for odd in ['\u{a0}', '\u{2003}', '\u{3000}', '\u{2028}'] {
+        lines.push(format!("{state} d:e1:{odd}5000"));
+        lines.push(format!("event 5 start{odd}white e2e4"));
+        lines.push(format!("go side white{odd}"));
+    }
+    // Not whitespace, so the rules see it: their message is escaped too.
+    lines.push(format!("{state} \u{200b}"));
+    let lines: Vec<&str> = lines.iter().map(String::as_str).collect();
+    let (replies, _) = run("none", &lines);
+    assert_eq!(replies.len(), lines.len(), "{replies:#?}");
+    for (line, reply) in lines.iter().zip(&replies) {
+        assert!(reply.starts_with("info string error: "), "{reply}");
+        assert!(
+            !reply
+                .chars()
+                .any(|c| (c.is_whitespace() && c != ' ') || c == '\u{200b}'),
+            "{line:?} got {reply:?}"
+        );
+    }
+    assert_eq!(
+        replies[9],
+        "info string error: position: token 'd:e1:\\u{2028}5000' at token 7 holds whitespace \
+         that does not separate tokens (only spaces and tabs do)"
+    );
+    assert_eq!(
+        replies[12],
+        "info string error: position: invalid state '4k3/8/8/8/8/8/8/4K3 - 0 0 \\u{200b}': \
+         character '\\u{200b}' is not allowed in a state text; the state is unchanged"
+    );
+}
