@@ -14,6 +14,10 @@ use std::time::{Duration, Instant};
 
 /// Generous bound for replies that should be immediate (a loaded CI machine can be slow).
 pub const PROMPT: Duration = Duration::from_secs(5);
+/// What a busy machine may add, out of the engine's control, between a test writing a line and
+/// the engine reading it, and back. A deadline the engine keeps by its own clock is checked
+/// exactly by the time it reports (`info time`); a wall-clock bound allows this much more.
+pub const SCHEDULING: Duration = Duration::from_millis(500);
 /// Bound for searches of a few plies.
 pub const SEARCH: Duration = Duration::from_secs(60);
 

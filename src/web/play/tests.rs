@@ -51,7 +51,11 @@ impl Page {
             let unseen = &self.since_last_send[examined..];
             if let Some(at) = unseen.iter().position(|m| m["type"] == "state" && test(m)) {
                 // What came after the match stays for the next wait.
-                return self.since_last_send.drain(..=examined + at).next_back().unwrap();
+                return self
+                    .since_last_send
+                    .drain(..=examined + at)
+                    .next_back()
+                    .unwrap();
             }
             examined = self.since_last_send.len();
             assert!(
