@@ -182,6 +182,8 @@ pub struct Mixed {
     uci: bool,
     history: Vec<Vec<u8>>,
     failed: Vec<(&'static str, String)>,
+    /// The kind of the line being checked (for the failures' tally).
+    line_kind: &'static str,
 }
 
 impl Mixed {
@@ -211,6 +213,7 @@ impl Mixed {
             uci: false,
             history: Vec::new(),
             failed: Vec::new(),
+            line_kind: "start",
         })
     }
 
@@ -271,6 +274,8 @@ impl Mixed {
         }
         let reproducer = reproducer(self.settings.seed, self.line, &self.history);
         for (kind, what) in std::mem::take(&mut self.failed) {
+            let key = format!("{kind}: {}", self.line_kind);
+            *self.report.failures_by_line.entry(key).or_default() += 1;
             let failure = Failure {
                 kind,
                 line: self.line,
@@ -325,6 +330,7 @@ impl Mixed {
 
     fn step(&mut self, line: Line) {
         self.line += 1;
+        self.line_kind = line.kind;
         self.report.count_kind(line.kind);
         match line.expect {
             Expect::Accepted => self.report.accepted_lines += 1,
@@ -727,6 +733,7 @@ impl Mixed {
     /// Waits for the running timed job's answer.
     fn wait_answer(&mut self) {
         let Some(job) = &self.job else { return };
+        self.line_kind = "waiting for a timed answer";
         let movetime = Duration::from_millis(job.timed.unwrap_or(0));
         let deadline = job.started + movetime + self.settings.margin + self.settings.hang;
         let mut window = Window::default();
@@ -805,6 +812,7 @@ impl Mixed {
     /// The end of the input: a running job answers, then the engine exits with status 0.
     fn end_of_input(&mut self) {
         self.line += 1;
+        self.line_kind = "end of input";
         self.ending = true;
         self.job_ended_in_model();
         self.engine.close_input();
@@ -829,6 +837,8 @@ impl Mixed {
         self.check_exit("the end of its input");
         let reproducer = reproducer(self.settings.seed, self.line, &self.history);
         for (kind, what) in std::mem::take(&mut self.failed) {
+            let key = format!("{kind}: {}", self.line_kind);
+            *self.report.failures_by_line.entry(key).or_default() += 1;
             self.report.add_failure(Failure {
                 kind,
                 line: self.line,

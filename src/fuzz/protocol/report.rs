@@ -89,6 +89,8 @@ pub struct Report {
     pub states_checked: u64,
     /// Failures by kind (every kind listed, zeros included).
     pub failures: BTreeMap<&'static str, u64>,
+    /// Realtime and Megachess runs: failures by kind and by the kind of line that showed them.
+    pub failures_by_line: BTreeMap<String, u64>,
     /// The first failures in full.
     pub failure_details: Vec<Failure>,
 }
@@ -152,6 +154,9 @@ impl Report {
             *mine += theirs;
         }
         self.slowest_overrun_ms = self.slowest_overrun_ms.max(other.slowest_overrun_ms);
+        for (key, count) in other.failures_by_line {
+            *self.failures_by_line.entry(key).or_default() += count;
+        }
         for (kind, count) in other.failures {
             *self.failures.entry(kind).or_default() += count;
         }
@@ -253,6 +258,12 @@ impl Report {
         let _ = writeln!(text, "failures: {}", self.failure_count());
         for (kind, count) in &self.failures {
             let _ = writeln!(text, "  {count:>9}  {kind}");
+        }
+        if !self.failures_by_line.is_empty() {
+            let _ = writeln!(text, "failures by the line that showed them:");
+            for (key, count) in &self.failures_by_line {
+                let _ = writeln!(text, "  {count:>9}  {key}");
+            }
         }
         text
     }
