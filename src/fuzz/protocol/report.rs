@@ -170,8 +170,11 @@ impl Report {
     }
 
     pub fn add_failure(&mut self, failure: Failure) {
-        *self.failures.entry(failure.kind).or_default() += 1;
-        if self.failure_details.len() < DETAILS_KEPT {
+        let count = self.failures.entry(failure.kind).or_default();
+        *count += 1;
+        // The first ones, and the first few of every kind (a rare kind behind a common one).
+        let first_of_kind = *count <= 3 && self.failure_details.len() < 4 * DETAILS_KEPT;
+        if self.failure_details.len() < DETAILS_KEPT || first_of_kind {
             self.failure_details.push(failure);
         }
     }
