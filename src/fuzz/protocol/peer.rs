@@ -34,6 +34,11 @@ pub trait Peer {
     fn stderr_tail(&self) -> String {
         String::new()
     }
+    /// When the line [`Peer::next_line`] gave last arrived (`None`: not known; the caller
+    /// takes the time it read it).
+    fn arrived(&self) -> Option<Instant> {
+        None
+    }
 }
 
 /// Starts a fresh engine.
@@ -43,8 +48,11 @@ pub type Launcher = Box<dyn FnMut() -> io::Result<Box<dyn Peer>>>;
 pub struct Process {
     child: Child,
     stdin: Option<ChildStdin>,
-    lines: Receiver<String>,
+    lines: Receiver<(String, Instant)>,
     stderr: Arc<Mutex<Vec<u8>>>,
+    /// When the last line given out arrived (timed by the reader thread, so that a line
+    /// read late by a busy caller is still timed right).
+    arrived: Option<Instant>,
 }
 
 /// How much of a child's standard error is kept.
@@ -75,7 +83,7 @@ impl Process {
                         let line = String::from_utf8_lossy(&bytes);
                         let line = line.strip_suffix('\n').unwrap_or(&line);
                         let line = line.strip_suffix('\r').unwrap_or(line);
-                        if sender.send(line.to_string()).is_err() {
+                        if sender.send((line.to_string(), Instant::now())).is_err() {
                             break;
                         }
                     }
@@ -101,6 +109,7 @@ impl Process {
             child,
             lines,
             stderr,
+            arrived: None,
         })
     }
 }
@@ -117,7 +126,10 @@ impl Peer for Process {
 
     fn next_line(&mut self, timeout: Duration) -> Next {
         match self.lines.recv_timeout(timeout) {
-            Ok(line) => Next::Line(line),
+            Ok((line, at)) => {
+                self.arrived = Some(at);
+                Next::Line(line)
+            }
             Err(RecvTimeoutError::Timeout) => Next::Timeout,
             Err(RecvTimeoutError::Disconnected) => Next::Closed,
         }
@@ -136,6 +148,10 @@ impl Peer for Process {
                 _ => return None,
             }
         }
+    }
+
+    fn arrived(&self) -> Option<Instant> {
+        self.arrived
     }
 
     fn stderr_tail(&self) -> String {

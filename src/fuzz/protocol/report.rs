@@ -12,6 +12,7 @@ pub const FAILURE_KINDS: &[&str] = &[
     "illegal moves",
     "illegal moves (python-chess)",
     "illegal ponder moves",
+    "late answers",
     "PV mismatches",
     "silent bad inputs",
     "unexpected errors",
@@ -20,6 +21,7 @@ pub const FAILURE_KINDS: &[&str] = &[
     "early answers",
     "missing answers",
     "unexpected lines",
+    "variant announcements",
     "display mismatches",
     "perft mismatches",
     "bad exits",
@@ -70,8 +72,25 @@ pub struct Report {
     pub quits: u64,
     /// Engines started again after a failure or a `quit`.
     pub restarts: u64,
+    /// Realtime: one-shot `bestmove` orders and streamed `order`s judged by the simulator.
+    pub orders_checked: u64,
+    /// Realtime: orders the fuzzer, as referee, started (the rest it refused).
+    pub orders_started: u64,
+    /// Megachess: `bestturn` answers, and their moves replayed by the rules.
+    pub bestturns: u64,
+    pub bestturn_moves_replayed: u64,
+    /// Timed answers (realtime `go side`, Megachess `go movetime`) and the most any of them
+    /// took beyond its `movetime`, in ms.
+    pub timed_answers: u64,
+    pub slowest_overrun_ms: u64,
+    /// Variant switches sent while a search, plan or stream ran.
+    pub switches_during_jobs: u64,
+    /// `d` replies whose state (realtime) or world (Megachess) was compared with the model.
+    pub states_checked: u64,
     /// Failures by kind (every kind listed, zeros included).
     pub failures: BTreeMap<&'static str, u64>,
+    /// Realtime and Megachess runs: failures by kind and by the kind of line that showed them.
+    pub failures_by_line: BTreeMap<String, u64>,
     /// The first failures in full.
     pub failure_details: Vec<Failure>,
 }
@@ -89,13 +108,73 @@ impl Report {
         }
     }
 
+    /// Adds another run's counts (of another family) to these.
+    pub fn absorb(&mut self, other: Report) {
+        self.lines += other.lines;
+        self.elapsed_ms += other.elapsed_ms;
+        for (game, count) in other.by_game {
+            *self.by_game.entry(game).or_default() += count;
+        }
+        for (kind, count) in other.by_kind {
+            *self.by_kind.entry(kind).or_default() += count;
+        }
+        let sums = [
+            (&mut self.accepted_lines, other.accepted_lines),
+            (&mut self.bad_lines, other.bad_lines),
+            (&mut self.interleaved_lines, other.interleaved_lines),
+            (&mut self.errors_expected, other.errors_expected),
+            (&mut self.errors_seen, other.errors_seen),
+            (&mut self.searches, other.searches),
+            (&mut self.bestmoves, other.bestmoves),
+            (&mut self.bestmoves_checked_own, other.bestmoves_checked_own),
+            (
+                &mut self.bestmoves_checked_python,
+                other.bestmoves_checked_python,
+            ),
+            (&mut self.ponder_moves_checked, other.ponder_moves_checked),
+            (&mut self.null_moves, other.null_moves),
+            (&mut self.pv_checked, other.pv_checked),
+            (&mut self.perfts, other.perfts),
+            (&mut self.benches, other.benches),
+            (&mut self.displays_checked, other.displays_checked),
+            (&mut self.quits, other.quits),
+            (&mut self.restarts, other.restarts),
+            (&mut self.orders_checked, other.orders_checked),
+            (&mut self.orders_started, other.orders_started),
+            (&mut self.bestturns, other.bestturns),
+            (
+                &mut self.bestturn_moves_replayed,
+                other.bestturn_moves_replayed,
+            ),
+            (&mut self.timed_answers, other.timed_answers),
+            (&mut self.switches_during_jobs, other.switches_during_jobs),
+            (&mut self.states_checked, other.states_checked),
+        ];
+        for (mine, theirs) in sums {
+            *mine += theirs;
+        }
+        self.slowest_overrun_ms = self.slowest_overrun_ms.max(other.slowest_overrun_ms);
+        for (key, count) in other.failures_by_line {
+            *self.failures_by_line.entry(key).or_default() += count;
+        }
+        for (kind, count) in other.failures {
+            *self.failures.entry(kind).or_default() += count;
+        }
+        let room = DETAILS_KEPT.saturating_sub(self.failure_details.len());
+        self.failure_details
+            .extend(other.failure_details.into_iter().take(room));
+    }
+
     pub fn failure_count(&self) -> u64 {
         self.failures.values().sum()
     }
 
     pub fn add_failure(&mut self, failure: Failure) {
-        *self.failures.entry(failure.kind).or_default() += 1;
-        if self.failure_details.len() < DETAILS_KEPT {
+        let count = self.failures.entry(failure.kind).or_default();
+        *count += 1;
+        // The first ones, and the first few of every kind (a rare kind behind a common one).
+        let first_of_kind = *count <= 3 && self.failure_details.len() < 4 * DETAILS_KEPT;
+        if self.failure_details.len() < DETAILS_KEPT || first_of_kind {
             self.failure_details.push(failure);
         }
     }
@@ -147,6 +226,26 @@ impl Report {
             ("perfts", self.perfts),
             ("benches", self.benches),
             ("displays checked", self.displays_checked),
+            (
+                "realtime orders judged by the simulator",
+                self.orders_checked,
+            ),
+            (
+                "realtime orders started by the referee",
+                self.orders_started,
+            ),
+            ("megachess bestturns", self.bestturns),
+            (
+                "megachess moves replayed by the rules",
+                self.bestturn_moves_replayed,
+            ),
+            ("timed answers", self.timed_answers),
+            (
+                "slowest answer past its movetime (ms)",
+                self.slowest_overrun_ms,
+            ),
+            ("variant switches during a job", self.switches_during_jobs),
+            ("states and worlds shown by d checked", self.states_checked),
             ("quits", self.quits),
             ("restarts", self.restarts),
         ];
@@ -154,11 +253,20 @@ impl Report {
             let _ = writeln!(text, "{name}: {count}");
         }
         if !self.python_chess {
-            let _ = writeln!(text, "python-chess check: OFF (--no-python-chess)");
+            let _ = writeln!(
+                text,
+                "python-chess check: OFF (--no-python-chess, or only realtime and Megachess)"
+            );
         }
         let _ = writeln!(text, "failures: {}", self.failure_count());
         for (kind, count) in &self.failures {
             let _ = writeln!(text, "  {count:>9}  {kind}");
+        }
+        if !self.failures_by_line.is_empty() {
+            let _ = writeln!(text, "failures by the line that showed them:");
+            for (key, count) in &self.failures_by_line {
+                let _ = writeln!(text, "  {count:>9}  {key}");
+            }
         }
         text
     }
