@@ -97,6 +97,7 @@ impl RunningWorld {
         };
         let addr = net.as_ref().map(NetServer::local_addr);
         if let Some(addr) = addr {
+            server_world.note_listening(&addr.to_string());
             output(&format!("listening {addr}"));
         }
         if resume {

@@ -158,6 +158,11 @@ impl ServerWorld {
             .map(|row| row.token.clone())
             .collect()
     }
+    /// Names the address the server listens on beside its database, for a second server
+    /// refused the file.
+    pub fn note_listening(&self, addr: &str) {
+        self.store.note_listening(addr);
+    }
     /// Players bound to a connection now.
     pub fn connected_players(&self) -> usize {
         self.bound.len()
