@@ -111,7 +111,7 @@ fn its_own_world_is_announced_and_answers_a_spectator() {
     // Killed, the server cannot remove its scratch world: the test does.
     let pid = served.child.0.id();
     drop(served);
-    for suffix in ["", "-wal", "-shm"] {
+    for suffix in ["", "-wal", "-shm", "-holder"] {
         let name = format!("roger-serve-world-{pid}.sqlite{suffix}");
         let _ = std::fs::remove_file(std::env::temp_dir().join(name));
     }

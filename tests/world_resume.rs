@@ -5,10 +5,13 @@
 mod world_support;
 
 use roger::rules::megachess::{Move, World};
+use roger::world::api::{ClientMessage, ServerMessage, TeamChoice};
 use roger::world::events::{Event, LogEntry};
 use roger::world::store::Store;
-use std::time::Duration;
-use world_support::{Server, TempDir};
+use std::io::Read;
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+use world_support::{Client, Server, TempDir, ROGER};
 
 /// The turn of a standings line (`turn N ...`), if it is one.
 fn standings_turn(line: &str) -> Option<u64> {
@@ -148,4 +151,67 @@ fn a_sigkilled_world_resumes_with_no_completed_turn_lost() {
         moves > 0,
         "the house bots played the first turn after the restart"
     );
+}
+
+#[test]
+fn a_second_server_on_a_held_file_is_refused_by_name_and_the_first_keeps_its_players() {
+    let dir = TempDir::new("held");
+    let db = dir.join("world.sqlite");
+    let args = ["--simulate", "--size", "16", "16", "--wait-players", "3"];
+    let first = Server::start(&db, &args);
+    let mut ada = Client::connect(&first.url());
+    let (ada_id, ada_token) = ada.join(TeamChoice::Alabaster, "ada");
+
+    // The second server, on the same file: refused before it writes anything.
+    let mut second = Command::new(ROGER)
+        .args(["world", "--resume", "--listen", "127.0.0.1:0", "--db"])
+        .arg(&db)
+        .args(args)
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let end = Instant::now() + Duration::from_secs(20);
+    let code = loop {
+        if let Some(status) = second.try_wait().unwrap() {
+            break status.code();
+        }
+        if Instant::now() > end {
+            let _ = second.kill();
+            let _ = second.wait();
+            panic!("a second server on a held file ran on");
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    };
+    let mut stderr = String::new();
+    second
+        .stderr
+        .take()
+        .unwrap()
+        .read_to_string(&mut stderr)
+        .unwrap();
+    assert_eq!(code, Some(2), "{stderr}");
+    assert_eq!(stderr.lines().count(), 1, "{stderr}");
+    let holder = format!("pid {} on ", first.child.id());
+    assert!(
+        stderr.contains("world.sqlite")
+            && stderr.contains(&holder)
+            && stderr.contains(&format!("listening {}", first.addr)),
+        "{stderr}"
+    );
+
+    // The first server goes on: the next player gets the next id, and ada's token works.
+    let mut bob = Client::connect(&first.url());
+    let (bob_id, _) = bob.join(TeamChoice::Metal, "bob");
+    assert_eq!(bob_id, ada_id + 1);
+    drop(ada);
+    let mut back = Client::connect(&first.url());
+    back.send(&ClientMessage::Hello { token: ada_token });
+    let (player, _) = back.until(Duration::from_secs(15), |message| match message {
+        ServerMessage::Welcome { player, .. } => Some(*player),
+        ServerMessage::Error { error, .. } => panic!("hello refused: {error}"),
+        _ => None,
+    });
+    assert_eq!(player, ada_id);
 }

@@ -175,16 +175,24 @@ fn a_king_capture_hands_the_whole_army_over() {
     assert_eq!(capture, "4,6-4,7");
     assert_eq!(skipped.iter().filter_map(moved).count(), 3);
 
-    // Every piece on the board is alabaster's now, the former metal ones included.
+    // Every piece on the board is alabaster's now, the former metal ones included: HTTP reads
+    // show the world as the last completed turn left it, so once that turn has ended.
+    let (ended, _) = watcher.until(WAIT, |message| match message {
+        ServerMessage::TurnEnd { turn, .. } => Some(*turn),
+        _ => None,
+    });
     let region = http_json(&server.addr, "/region?x0=0&y0=0&x1=7&y1=7");
+    assert!(region["turn"].as_u64().unwrap() > ended, "{region}");
     let pieces = region["pieces"].as_array().unwrap();
     assert_eq!(pieces.len(), 16 + 14);
     assert!(pieces.iter().all(|piece| piece["owner"] == first));
     assert!(pieces
         .iter()
         .any(|piece| piece["token"] == format!("{first}R7,7")));
+    // The scoreboard has the shape of the `scoreboard` message.
     let board = http_json(&server.addr, "/scoreboard");
-    let rows = board.as_array().unwrap();
+    assert!(board["turn"].as_u64().unwrap() > ended, "{board}");
+    let rows = board["players"].as_array().unwrap();
     let row = |id: u32| rows.iter().find(|row| row["player"] == id).unwrap().clone();
     assert_eq!(row(first)["kings_taken"], 1);
     assert_eq!(row(second)["alive"], false);

@@ -41,7 +41,7 @@ pub fn command(args: &ServeArgs) -> ExitCode {
         let db = world_file();
         let scratch = db.clone();
         let _ = ctrlc::set_handler(move || {
-            for suffix in ["", "-wal", "-shm"] {
+            for suffix in ["", "-wal", "-shm", "-holder"] {
                 let mut name = scratch.clone().into_os_string();
                 name.push(suffix);
                 let _ = std::fs::remove_file(name);

@@ -16,6 +16,8 @@ mod server;
 pub mod session;
 mod sessions;
 mod socket;
+#[cfg(test)]
+mod tests;
 pub mod view;
 
-pub use server::{WebConfig, WebServer};
+pub use server::{PageLimits, WebConfig, WebServer};

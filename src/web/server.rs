@@ -22,8 +22,10 @@ pub struct WebConfig {
     pub listen: String,
     /// The WebSocket address of the Megachess world the world page opens by default.
     pub world: Option<String>,
-    /// Sessions open at once at most (each may run an engine).
+    /// Sessions open at once at most (each may run an engine); a session counts until its
+    /// thread has ended, not only while its page is connected.
     pub max_sessions: usize,
+    pub limits: PageLimits,
 }
 
 impl Default for WebConfig {
@@ -32,6 +34,32 @@ impl Default for WebConfig {
             listen: "127.0.0.1:8600".into(),
             world: None,
             max_sessions: 16,
+            limits: PageLimits::default(),
+        }
+    }
+}
+
+/// What one page's session socket allows.
+#[derive(Clone, Debug)]
+pub struct PageLimits {
+    /// Messages a page may send per second on average, and in one burst (the world server's
+    /// token bucket).
+    pub messages_per_second: u32,
+    pub burst: u32,
+    /// The page's messages waiting for its session (one busy with the engine, say); one more
+    /// closes the connection.
+    pub inbox_capacity: usize,
+    /// The session's messages waiting to be sent to the page; one more closes the connection.
+    pub outbox_capacity: usize,
+}
+
+impl Default for PageLimits {
+    fn default() -> PageLimits {
+        PageLimits {
+            messages_per_second: 100,
+            burst: 200,
+            inbox_capacity: 256,
+            outbox_capacity: 1024,
         }
     }
 }

@@ -10,6 +10,8 @@ pub fn open(kind: &str, _config: &WebConfig) -> Option<Box<dyn Session>> {
         "replay" => Some(Box::new(super::replay::ReplaySession)),
         "realtime" => Some(super::realtime::open()),
         "play" => Some(Box::new(super::play::PlaySession::new())),
+        #[cfg(test)]
+        kind if kind.starts_with("test-") => super::tests::session(kind),
         _ => None,
     }
 }

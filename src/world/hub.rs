@@ -4,7 +4,6 @@
 //! blocking on it (a full outbox means a reader too slow to keep up, and the loop drops it).
 
 use super::api::ClientMessage;
-use crate::rules::megachess::Rect;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 use tokio::sync::{mpsc, oneshot};
@@ -41,20 +40,17 @@ impl Outbox {
     }
 }
 
-/// A read that does not change the world (HTTP `GET`s).
+/// A read that does not change the world and needs the loop (HTTP `GET`s of the loop's own
+/// state; the pieces and pictures are read off the loop, from [`super::view`]).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum ReadQuery {
     /// [`super::api::StatusReport`] as JSON.
     Status,
-    /// The scoreboard as JSON (the `scoreboard` message's `players`).
+    /// The scoreboard as JSON: `{turn, players}`, as the `scoreboard` message.
     Scoreboard,
-    /// The pieces of a rectangle as JSON ([`super::api::RegionReport`]).
-    Region(Rect),
-    /// An SVG picture of a rectangle.
-    Svg(Rect),
 }
 
-/// The answer to a [`ReadQuery`].
+/// The answer to a [`ReadQuery`] or a [`super::view::ViewQuery`].
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum ReadAnswer {
     Json(String),

@@ -14,6 +14,7 @@
 //! - [`core`]: the server's world (players, tokens, joins, moves, turn ends), with no I/O.
 //! - [`turns`]: the turn loop thread: the clock (wall or simulated), broadcasts, reads,
 //!   standings, pictures, persistence.
+//! - [`view`]: the world after each completed turn, published for reads off the loop.
 //! - [`net`]: HTTP reads and the WebSocket API.
 //! - [`placement`]: where a joining player's army goes.
 //! - [`engine`]: an engine process with deadlines, killed when dropped.
@@ -41,3 +42,4 @@ pub mod placement;
 mod scratch;
 pub mod store;
 pub mod turns;
+pub mod view;

@@ -12,6 +12,7 @@ use super::core::ServerWorld;
 use super::house::HouseBots;
 use super::hub::{Request, Requests};
 use super::net::NetServer;
+use super::view::Published;
 use crate::arena::referee::world::svg::{world_svg, PlayerLabels};
 use std::io::{BufWriter, Write};
 use std::net::SocketAddr;
@@ -71,6 +72,7 @@ impl RunningWorld {
     pub fn start(config: WorldConfig, mut output: Output) -> Result<RunningWorld, String> {
         let resume = config.resume;
         let (requests, inbox) = mpsc::channel();
+        let published = Published::default();
         // The port first: a port in use must not leave a new database file behind.
         let net = if config.listen.is_empty() {
             None
@@ -79,6 +81,7 @@ impl RunningWorld {
                 &config.listen,
                 &config.net,
                 requests.clone(),
+                published.clone(),
             )?)
         };
         let opened = if resume {
@@ -86,7 +89,7 @@ impl RunningWorld {
         } else {
             ServerWorld::create(config.clone())
         };
-        let server_world = match opened {
+        let mut server_world = match opened {
             Ok(server_world) => server_world,
             Err(error) => {
                 if let Some(net) = net {
@@ -95,8 +98,10 @@ impl RunningWorld {
                 return Err(error);
             }
         };
+        server_world.publish_to(published);
         let addr = net.as_ref().map(NetServer::local_addr);
         if let Some(addr) = addr {
+            server_world.note_listening(&addr.to_string());
             output(&format!("listening {addr}"));
         }
         if resume {

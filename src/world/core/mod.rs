@@ -19,6 +19,7 @@ use super::events::{Event, LogEntry};
 use super::hub::{ConnectionId, Outbox};
 use super::placement::find_spot;
 use super::store::{PlayerRow, ServerState, Store};
+use super::view::Published;
 use crate::rules::megachess::{PlayerId, Rect, Team, World, PARAMETERS};
 use std::collections::{BTreeMap, HashMap, HashSet};
 use std::sync::Arc;
@@ -63,6 +64,8 @@ pub struct ServerWorld {
     deadline: Option<Instant>,
     /// Connections to drop once the message in hand is done (a full outbox).
     to_drop: Vec<ConnectionId>,
+    /// Where the world after each completed turn goes for reads off the loop.
+    published: Published,
 }
 
 /// The longest name a player keeps.
@@ -141,6 +144,7 @@ impl ServerWorld {
             turn_began: Instant::now(),
             deadline: None,
             to_drop: Vec::new(),
+            published: Published::default(),
         }
     }
 
@@ -157,6 +161,17 @@ impl ServerWorld {
             .filter(|row| row.house && row.eliminated_turn.is_none())
             .map(|row| row.token.clone())
             .collect()
+    }
+    /// Publishes the world as it stands to `published`, and from now on the world after every
+    /// completed turn.
+    pub fn publish_to(&mut self, published: Published) {
+        published.publish(self.turn_view(self.world.snapshot()));
+        self.published = published;
+    }
+    /// Names the address the server listens on beside its database, for a second server
+    /// refused the file.
+    pub fn note_listening(&self, addr: &str) {
+        self.store.note_listening(addr);
     }
     /// Players bound to a connection now.
     pub fn connected_players(&self) -> usize {

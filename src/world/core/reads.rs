@@ -1,12 +1,13 @@
-//! Reads that change nothing: the scoreboard, the pieces of a rectangle, its picture, and the
-//! server's numbers.
+//! Reads that change nothing: the scoreboard, the pieces of a rectangle of the live world, and
+//! the server's numbers; and the view of the world that the loop publishes for the network
+//! side's reads (`super::super::view`).
 
 use super::ServerWorld;
-use crate::arena::referee::world::svg::{world_svg, PlayerLabels};
-use crate::rules::megachess::{Coord, Kind, Rect, World};
-use crate::world::api::{RegionOwner, RegionPiece, RegionReport, ScoreRow, StatusReport};
+use crate::arena::referee::world::svg::PlayerLabels;
+use crate::rules::megachess::{Coord, Rect, WorldSnapshot};
+use crate::world::api::{RegionReport, ScoreRow, StatusReport};
 use crate::world::hub::{ReadAnswer, ReadQuery};
-use std::collections::BTreeSet;
+use crate::world::view::{self, TurnView};
 
 /// The loop's own numbers, which a status read reports beside the world's.
 #[derive(Clone, Copy, Debug, Default)]
@@ -42,120 +43,34 @@ impl ServerWorld {
         rows
     }
 
-    /// The rectangle `x0,y0`..`x1,y1` if it is on the board and the right way round.
-    fn rect(&self, x0: u32, y0: u32, x1: u32, y1: u32) -> Result<Rect, String> {
-        let (width, height) = (self.world.params().width, self.world.params().height);
-        if x0 > x1 || y0 > y1 {
-            return Err(format!("{x0},{y0}..{x1},{y1} is upside down"));
-        }
-        if x1 >= width || y1 >= height {
-            return Err(format!(
-                "{x0},{y0}..{x1},{y1} is off the {width} x {height} board"
-            ));
-        }
-        Ok(Rect {
+    /// The pieces of a rectangle of the live world, at most `max_region_pieces` of them.
+    pub fn region(&self, x0: u32, y0: u32, x1: u32, y1: u32) -> Result<RegionReport, String> {
+        let rect = Rect {
             min: Coord::new(x0, y0),
             max: Coord::new(x1, y1),
-        })
+        };
+        view::region(&self.world, rect, self.config.net.max_region_pieces)
     }
 
-    /// The pieces of a rectangle, at most `max_region_pieces` of them.
-    pub fn region(&self, x0: u32, y0: u32, x1: u32, y1: u32) -> Result<RegionReport, String> {
-        let rect = self.rect(x0, y0, x1, y1)?;
-        let limit = self.config.net.max_region_pieces;
-        let mut inside = self.world.pieces().filter(|piece| rect.contains(piece.at));
-        let pieces: Vec<RegionPiece> = inside
-            .by_ref()
-            .take(limit)
-            .map(|piece| RegionPiece {
-                id: piece.id.0,
-                owner: piece.owner,
-                kind: piece.kind.letter().to_string(),
-                x: piece.at.x,
-                y: piece.at.y,
-                token: self.world.piece_token(piece),
-            })
+    /// The view of the world as it stands, for the network side's reads off the loop.
+    pub(super) fn turn_view(&self, snapshot: WorldSnapshot) -> TurnView {
+        let labels: PlayerLabels = self
+            .rows
+            .values()
+            .map(|row| (row.id, row.name.clone()))
             .collect();
-        let truncated = inside.next().is_some();
-        let owners: BTreeSet<_> = pieces.iter().map(|piece| piece.owner).collect();
-        let players = owners
-            .into_iter()
-            .filter_map(|id| {
-                let player = self.world.player(id)?;
-                Some(RegionOwner {
-                    id,
-                    team: player.team.name().to_string(),
-                })
-            })
-            .collect();
-        Ok(RegionReport {
-            turn: self.world.turn(),
-            x0,
-            y0,
-            x1,
-            y1,
-            players,
-            pieces,
-            truncated,
-        })
-    }
-
-    /// A world of just the pieces of `rect` (kings outside it unknown), for its picture.
-    fn region_world(&self, rect: Rect) -> Result<World, String> {
-        let mut snapshot = self.world.snapshot();
-        snapshot.pieces.retain(|piece| rect.contains(piece.at));
-        snapshot.moved_this_turn.clear();
-        for player in &mut snapshot.players {
-            let inside = |id| {
-                snapshot
-                    .pieces
-                    .iter()
-                    .any(|p| p.id == id && p.kind == Kind::King)
-            };
-            if player.king.is_some_and(|king| !inside(king)) {
-                player.king = None;
-            }
-        }
-        World::from_snapshot(&snapshot)
+        TurnView::new(snapshot, labels, self.config.net.max_region_pieces)
     }
 
     /// Answers a read.
     pub fn read(&self, query: &ReadQuery, numbers: LoopNumbers) -> ReadAnswer {
         match query {
             ReadQuery::Status => json(&self.status(numbers)),
-            ReadQuery::Scoreboard => json(&self.scoreboard()),
-            ReadQuery::Region(rect) => {
-                match self.region(rect.min.x, rect.min.y, rect.max.x, rect.max.y) {
-                    Ok(report) => json(&report),
-                    Err(reason) => ReadAnswer::Refused {
-                        status: 400,
-                        reason,
-                    },
-                }
-            }
-            ReadQuery::Svg(rect) => {
-                // A rectangle reaching past the board means "as far as the board goes".
-                let (width, height) = (self.world.params().width, self.world.params().height);
-                let max = Coord::new(rect.max.x.min(width - 1), rect.max.y.min(height - 1));
-                let picture = self
-                    .rect(rect.min.x, rect.min.y, max.x, max.y)
-                    .and_then(|rect| self.region_world(rect));
-                match picture {
-                    Ok(world) => {
-                        let labels: PlayerLabels = self
-                            .rows
-                            .values()
-                            .map(|row| (row.id, row.name.clone()))
-                            .collect();
-                        let title = format!("Megachess world, turn {}", self.world.turn());
-                        ReadAnswer::Svg(world_svg(&world, &title, &labels))
-                    }
-                    Err(reason) => ReadAnswer::Refused {
-                        status: 400,
-                        reason,
-                    },
-                }
-            }
+            // The shape of the `scoreboard` message, less its type.
+            ReadQuery::Scoreboard => json(&serde_json::json!({
+                "turn": self.world.turn(),
+                "players": self.scoreboard(),
+            })),
         }
     }
 

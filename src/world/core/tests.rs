@@ -465,3 +465,30 @@ fn a_spectator_arriving_mid_turn_is_told_the_turn_and_its_deadline() {
         other => panic!("{other:?}"),
     }
 }
+
+#[test]
+fn a_turn_over_the_limit_plays_the_first_moves_and_answers_one_result_more() {
+    let scratch = Scratch::new("too-many");
+    let mut world = ServerWorld::create(config(&scratch, true)).unwrap();
+    let (mut white, _black) = two_players(&mut world);
+    world.start_turn(Instant::now());
+    white.read();
+    // 16 pieces: the limit is 80. The first move is played, the rest are refused or dropped.
+    let mut moves = vec!["4,1-4,3"];
+    moves.extend(std::iter::repeat_n("4,3-4,4", 99));
+    let results = white.turn(&mut world, &moves);
+    assert_eq!(results.len(), 81, "80 moves answered, then the limit");
+    assert!(results[0].ok);
+    assert!(results[1..80]
+        .iter()
+        .all(|r| r.mv == "4,3-4,4" && r.rejection.as_deref() == Some("already-moved")));
+    let last = &results[80];
+    assert_eq!(
+        (last.mv.as_str(), last.ok, last.rejection.as_deref()),
+        ("", false, Some("too-many-moves"))
+    );
+    assert_eq!(
+        last.reason.as_deref(),
+        Some("100 moves sent, more than 80: the last 20 dropped")
+    );
+}

@@ -163,6 +163,9 @@ impl ServerWorld {
         let log = std::mem::take(&mut self.log);
         self.deadline = None;
         stored?;
+        // The network side's reads see the turn once it is stored, and before anyone hears
+        // of its end; the snapshot is the commit's own, not a copy.
+        self.published.publish(self.turn_view(snapshot));
         Ok(EndedTurn {
             turn: ended.turn,
             log,

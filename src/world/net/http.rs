@@ -1,11 +1,13 @@
 //! Plain HTTP on the world server's port: the request head read within bounds, the reads
-//! answered through the turn loop, and `GET /ws` handed to the WebSocket side.
+//! answered through the turn loop (status, scoreboard) or drawn off it from the world it last
+//! published (region, picture), and `GET /ws` handed to the WebSocket side.
 
 use super::limits::{RateLimit, Verdict};
 use super::wire::{answer, read_head, Head, HeadError};
 use super::{ws, Shared};
 use crate::rules::megachess::{Coord, Rect};
 use crate::world::hub::{ReadAnswer, ReadQuery, Request};
+use crate::world::view::ViewQuery;
 use std::collections::HashMap;
 use std::net::SocketAddr;
 use std::time::Duration;
@@ -56,10 +58,10 @@ pub(super) async fn serve(mut stream: TcpStream, peer: SocketAddr, shared: Share
     let query = match head.path.as_str() {
         "/ws" => return ws::serve(stream, rest, &head, peer, shared).await,
         "/" => return answer(&mut stream, 200, "text/plain; charset=utf-8", INDEX).await,
-        "/status" => Ok(ReadQuery::Status),
-        "/scoreboard" => Ok(ReadQuery::Scoreboard),
-        "/region" => rect(&head.query, false).map(ReadQuery::Region),
-        "/svg" => rect(&head.query, true).map(ReadQuery::Svg),
+        "/status" => Ok(Read::Loop(ReadQuery::Status)),
+        "/scoreboard" => Ok(Read::Loop(ReadQuery::Scoreboard)),
+        "/region" => rect(&head.query, false).map(|rect| Read::View(ViewQuery::Region(rect))),
+        "/svg" => rect(&head.query, true).map(|rect| Read::View(ViewQuery::Svg(rect))),
         path => {
             let body = error_body(&format!("no such path {path} (see GET /)"));
             return answer(&mut stream, 404, "application/json", &body).await;
@@ -93,28 +95,44 @@ pub(super) async fn serve(mut stream: TcpStream, peer: SocketAddr, shared: Share
         let body = error_body("too many reads");
         return answer(&mut stream, 429, "application/json", &body).await;
     }
-    let Ok(_permit) = shared.reads_in_flight.clone().try_acquire_owned() else {
+    let Ok(permit) = shared.reads_in_flight.clone().try_acquire_owned() else {
         let body = error_body("too many reads at once");
         return answer(&mut stream, 503, "application/json", &body).await;
     };
-    let (reply, answered) = oneshot::channel();
-    if shared
-        .requests
-        .send(Request::Read { query, reply })
-        .is_err()
-    {
-        return answer(
-            &mut stream,
-            503,
-            "application/json",
-            &error_body("the world is stopping"),
-        )
-        .await;
-    }
-    match timeout(READ_TIME, answered).await {
-        Ok(Ok(ReadAnswer::Json(body))) => answer(&mut stream, 200, "application/json", &body).await,
-        Ok(Ok(ReadAnswer::Svg(body))) => answer(&mut stream, 200, "image/svg+xml", &body).await,
-        Ok(Ok(ReadAnswer::Refused { status, reason })) => {
+    let answered = match query {
+        Read::Loop(query) => {
+            let (reply, answered) = oneshot::channel();
+            if shared
+                .requests
+                .send(Request::Read { query, reply })
+                .is_err()
+            {
+                let body = error_body("the world is stopping");
+                return answer(&mut stream, 503, "application/json", &body).await;
+            }
+            let answered = timeout(READ_TIME, answered).await;
+            drop(permit);
+            answered.ok().and_then(Result::ok)
+        }
+        Read::View(query) => {
+            let Some(view) = shared.published.latest() else {
+                let body = error_body("the world is not open yet");
+                return answer(&mut stream, 503, "application/json", &body).await;
+            };
+            // Drawn on a thread of its own; the permit goes when the drawing ends, even after
+            // the client stopped waiting.
+            let drawn = tokio::task::spawn_blocking(move || {
+                let answer = view.read(&query);
+                drop(permit);
+                answer
+            });
+            timeout(READ_TIME, drawn).await.ok().and_then(Result::ok)
+        }
+    };
+    match answered {
+        Some(ReadAnswer::Json(body)) => answer(&mut stream, 200, "application/json", &body).await,
+        Some(ReadAnswer::Svg(body)) => answer(&mut stream, 200, "image/svg+xml", &body).await,
+        Some(ReadAnswer::Refused { status, reason }) => {
             answer(
                 &mut stream,
                 status,
@@ -123,7 +141,7 @@ pub(super) async fn serve(mut stream: TcpStream, peer: SocketAddr, shared: Share
             )
             .await
         }
-        _ => {
+        None => {
             answer(
                 &mut stream,
                 503,
@@ -135,15 +153,21 @@ pub(super) async fn serve(mut stream: TcpStream, peer: SocketAddr, shared: Share
     }
 }
 
+/// A read of the loop's own state, or of the world the loop last published.
+enum Read {
+    Loop(ReadQuery),
+    View(ViewQuery),
+}
+
 const INDEX: &str = "Roger's Megachess world server\n\
 GET /ws          the WebSocket API (JSON messages; see docs/world-server.md)\n\
 GET /status      the server in numbers\n\
 GET /scoreboard  every player's score\n\
-GET /region?x0=&y0=&x1=&y1=   the pieces of a rectangle\n\
-GET /svg[?x0=&y0=&x1=&y1=]    a picture of a rectangle (default: the whole world)\n";
+GET /region?x0=&y0=&x1=&y1=   the pieces of a rectangle, as the last completed turn left them\n\
+GET /svg[?x0=&y0=&x1=&y1=]    a picture of a rectangle (default: the whole world), likewise\n";
 
 /// The rectangle of a query: all of `x0 y0 x1 y1`, or none of them where `optional` (then the
-/// whole board, which the turn loop cuts to size).
+/// whole board, which the picture cuts to size).
 fn rect(query: &HashMap<String, String>, optional: bool) -> Result<Rect, String> {
     let names = ["x0", "y0", "x1", "y1"];
     if optional && names.iter().all(|name| !query.contains_key(*name)) {

@@ -1,5 +1,5 @@
 //! What one connection may do: a token bucket of messages, the memory of what it dropped, and
-//! a log of offenders that cannot itself be flooded.
+//! a log of offenders that cannot itself be flooded. The bucket is `roger serve`'s too.
 
 use std::collections::VecDeque;
 use std::sync::Mutex;
@@ -11,7 +11,7 @@ const FLOOD_WINDOW: Duration = Duration::from_secs(10);
 const TELL_EVERY: Duration = Duration::from_millis(500);
 
 /// A token bucket: `rate` messages a second on average, `burst` at once.
-pub(super) struct RateLimit {
+pub struct RateLimit {
     rate: f64,
     burst: f64,
     tokens: f64,
@@ -22,7 +22,7 @@ pub(super) struct RateLimit {
 
 /// What to do with one message.
 #[derive(Debug, PartialEq, Eq)]
-pub(super) enum Verdict {
+pub enum Verdict {
     Take,
     /// Drop it; `tell`: say `rate-limited` (not every time).
     Drop {

@@ -9,7 +9,7 @@
 //! `roger serve` shares.
 
 mod http;
-mod limits;
+pub mod limits;
 pub mod wire;
 mod ws;
 
@@ -18,6 +18,7 @@ mod tests;
 
 use super::config::NetLimits;
 use super::hub::Requests;
+use super::view::Published;
 use limits::RateLimit;
 use std::collections::HashMap;
 use std::net::{IpAddr, SocketAddr};
@@ -26,7 +27,8 @@ use std::sync::{Arc, Mutex};
 use tokio::sync::{watch, Semaphore};
 use wire::ServerThread;
 
-/// HTTP reads waiting on the turn loop at once, from all clients together; more get 503.
+/// HTTP reads waiting on the turn loop or drawing the published world at once, from all
+/// clients together; more get 503.
 const READS_IN_FLIGHT: usize = 16;
 
 /// What every connection task shares.
@@ -41,6 +43,8 @@ struct Shared {
     /// HTTP reads: a rate limit per client address, and how many may wait on the turn loop.
     read_limits: Arc<Mutex<HashMap<IpAddr, RateLimit>>>,
     reads_in_flight: Arc<Semaphore>,
+    /// The world after the last completed turn, for the reads that need no loop.
+    published: Published,
 }
 
 /// The running network side.
@@ -55,6 +59,7 @@ impl NetServer {
         listen: &str,
         limits: &NetLimits,
         requests: Requests,
+        published: Published,
     ) -> Result<NetServer, String> {
         let server = ServerThread::start(listen, "world-net", |stopping| {
             let shared = Shared {
@@ -64,6 +69,7 @@ impl NetServer {
                 stopping,
                 read_limits: Arc::new(Mutex::new(HashMap::new())),
                 reads_in_flight: Arc::new(Semaphore::new(READS_IN_FLIGHT)),
+                published,
             };
             move |stream, peer| http::serve(stream, peer, shared.clone())
         })?;

@@ -2,9 +2,11 @@
 //! else notices them.
 
 use super::NetServer;
+use crate::rules::megachess::{Coord, Facing, Kind, MegachessParams, Team, World};
 use crate::world::api::{ClientMessage, ServerMessage};
 use crate::world::config::NetLimits;
 use crate::world::hub::{ConnectionId, Outbox, ReadAnswer, ReadQuery, Request};
+use crate::world::view::{Published, TurnView};
 use std::collections::HashMap;
 use std::io::{Read, Write};
 use std::net::TcpStream;
@@ -25,6 +27,8 @@ enum Seen {
 struct FakeLoop {
     seen: Receiver<Seen>,
     outboxes: Arc<Mutex<HashMap<ConnectionId, Outbox>>>,
+    /// Where the reads off the loop find the world.
+    published: Published,
 }
 
 fn start(limits: NetLimits) -> (NetServer, FakeLoop) {
@@ -60,7 +64,7 @@ fn start(limits: NetLimits) -> (NetServer, FakeLoop) {
                 Request::Read { query, reply } => {
                     let answer = match query {
                         ReadQuery::Status => ReadAnswer::Json("{\"turn\":1}".into()),
-                        _ => ReadAnswer::Svg("<svg/>".into()),
+                        ReadQuery::Scoreboard => ReadAnswer::Json("{\"turn\":1}".into()),
                     };
                     let _ = reply.send(answer);
                 }
@@ -68,8 +72,40 @@ fn start(limits: NetLimits) -> (NetServer, FakeLoop) {
             }
         }
     });
-    let server = NetServer::start("127.0.0.1:0", &limits, requests).unwrap();
-    (server, FakeLoop { seen, outboxes })
+    let published = Published::default();
+    published.publish(turn_view(0));
+    let server = NetServer::start("127.0.0.1:0", &limits, requests, published.clone()).unwrap();
+    (
+        server,
+        FakeLoop {
+            seen,
+            outboxes,
+            published,
+        },
+    )
+}
+
+/// An 8 x 8 world with one army along the south edge, whose king has walked `steps` squares
+/// north, as the loop would publish it.
+fn turn_view(steps: u32) -> TurnView {
+    let params = MegachessParams {
+        width: 8,
+        height: 8,
+        ..MegachessParams::default()
+    };
+    let mut world = World::new(params, 1);
+    world.add_player(1, Team::Alabaster).unwrap();
+    world
+        .spawn_army(1, Coord::new(0, 0), Facing::North)
+        .unwrap();
+    let mut snapshot = world.snapshot();
+    for piece in &mut snapshot.pieces {
+        if piece.kind == Kind::Pawn && piece.at == Coord::new(4, 1) {
+            piece.at = Coord::new(4, 1 + steps.min(6));
+        }
+    }
+    let labels = [(1, "ada".to_string())].into_iter().collect();
+    TurnView::new(snapshot, labels, 100)
 }
 
 fn limits() -> NetLimits {
@@ -257,5 +293,171 @@ fn a_flood_of_reads_from_one_address_gets_429() {
         "{statuses:?}"
     );
     assert!(statuses[5..].iter().all(|s| s == "429"), "{statuses:?}");
+    server.shutdown();
+}
+
+/// The server's frames (opcode, payload) on a raw connection after the upgrade's answer, read
+/// until the connection ends: answered with a close once the server's close arrives, and
+/// `written` joined first (so that the close does not cut into its frames). How it ended:
+/// `Ok` for a clean end, the error for a reset.
+fn frames_until_the_end(
+    stream: &mut TcpStream,
+    written: std::thread::JoinHandle<()>,
+) -> (Vec<(u8, Vec<u8>)>, std::io::Result<()>) {
+    let mut bytes = Vec::new();
+    let mut chunk = [0u8; 4096];
+    let mut frames = Vec::new();
+    let mut head_end: Option<usize> = None;
+    let mut written = Some(written);
+    let end = loop {
+        match stream.read(&mut chunk) {
+            Ok(0) => break Ok(()),
+            Ok(read) => bytes.extend_from_slice(&chunk[..read]),
+            Err(error) => break Err(error),
+        }
+        if head_end.is_none() {
+            head_end = bytes
+                .windows(4)
+                .position(|w| w == b"\r\n\r\n")
+                .map(|p| p + 4);
+        }
+        let Some(at) = head_end.as_mut() else {
+            continue;
+        };
+        // Unmasked server frames of up to 65535 bytes.
+        while bytes.len() >= *at + 2 {
+            let (opcode, short) = (bytes[*at] & 0x0f, usize::from(bytes[*at + 1] & 0x7f));
+            let (length, header) = match short {
+                126 if bytes.len() >= *at + 4 => (
+                    usize::from(u16::from_be_bytes([bytes[*at + 2], bytes[*at + 3]])),
+                    4,
+                ),
+                126 => break,
+                length => (length, 2),
+            };
+            if bytes.len() < *at + header + length {
+                break;
+            }
+            let payload = bytes[*at + header..*at + header + length].to_vec();
+            *at += header + length;
+            frames.push((opcode, payload));
+            if opcode == 8 {
+                if let Some(writer) = written.take() {
+                    writer.join().unwrap();
+                }
+                // The client's close: masked, with a zero key.
+                let _ = stream.write_all(&[0x88, 0x80, 0, 0, 0, 0]);
+            }
+        }
+    };
+    (frames, end)
+}
+
+#[test]
+fn a_flooder_hears_rate_limited_then_the_close_and_the_connection_ends_cleanly() {
+    // One message a second, no burst: the second message is dropped with `rate-limited`, the
+    // fifth calls it a flood. The flood is far bigger than the server reads before it closes:
+    // closed with input unread, a connection is reset and what was not delivered is lost.
+    let limits = NetLimits {
+        messages_per_second: 1,
+        burst: 1,
+        ..limits()
+    };
+    let (server, fake) = start(limits);
+    let mut frames = masked_text(r#"{"type":"join","team":"auto"}"#);
+    let flood = masked_text(r#"{"type":"scoreboard"}"#);
+    for _ in 0..24_000 {
+        frames.extend_from_slice(&flood);
+    }
+    let mut stream = raw_upgrade(&server, &[]);
+    let mut writer = stream.try_clone().unwrap();
+    let written = std::thread::spawn(move || {
+        // The server stops reading once it calls the flood: a reset ends this write early.
+        let _ = writer.write_all(&frames);
+    });
+    let Seen::Open(conn) = fake.until(|seen| matches!(seen, Seen::Open(_))) else {
+        unreachable!()
+    };
+    let (frames, end) = frames_until_the_end(&mut stream, written);
+    let texts: Vec<String> = frames
+        .iter()
+        .filter(|(opcode, _)| *opcode == 1)
+        .map(|(_, payload)| String::from_utf8_lossy(payload).into_owned())
+        .collect();
+    let errors: Vec<ServerMessage> = texts
+        .iter()
+        .filter_map(|text| serde_json::from_str(text).ok())
+        .filter(|message| matches!(message, ServerMessage::Error { .. }))
+        .collect();
+    let reasons: Vec<String> = errors
+        .iter()
+        .map(|message| match message {
+            ServerMessage::Error { error, reason } => format!("{error}: {reason}"),
+            _ => unreachable!(),
+        })
+        .collect();
+    assert_eq!(reasons.len(), 2, "{texts:?}");
+    assert!(
+        reasons[0].starts_with("rate-limited: more than 1 messages a second"),
+        "{reasons:?}"
+    );
+    assert_eq!(reasons[1], "rate-limited: flooding: disconnected");
+    assert_eq!(
+        frames.last().map(|frame| frame.0),
+        Some(8),
+        "the close comes last"
+    );
+    assert!(end.is_ok(), "the connection was reset: {end:?}");
+    fake.until(|seen| *seen == Seen::Closed(conn));
+    server.shutdown();
+}
+
+#[test]
+fn region_and_svg_are_drawn_from_the_published_turn_off_the_loop() {
+    let (server, fake) = start(limits());
+    let get = |path: &str| {
+        let mut stream = TcpStream::connect(server.local_addr()).unwrap();
+        stream
+            .set_read_timeout(Some(Duration::from_secs(5)))
+            .unwrap();
+        stream
+            .write_all(format!("GET {path} HTTP/1.1\r\n\r\n").as_bytes())
+            .unwrap();
+        let mut answer = String::new();
+        stream.read_to_string(&mut answer).unwrap();
+        let (head, body) = answer.split_once("\r\n\r\n").unwrap();
+        (head.to_string(), body.to_string())
+    };
+    let pawn_of_e = |body: &str| {
+        let region: serde_json::Value = serde_json::from_str(body).unwrap();
+        let tokens: Vec<String> = region["pieces"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|piece| piece["token"].as_str().unwrap().to_string())
+            .collect();
+        assert_eq!(tokens.len(), 16, "{tokens:?}");
+        tokens
+            .into_iter()
+            .find(|token| token.starts_with("1P4,"))
+            .unwrap()
+    };
+    let (head, body) = get("/region?x0=0&y0=0&x1=7&y1=7");
+    assert!(head.starts_with("HTTP/1.1 200"), "{head}");
+    assert_eq!(pawn_of_e(&body), "1P4,1");
+    let (head, body) = get("/svg");
+    assert!(head.contains("image/svg+xml"), "{head}");
+    assert!(body.contains("<svg") && body.contains("ada"), "{body}");
+    // A rectangle off the board is refused, one past it for a picture is cut to it.
+    assert!(get("/region?x0=0&y0=0&x1=8&y1=7")
+        .0
+        .starts_with("HTTP/1.1 400"));
+    assert!(get("/svg?x0=2&y0=2&x1=99&y1=99")
+        .0
+        .starts_with("HTTP/1.1 200"));
+    // The next turn's world, once published, is what the reads see. (The loop is never asked:
+    // its `ReadQuery` has no region or picture.)
+    fake.published.publish(turn_view(2));
+    assert_eq!(pawn_of_e(&get("/region?x0=0&y0=0&x1=7&y1=7").1), "1P4,3");
     server.shutdown();
 }

@@ -1,8 +1,10 @@
 //! HTTP/1.1 on a raw TCP stream, as little as a small server needs: the listening thread, the
 //! request head read within a size bound, one answer written and the connection closed, the
 //! WebSocket upgrade, and the stream handed on to a WebSocket with the bytes read past the head
-//! put back. The world server and `roger serve` both use it.
+//! put back, and a WebSocket's close that lets the client read what it was last told. The world
+//! server and `roger serve` both use it.
 
+use futures_util::StreamExt;
 use std::collections::HashMap;
 use std::future::Future;
 use std::net::SocketAddr;
@@ -15,6 +17,8 @@ use tokio::net::{TcpListener, TcpStream};
 use tokio::sync::watch;
 use tokio::time::timeout;
 use tokio_tungstenite::tungstenite::handshake::derive_accept_key;
+use tokio_tungstenite::tungstenite::Message;
+use tokio_tungstenite::WebSocketStream;
 
 /// How long writing one answer may take.
 const ANSWER_TIME: Duration = Duration::from_secs(10);
@@ -286,4 +290,27 @@ pub async fn accept_upgrade(
         timeout(write_time, stream.write_all(response.as_bytes())).await,
         Ok(Ok(()))
     )
+}
+
+/// How long a WebSocket the server closes is still read after its close frame, what arrives
+/// thrown away, until the client answers the close. Dropped at once with input unread, a TCP
+/// connection is reset, and a reset throws away what was not yet delivered: the last error
+/// (`rate-limited` before a flood's close, say) would be lost.
+const LINGER: Duration = Duration::from_secs(2);
+
+/// Closes a WebSocket as a server should: the close frame (sent within `write_limit`), then the
+/// client's input read and dropped until it answers the close or [`LINGER`] has passed, so that
+/// everything sent before reaches a client that reads.
+pub async fn close_websocket(socket: &mut WebSocketStream<Prefixed>, write_limit: Duration) {
+    if !matches!(timeout(write_limit, socket.close(None)).await, Ok(Ok(()))) {
+        return;
+    }
+    let _ = timeout(LINGER, async {
+        while let Some(Ok(message)) = socket.next().await {
+            if matches!(message, Message::Close(_)) {
+                break;
+            }
+        }
+    })
+    .await;
 }

@@ -3,7 +3,7 @@
 //! when it sends garbage too large, floods, stops answering, stops reading, or says nothing.
 
 use super::limits::{log_offender, RateLimit, Verdict};
-use super::wire::{accept_upgrade, Head, Prefixed};
+use super::wire::{accept_upgrade, close_websocket as close, Head, Prefixed};
 use super::Shared;
 use crate::world::api::{ClientMessage, ErrorCode, ServerMessage};
 use crate::world::hub::{next_connection_id, ConnectionId, Outbox, OutboxReceiver, Request};
@@ -48,7 +48,7 @@ pub(super) async fn serve(
         log_offender(&peer, "refused: the server is full");
         let full = ServerMessage::error(ErrorCode::Full, "the server has too many connections");
         send(&mut socket, &full.to_json(), limits.write_timeout).await;
-        let _ = timeout(limits.write_timeout, socket.close(None)).await;
+        close(&mut socket, limits.write_timeout).await;
         return;
     }
     let conn = next_connection_id();
@@ -124,7 +124,7 @@ async fn session(
                 // The turn loop let go of the connection (refused, replaced, too slow,
                 // stopping): what it queued has been sent; close.
                 None => {
-                    let _ = timeout(write_limit, socket.close(None)).await;
+                    close(socket, write_limit).await;
                     break;
                 }
             },
@@ -138,8 +138,9 @@ async fn session(
                             "messages are limited to {} bytes ({error})",
                             limits.max_message_bytes
                         );
-                        tell(socket, ErrorCode::TooLarge, &reason, write_limit).await;
-                        let _ = timeout(write_limit, socket.close(None)).await;
+                        if tell(socket, ErrorCode::TooLarge, &reason, write_limit).await {
+                            close(socket, write_limit).await;
+                        }
                         break;
                     }
                     Some(Err(_)) | Some(Ok(Message::Close(_))) => break,
@@ -163,8 +164,10 @@ async fn session(
                     }
                     Verdict::Flood => {
                         log_offender(peer, "dropped: flooding");
-                        tell(socket, ErrorCode::RateLimited, "flooding: disconnected", write_limit).await;
-                        let _ = timeout(write_limit, socket.close(None)).await;
+                        let reason = "flooding: disconnected";
+                        if tell(socket, ErrorCode::RateLimited, reason, write_limit).await {
+                            close(socket, write_limit).await;
+                        }
                         break;
                     }
                 }
@@ -202,8 +205,9 @@ async fn session(
             _ = &mut handshake, if !has_role => {
                 log_offender(peer, "dropped: no join, hello or spectate in time");
                 let reason = "say join, hello or spectate first";
-                tell(socket, ErrorCode::Timeout, reason, write_limit).await;
-                let _ = timeout(write_limit, socket.close(None)).await;
+                if tell(socket, ErrorCode::Timeout, reason, write_limit).await {
+                    close(socket, write_limit).await;
+                }
                 break;
             },
             _ = stopping.changed() => {

@@ -5,8 +5,13 @@
 //! another program's database, a newer format, damaged rows) is a clear error, never a fresh
 //! world.
 //!
+//! One server at a time: the file is held exclusively from the moment it is opened until the
+//! store is dropped, and a second server is refused with the first one named, before it has
+//! read or written anything (`holder.rs` keeps the name).
+//!
 //! The tables are in `schema.rs`, their rows in `rows.rs`.
 
+mod holder;
 mod rows;
 mod schema;
 #[cfg(test)]
@@ -93,7 +98,12 @@ pub enum StoreError {
     },
     /// The rows do not make a valid world.
     Corrupt { path: PathBuf, detail: String },
-    /// SQLite failed (disk full, locked by another server, ...).
+    /// Another server (or program) has the file open: `holder` names it when its note says.
+    Held {
+        path: PathBuf,
+        holder: Option<String>,
+    },
+    /// SQLite failed (disk full, permissions, ...).
     Sqlite { path: PathBuf, detail: String },
 }
 
@@ -134,6 +144,21 @@ impl fmt::Display for StoreError {
                 "{} is damaged ({detail}): restore it from a copy, or choose another --db",
                 path.display()
             ),
+            StoreError::Held {
+                path,
+                holder: Some(holder),
+            } => write!(
+                f,
+                "{} is in use by another world server ({holder}): stop that one first, or \
+                 choose another --db",
+                path.display()
+            ),
+            StoreError::Held { path, holder: None } => write!(
+                f,
+                "{} is in use by another program or world server: stop it first, or choose \
+                 another --db",
+                path.display()
+            ),
             StoreError::Sqlite { path, detail } => write!(
                 f,
                 "{}: SQLite failed ({detail}): check the disk's space and permissions and that \
@@ -146,10 +171,45 @@ impl fmt::Display for StoreError {
 
 impl std::error::Error for StoreError {}
 
-/// An open world database.
+/// An open world database, held by this process alone until dropped.
 pub struct Store {
     path: PathBuf,
     connection: Connection,
+}
+
+impl Drop for Store {
+    fn drop(&mut self) {
+        holder::remove(&self.path);
+    }
+}
+
+/// Takes the file for `connection` alone (see `schema::hold`); held by someone else, the error
+/// names them.
+fn hold(path: &Path, connection: &Connection) -> Result<(), StoreError> {
+    match schema::hold(connection) {
+        Ok(()) => Ok(()),
+        Err(error)
+            if matches!(
+                error.sqlite_error_code(),
+                Some(ErrorCode::DatabaseBusy | ErrorCode::DatabaseLocked)
+            ) =>
+        {
+            Err(StoreError::Held {
+                path: path.to_path_buf(),
+                holder: holder::read(path),
+            })
+        }
+        Err(error) if error.sqlite_error_code() == Some(ErrorCode::NotADatabase) => {
+            Err(StoreError::NotADatabase {
+                path: path.to_path_buf(),
+                detail: error.to_string(),
+            })
+        }
+        Err(error) => Err(StoreError::Sqlite {
+            path: path.to_path_buf(),
+            detail: format!("taking the file: {error}"),
+        }),
+    }
 }
 
 impl Store {
@@ -178,13 +238,27 @@ impl Store {
                 })
             }
         }
-        let made = Self::open_new(path, seed, world, server).map_err(|error| StoreError::Sqlite {
-            path: path.to_path_buf(),
-            detail: format!("creating the world: {error}"),
-        });
-        if made.is_err() {
-            // The connection is closed by now; nothing of ours is worth keeping.
-            for suffix in ["", "-wal", "-shm", "-journal"] {
+        let made = schema::open(path)
+            .map_err(|error| StoreError::Sqlite {
+                path: path.to_path_buf(),
+                detail: format!("creating the world: {error}"),
+            })
+            .and_then(|connection| {
+                hold(path, &connection)?;
+                Self::open_new(connection, path, seed, world, server).map_err(|error| {
+                    StoreError::Sqlite {
+                        path: path.to_path_buf(),
+                        detail: format!("creating the world: {error}"),
+                    }
+                })
+            });
+        if made
+            .as_ref()
+            .is_err_and(|error| !matches!(error, StoreError::Held { .. }))
+        {
+            // The connection is closed by now; nothing of ours is worth keeping (but a file
+            // someone else took meanwhile is theirs).
+            for suffix in ["", "-wal", "-shm", "-journal", "-holder"] {
                 let mut name = path.as_os_str().to_owned();
                 name.push(suffix);
                 let _ = std::fs::remove_file(PathBuf::from(name));
@@ -195,13 +269,12 @@ impl Store {
 
     /// The schema, the identity and the first rows, in one transaction.
     fn open_new(
+        mut connection: Connection,
         path: &Path,
         seed: u64,
         world: &WorldSnapshot,
         server: ServerState,
     ) -> rusqlite::Result<Store> {
-        let mut connection = schema::open(path)?;
-        schema::set_busy_timeout(&connection)?;
         schema::set_journal(&connection)?;
         let transaction = connection.transaction_with_behavior(TransactionBehavior::Immediate)?;
         transaction.execute_batch(schema::SCHEMA)?;
@@ -211,10 +284,16 @@ impl Store {
         rows::write_board(&transaction, world)?;
         rows::write_server(&transaction, server)?;
         transaction.commit()?;
-        Ok(Store {
+        Ok(Store::named(path, connection))
+    }
+
+    /// The store of a file held and known to be ours: the note names this process.
+    fn named(path: &Path, connection: Connection) -> Store {
+        holder::write(path, &holder::describe(None));
+        Store {
             path: path.to_path_buf(),
             connection,
-        })
+        }
     }
 
     /// Opens the world at `path` to continue it.
@@ -236,6 +315,14 @@ impl Store {
                     detail: "it is not a file".into(),
                 })
             }
+            // SQLite reads an empty file as a database with no tables, but taking the lock
+            // would write its first page: refused before that.
+            Ok(metadata) if metadata.len() == 0 => {
+                return Err(StoreError::Foreign {
+                    path: owned(),
+                    detail: "an empty file, no tables".into(),
+                })
+            }
             Ok(_) => {}
         }
         let sqlite = |error: rusqlite::Error| StoreError::Sqlite {
@@ -243,7 +330,8 @@ impl Store {
             detail: format!("opening the world: {error}"),
         };
         let mut connection = schema::open(path).map_err(sqlite)?;
-        schema::set_busy_timeout(&connection).map_err(sqlite)?;
+        // Held before anything is read: a second server learns nothing and changes nothing.
+        hold(path, &connection)?;
         // Only reads until the file is known to be ours.
         let (application_id, version) = match schema::read_identity(&connection) {
             Ok(identity) => identity,
@@ -285,10 +373,7 @@ impl Store {
             path: owned(),
             detail: format!("tables world, world_players and pieces: {error}"),
         })?;
-        let store = Store {
-            path: owned(),
-            connection,
-        };
+        let store = Store::named(path, connection);
         let saved = Saved {
             seed,
             last_turn,
@@ -301,6 +386,12 @@ impl Store {
 
     pub fn path(&self) -> &Path {
         &self.path
+    }
+
+    /// Names the address this server listens on in the note beside the file, for a second
+    /// server that is refused.
+    pub fn note_listening(&self, addr: &str) {
+        holder::write(&self.path, &holder::describe(Some(addr)));
     }
 
     fn write_failure(&self, doing: &str, error: rusqlite::Error) -> StoreError {

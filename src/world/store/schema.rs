@@ -89,14 +89,25 @@ pub(super) fn open(path: &Path) -> rusqlite::Result<Connection> {
     )
 }
 
+/// Takes the file for this connection alone until it closes (SQLite's exclusive locking mode,
+/// the lock taken at once by an empty write transaction): no other connection, in this process
+/// or another, reads or writes it meanwhile, and a second server is refused before it has read
+/// or written anything. Fails at once with `DatabaseBusy` while someone else holds the file.
+/// The operating system lets go of the lock when the process dies, even by SIGKILL.
+pub(super) fn hold(connection: &Connection) -> rusqlite::Result<()> {
+    connection.busy_timeout(Duration::ZERO)?;
+    connection.execute_batch("PRAGMA locking_mode = EXCLUSIVE; BEGIN EXCLUSIVE; COMMIT;")?;
+    set_busy_timeout(connection)
+}
+
 /// The lock wait, for any connection before it first reads.
 pub(super) fn set_busy_timeout(connection: &Connection) -> rusqlite::Result<()> {
     connection.busy_timeout(BUSY_TIMEOUT)
 }
 
 /// WAL with `synchronous=NORMAL`: a committed turn survives the process being killed (a power
-/// cut may lose the last turns, never the file's consistency), and readers never block the
-/// turn loop. Only for a file known to be ours: the journal mode is written into the file.
+/// cut may lose the last turns, never the file's consistency). The file is held exclusively
+/// (`hold`), so the WAL index lives in the process's memory and no `-shm` file is made. Only for a file known to be ours: the journal mode is written into the file.
 pub(super) fn set_journal(connection: &Connection) -> rusqlite::Result<()> {
     let mode: String = connection.query_row("PRAGMA journal_mode = WAL", [], |row| row.get(0))?;
     if !mode.eq_ignore_ascii_case("wal") {

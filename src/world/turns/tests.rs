@@ -145,15 +145,17 @@ fn a_failed_commit_closes_every_connection_with_shutdown_and_stops() {
     let scratch = Scratch::new("commit-fails");
     let mut config = config(&scratch);
     config.wait_players = 1;
-    let running = RunningWorld::start(config, quiet()).unwrap();
-    // From now on every commit fails at its last row, as on a full disk.
+    // A new world, closed, given a trigger that fails every commit at its last row, as on a
+    // full disk, and resumed (a running server holds its file: nobody can add it then).
+    drop(ServerWorld::create(config.clone()).unwrap());
     let db = rusqlite::Connection::open(scratch.db()).unwrap();
-    db.busy_timeout(Duration::from_secs(5)).unwrap();
     db.execute_batch(
         "CREATE TRIGGER disk_full BEFORE INSERT ON turns BEGIN SELECT RAISE(ABORT, 'disk full'); END;",
     )
     .unwrap();
     drop(db);
+    config.resume = true;
+    let running = RunningWorld::start(config, quiet()).unwrap();
     let mut player = Player::join(&running);
     let turn =
         player.until(|message| matches!(message, ServerMessage::Turn { you_move: true, .. }));

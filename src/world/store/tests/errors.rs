@@ -270,3 +270,65 @@ fn every_error_names_its_file() {
         );
     }
 }
+
+#[test]
+fn a_second_server_is_refused_by_name_while_the_first_holds_the_file_and_goes_on() {
+    let dir = Scratch::new("held");
+    let path = dir.file("world.sqlite");
+    let mut game = Game::new();
+    let mut first = create(&path, &game);
+    first.note_listening("127.0.0.1:8640");
+    let (turn, events) = game.play_turn();
+    commit(&mut first, &game, turn, &events);
+
+    // A second server: refused at once, before it reads or writes anything, the first named.
+    let error = Store::resume(&path).err().unwrap();
+    assert!(matches!(error, StoreError::Held { .. }), "{error}");
+    let text = error.to_string();
+    let holder = format!("pid {} on ", std::process::id());
+    assert!(
+        text.contains("world.sqlite")
+            && text.contains(&holder)
+            && text.contains("listening 127.0.0.1:8640")
+            && text.contains("another world server")
+            && !text.contains('\n'),
+        "{text}"
+    );
+    // Another program cannot write behind the server's back either.
+    let other = Connection::open(&path).unwrap();
+    other.busy_timeout(Duration::ZERO).unwrap();
+    assert!(other
+        .execute_batch("UPDATE players SET token = 'stolen'")
+        .is_err());
+    drop(other);
+
+    // The first goes on: its next turn commits, and its players keep their tokens.
+    let (turn, events) = game.play_turn();
+    commit(&mut first, &game, turn, &events);
+    drop(first);
+    assert!(
+        !holder::note_path(&path).exists(),
+        "the note goes with the store"
+    );
+    let (_, saved) = Store::resume(&path).unwrap();
+    assert_eq!(saved.last_turn, 2);
+    assert_eq!(saved.players, game.rows);
+    same_world(&saved.world, &game.world);
+}
+
+#[test]
+fn a_held_file_without_a_note_is_refused_without_a_name() {
+    let dir = Scratch::new("held-quiet");
+    let path = world_file(&dir, "world.sqlite");
+    let (first, _) = Store::resume(&path).unwrap();
+    std::fs::remove_file(holder::note_path(&path)).unwrap();
+    let error = Store::resume(&path).err().unwrap();
+    assert!(
+        error
+            .to_string()
+            .contains("in use by another program or world server"),
+        "{error}"
+    );
+    drop(first);
+    assert!(Store::resume(&path).is_ok());
+}
