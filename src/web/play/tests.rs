@@ -54,10 +54,7 @@ impl Page {
                 return self.since_last_send.drain(..=examined + at).last().unwrap();
             }
             examined = self.since_last_send.len();
-            assert!(
-                Instant::now() < deadline,
-                "no such state within two minutes"
-            );
+            assert!(Instant::now() < deadline, "no such state within two minutes");
             std::thread::sleep(Duration::from_millis(5));
             self.session.poll(&self.out);
             self.received();
