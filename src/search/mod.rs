@@ -129,7 +129,9 @@ pub fn search<G: Game + Evaluate>(
     tt.new_search();
     let position = record.position();
     let mut moves = MoveList::new();
-    position.generate_moves(&mut moves);
+    // The record's moves: none once the game is over by repetition (Nichess), as at its
+    // positional endings. Only the root: inside, the search scores repetitions as draws.
+    record.generate_moves(&mut moves);
     if moves.is_empty() {
         let score = match position.no_moves_reason() {
             // Lost: mated, or (Nichess) the king was destroyed.
