@@ -49,21 +49,27 @@ fn move_counters_go_past_65535_and_saturate_instead_of_wrapping() {
     assert_reads_back(&mut roger, &fen);
 }
 
-/// `n` plies of knights going out and back from the Nichess start.
+/// The Nichess start with 328 plies played (move 165, White to move), then `n` plies of
+/// knights going out and back. (From the start itself the shuffle would end the game by
+/// threefold repetition at ply 8, long before the limit.)
 fn knight_shuffle(n: usize) -> String {
     let cycle = ["g1f3", "g8f6", "f3g1", "f6g8"];
-    (0..n).map(|i| cycle[i % 4]).collect::<Vec<_>>().join(" ")
+    let moves: Vec<&str> = (0..n).map(|i| cycle[i % 4]).collect();
+    format!(
+        "fen rnmqkmnr/pppppppp/8/8/8/8/PPPPPPPP/RNMQKMNR w - - 0 165 moves {}",
+        moves.join(" ")
+    )
 }
 
 #[test]
 fn a_nichess_game_at_its_move_limit_refuses_moves_and_has_no_best_move() {
     let mut roger = Roger::start();
     roger.select_variant("nichess");
-    roger.send(&format!("position startpos moves {}", knight_shuffle(333)));
+    roger.send(&format!("position {}", knight_shuffle(5)));
     let fen = roger.fen();
     assert_eq!(
         fen,
-        "rnmqkmnr/pppppppp/8/8/8/5N2/PPPPPPPP/RNMQKM1R b - - 333 167"
+        "rnmqkmnr/pppppppp/8/8/8/5N2/PPPPPPPP/RNMQKM1R b - - 5 167"
     );
     assert_reads_back(&mut roger, &fen);
     // The finished game has nothing to play and says so.
@@ -73,25 +79,25 @@ fn a_nichess_game_at_its_move_limit_refuses_moves_and_has_no_best_move() {
     roger.send("go perft 2");
     assert_eq!(roger.last("Nodes searched"), "Nodes searched: 0");
     // A 334th ply is refused with the reason, and the last good position stays.
-    roger.send(&format!("position startpos moves {}", knight_shuffle(332)));
+    roger.send(&format!("position {}", knight_shuffle(4)));
     roger.sync();
     roger.expect_error(
-        &format!("position startpos moves {}", knight_shuffle(334)),
+        &format!("position {}", knight_shuffle(6)),
         &[
-            "move 334 'g8f6'",
+            "move 6 'g8f6'",
             "the game is over: all 333 plies of the move limit have been played",
         ],
     );
     assert_eq!(
         roger.fen(),
-        "rnmqkmnr/pppppppp/8/8/8/8/PPPPPPPP/RNMQKMNR w - - 332 167"
+        "rnmqkmnr/pppppppp/8/8/8/8/PPPPPPPP/RNMQKMNR w - - 4 167"
     );
     roger.expect_error(
         &format!("position fen {fen} moves g8f6"),
         &["the game is over"],
     );
     // One ply short of the limit the game goes on.
-    roger.send(&format!("position startpos moves {}", knight_shuffle(332)));
+    roger.send(&format!("position {}", knight_shuffle(4)));
     let lines = roger.go("depth 2");
     assert_ne!(lines.last().map(String::as_str), Some("bestmove 0000"));
 }

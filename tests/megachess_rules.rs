@@ -892,12 +892,8 @@ fn malformed_position_lines_are_refused_with_typed_errors() {
         PositionError::UnknownMe(5)
     );
     assert_eq!(
-        parse("size 64 64 turn 2 me 1 players 1:a pieces"),
-        PositionError::NotMyTurn { turn: 2, me: 1 }
-    );
-    assert_eq!(
         parse("size 64 64 turn 0 me 1 players 1:a pieces"),
-        PositionError::NotMyTurn { turn: 0, me: 1 }
+        PositionError::BadTurn("0".into())
     );
     for players in ["1:a 1:m", "0:a", "1:x", "1:am", "a:1", "1"] {
         assert!(
@@ -963,6 +959,158 @@ fn malformed_position_lines_are_refused_with_typed_errors() {
     assert!(parse(&format!("{head} 1K5,5 3P5,5"))
         .to_string()
         .contains("5,5"));
+}
+
+/// `me` says whose turn it is; `turn` is the server's count, taken as information. A server
+/// that numbers turns otherwise (metal on odd turns, a count per team) is planned for alike.
+#[test]
+fn the_team_to_move_is_mes_team_whatever_the_turn_number() {
+    let params = params_without_bonus();
+    for (turn, me, team) in [
+        (2, 1, Team::Alabaster),
+        (1, 3, Team::Metal),
+        (7, 3, Team::Metal),
+        (8, 1, Team::Alabaster),
+        (1, 1, Team::Alabaster),
+        (2, 3, Team::Metal),
+    ] {
+        let line = format!("size 64 64 turn {turn} me {me} {PLAYERS} pieces 1K5,5 3K20,20");
+        let view = WorldView::parse(&line, &params).unwrap_or_else(|e| panic!("{line}: {e}"));
+        let mut world = view.world;
+        assert_eq!(world.turn(), turn, "{line}");
+        assert_eq!(world.team_to_move(), team, "{line}");
+        // `me`'s king moves; the other team's does not.
+        let (mine, theirs) = match team {
+            Team::Alabaster => (mv((5, 5), (5, 6)), (3, mv((20, 20), (20, 21)))),
+            Team::Metal => (mv((20, 20), (20, 21)), (1, mv((5, 5), (5, 6)))),
+        };
+        assert!(world.apply(me, mine).is_ok(), "{line}");
+        assert!(
+            matches!(
+                world.apply(theirs.0, theirs.1),
+                Err(Rejection::NotYourTurn { .. })
+            ),
+            "{line}"
+        );
+        // The teams alternate from there, and the line prints the turn as told.
+        world.end_turn();
+        assert_eq!(world.turn(), turn + 1);
+        assert_eq!(world.team_to_move(), team.other(), "{line}");
+        assert!(world
+            .position_line(me, None)
+            .contains(&format!(" turn {} ", turn + 1)));
+    }
+}
+
+/// `turn` is 1 to 2^63 - 1, the largest turn a world server stores; outside, a clear refusal.
+#[test]
+fn the_turn_has_a_documented_range() {
+    let params = params_without_bonus();
+    let parse = |turn: &str| {
+        WorldView::parse(
+            &format!("size 64 64 turn {turn} me 1 {PLAYERS} pieces 1K5,5"),
+            &params,
+        )
+    };
+    for turn in ["1", "4294967297", "9223372036854775807"] {
+        let world = parse(turn).unwrap_or_else(|e| panic!("{turn}: {e}")).world;
+        assert_eq!(world.turn().to_string(), turn);
+        assert_eq!(world.team_to_move(), Team::Alabaster);
+    }
+    for turn in [
+        "0",
+        "9223372036854775808",
+        "18446744073709551615",
+        "99999999999999999999",
+    ] {
+        let error = parse(turn).map(|_| ()).unwrap_err();
+        assert_eq!(error, PositionError::BadTurn(turn.into()));
+        assert_eq!(
+            error.to_string(),
+            format!("turn '{turn}' is out of range 1..=9223372036854775807")
+        );
+    }
+    assert_eq!(
+        parse("+1").map(|_| ()).unwrap_err().to_string(),
+        "malformed position: turn '+1' is not a number"
+    );
+}
+
+/// Every number of the line is written one way: digits, no sign, no leading zero (`0` itself is
+/// fine), as the FEN counters are.
+#[test]
+fn numbers_with_leading_zeros_are_refused_everywhere_in_the_line() {
+    let params = params_without_bonus();
+    let parse = |text: &str| WorldView::parse(text, &params).map(|_| ());
+    let line = |size: &str, turn: &str, me: &str, pieces: &str| {
+        format!("size {size} turn {turn} me {me} players 1:a 3:m pieces 3K10,10 {pieces}")
+    };
+    let good = ("64 64", "1", "1", "1K5,5 1P7,3.m/2 0N0,0");
+    parse(&line(good.0, good.1, good.2, good.3)).unwrap();
+    for (text, says) in [
+        (
+            line("064 64", "1", "1", good.3),
+            "width '064' has a leading zero: write it as '64'",
+        ),
+        (
+            line("64 064", "1", "1", good.3),
+            "height '064' has a leading zero: write it as '64'",
+        ),
+        (
+            line("64 64", "01", "1", good.3),
+            "turn '01' has a leading zero: write it as '1'",
+        ),
+        (
+            line("64 64", "1", "01", good.3),
+            "me '01' has a leading zero: write it as '1'",
+        ),
+        (
+            line("64 64", "1", "1", "1K5,5 1P007,3.m/2"),
+            "x '007' has a leading zero: write it as '7'",
+        ),
+        (
+            line("64 64", "1", "1", "1K5,5 1P7,03.m/2"),
+            "y '03' has a leading zero: write it as '3'",
+        ),
+        (
+            line("64 64", "1", "1", "1K5,5 1P7,3.m/02"),
+            "life '02' has a leading zero: write it as '2'",
+        ),
+        (
+            line("64 64", "1", "1", "1K5,5 0N00,0"),
+            "x '00' has a leading zero: write it as '0'",
+        ),
+        (
+            line("64 64", "1", "1", "1K5,5 00N0,0"),
+            "owner '00' has a leading zero: write it as '0'",
+        ),
+        (
+            line("64 64", "1", "1", "01K5,5"),
+            "owner '01' has a leading zero: write it as '1'",
+        ),
+    ] {
+        let error = parse(&text).unwrap_err();
+        assert!(
+            matches!(error, PositionError::Malformed(_)),
+            "{text}: {error:?}"
+        );
+        assert!(error.to_string().contains(says), "{text}: {error}");
+    }
+    assert!(matches!(
+        parse("size 64 64 turn 1 me 1 players 01:a pieces 1K5,5"),
+        Err(PositionError::BadPlayer(_))
+    ));
+    // A move's squares alike (a bot's `bestturn`, a client's move to a world server).
+    assert_eq!(Move::parse("7,3-7,4"), Ok(mv((7, 3), (7, 4))));
+    assert_eq!(Move::parse("0,0-1,0"), Ok(mv((0, 0), (1, 0))));
+    assert_eq!(
+        Move::parse("007,3-7,4"),
+        Err(
+            "'007,3-7,4' is not a move: '007,3': x '007' has a leading zero: write it as '7'"
+                .into()
+        )
+    );
+    assert!(Move::parse("7,3-7,04").is_err());
 }
 
 // ---- determinism and size -------------------------------------------------------------------

@@ -195,8 +195,20 @@ fn every_bad_line_gets_one_error_and_the_last_world_stays() {
             &["size"],
         ),
         (
-            "position megachess size 64 64 turn 2 me 1 players 1:a 2:m pieces 1K3,3",
-            &["turn"],
+            "position megachess size 64 64 turn 0 me 1 players 1:a 2:m pieces 1K3,3",
+            &["turn '0' is out of range 1..=9223372036854775807"],
+        ),
+        (
+            "position megachess size 64 64 turn 9223372036854775808 me 1 players 1:a pieces 1K3,3",
+            &["turn '9223372036854775808' is out of range 1..=9223372036854775807"],
+        ),
+        (
+            "position megachess size 64 64 turn 1 me 1 players 1:a pieces 1K3,3 1P007,3",
+            &["1P007,3", "x '007' has a leading zero: write it as '7'"],
+        ),
+        (
+            "position megachess size 64 64 turn 01 me 1 players 1:a pieces 1K3,3",
+            &["turn '01' has a leading zero: write it as '1'"],
         ),
         (
             "position megachess size 64 64 turn 1 me 1 players 1:a pieces 1K99,3",
@@ -211,6 +223,10 @@ fn every_bad_line_gets_one_error_and_the_last_world_stays() {
         ("position startpos", &["expected 'megachess' at token 2"]),
         ("go depth 3", &["unknown parameter 'depth'"]),
         ("go movetime soon", &["'movetime' needs a number of ms"]),
+        (
+            "go movetime 0100",
+            &["'movetime' value '0100' at token 3 has a leading zero: write it as '100'"],
+        ),
         ("ponderhit", &["unknown command 'ponderhit'"]),
         (
             "setoption name UCI_Variant value megachess2",
@@ -228,6 +244,26 @@ fn every_bad_line_gets_one_error_and_the_last_world_stays() {
     roger.send("go movetime 100");
     let lines = roger.until("bestturn");
     checked_bestturn(lines.last().unwrap(), &world, &MegachessParams::default());
+}
+
+/// A server that numbers its turns otherwise than the rules page (here alabaster's turn is
+/// even, as a server counting from 0 or per team might send) gets its turn planned: `me` says
+/// whose turn it is, and `turn` is information.
+#[test]
+fn me_says_whose_turn_it_is_whatever_the_turn_number() {
+    let mut roger = megachess(&[]);
+    let world = facing_world().replace(" turn 1 ", " turn 2 ");
+    roger.send(&format!("position megachess {world}"));
+    roger.send("d");
+    let lines = roger.sync();
+    assert!(
+        lines[0].starts_with("World: size 256 256 turn 2 (alabaster to move), me 1 (alabaster)"),
+        "{lines:#?}"
+    );
+    roger.send("go movetime 100");
+    let lines = roger.until("bestturn");
+    let moves = checked_bestturn(lines.last().unwrap(), &world, &MegachessParams::default());
+    assert!(!moves.is_empty(), "{lines:#?}");
 }
 
 #[test]

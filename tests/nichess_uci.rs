@@ -53,3 +53,49 @@ fn the_engine_destroys_the_king_by_splash_and_knows_when_its_own_is_gone() {
     let after = format!("{splash} moves a1a6");
     roger.assert_search(&after, "depth 4", "bestmove 0000", "score mate 0");
 }
+
+/// Threefold repetition ends a Nichess game at once (docs/rules/nichess.md), and the protocol
+/// treats it as the 333-ply limit: no actions, `go` answers `score cp 0` and `bestmove 0000`,
+/// perft counts 0, and a further move (or a `searchmoves` move) is refused naming the ending.
+#[test]
+fn threefold_repetition_ends_the_game_as_the_ply_limit_does() {
+    let mut roger = Roger::start_variant("nichess", 8, 8, START_FEN);
+    let shuffle = "g1f3 g8f6 f3g1 f6g8";
+    let ply_limit = "fen 4k3/8/8/8/8/8/8/R3K3 b - - 0 167";
+    let repeated = format!("startpos moves {shuffle} {shuffle}");
+    for ended in [ply_limit, repeated.as_str()] {
+        roger.assert_search(ended, "depth 3", "bestmove 0000", "score cp 0 ");
+        assert_eq!(roger.perft(ended, 1), "Nodes searched: 0", "{ended}");
+        assert_eq!(roger.perft(ended, 3), "Nodes searched: 0", "{ended}");
+    }
+    let fen = roger.fen();
+    let over =
+        "the game is over: the position has occurred three times (threefold repetition, a draw)";
+    roger.expect_error(
+        &format!("position {repeated} g1f3"),
+        &["move 9 'g1f3' rejected", over, "the position is unchanged"],
+    );
+    roger.expect_error(
+        &format!("position {repeated} {shuffle}"),
+        &["move 9 'g1f3' rejected", over],
+    );
+    assert_eq!(roger.fen(), fen, "the last good position stays");
+    roger.expect_error(
+        "go searchmoves g1f3 depth 2",
+        &["searchmoves: 'g1f3'", over],
+    );
+    // A malformed move is still named as such.
+    roger.expect_error(
+        &format!("position {repeated} b7b8r"),
+        &["'b7b8r' is not a move"],
+    );
+    // Twice is not yet the end: the game goes on.
+    roger.send(&format!("position startpos moves {shuffle} g1f3 g8f6 f3g1"));
+    let lines = roger.go("depth 2");
+    let best = lines.last().unwrap();
+    assert_ne!(best, "bestmove 0000", "{lines:#?}");
+    assert_eq!(
+        roger.perft(&format!("startpos moves {shuffle}"), 1),
+        "Nodes searched: 20"
+    );
+}

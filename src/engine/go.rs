@@ -1,6 +1,6 @@
 //! What a `go` asks for, in the engine's terms (durations, not protocol tokens).
 
-use crate::rules::{Color, Game};
+use crate::rules::{Color, Game, GameRecord};
 use std::time::Duration;
 
 /// The parameters of one search request. Everything `None`/`false` means: search until stopped.
@@ -44,15 +44,18 @@ impl GoParams {
     }
 }
 
-/// Reads moves that must all be legal in `position`.
-pub(super) fn parse_moves<G: Game>(position: &G, texts: &[String]) -> Result<Vec<G::Move>, String> {
+/// Reads moves that the game must all allow now.
+pub(super) fn parse_moves<G: Game>(
+    record: &GameRecord<G>,
+    texts: &[String],
+) -> Result<Vec<G::Move>, String> {
     texts
         .iter()
         .map(|text| {
             if !text.is_ascii() {
                 return Err(format!("searchmoves: '{text}' is not a move"));
             }
-            position
+            record
                 .parse_move(text)
                 .map_err(|error| format!("searchmoves: {error}"))
         })

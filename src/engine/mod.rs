@@ -215,7 +215,7 @@ impl Engine {
             on_best(best)
         };
         let thread = dispatch!(&self.game, record => {
-            let searchmoves = go::parse_moves(record.position(), &params.searchmoves)?;
+            let searchmoves = go::parse_moves(record, &params.searchmoves)?;
             set_limits(&mut limits, params, record.position().side_to_move());
             if let Some(skill) = &skill {
                 skill.limit(&mut limits, &mut search_options);

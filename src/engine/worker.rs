@@ -73,7 +73,7 @@ where
 fn run<G: Game + Evaluate>(job: &SearchJob<G>, on_report: &mut dyn FnMut(Report)) -> BestMove {
     let position = job.record.position();
     let mut legal = MoveList::new();
-    position.generate_moves(&mut legal);
+    job.record.generate_moves(&mut legal);
     // A poisoned lock only means an earlier search panicked; the table is still usable.
     let tt = job
         .tt

@@ -47,9 +47,10 @@ impl Rng {
     }
 }
 
-fn legal_moves<G: Game>(position: &G) -> MoveList<G::Move> {
+/// The moves the game allows now (none once it is over, by repetition too).
+fn legal_moves<G: Game>(record: &GameRecord<G>) -> MoveList<G::Move> {
     let mut moves = MoveList::new();
-    position.generate_moves(&mut moves);
+    record.generate_moves(&mut moves);
     moves
 }
 
@@ -71,7 +72,7 @@ impl<G: Game> Player<G> for RandomPlayer {
         "random".to_string()
     }
     fn choose(&mut self, record: &GameRecord<G>, _clock: Option<Clock>) -> Option<G::Move> {
-        let moves = legal_moves(record.position());
+        let moves = legal_moves(record);
         (!moves.is_empty()).then(|| moves[self.rng.below(moves.len())])
     }
 }
@@ -109,7 +110,7 @@ impl<G: Game + Evaluate> Player<G> for GreedyPlayer {
     }
     fn choose(&mut self, record: &GameRecord<G>, _clock: Option<Clock>) -> Option<G::Move> {
         let position = record.position();
-        let moves = legal_moves(position);
+        let moves = legal_moves(record);
         let values: Vec<i32> = moves
             .iter()
             .map(|&mv| Self::value(&position.play(mv)))

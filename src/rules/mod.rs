@@ -135,6 +135,10 @@ pub trait Game: Clone + Send + Sync + Debug + 'static {
     /// last ply still counting (chess's 50-move rule: 100), or `None` where the game has no such
     /// rule.
     const QUIET_PLY_LIMIT: Option<u32>;
+    /// Whether threefold repetition ends the game at once (Nichess), so that a record of it
+    /// allows no more moves ([`GameRecord::generate_moves`]); elsewhere it is a draw that the
+    /// search scores and the GUI adjudicates, and play may go on.
+    const REPETITION_ENDS_GAME: bool = false;
 
     fn from_fen(fen: &str) -> Result<Self, RuleError>;
     fn fen(&self) -> String;

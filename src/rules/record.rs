@@ -47,9 +47,39 @@ impl<G: Game> GameRecord<G> {
 
     /// Plays a move given in the protocol's notation, if it is legal.
     pub fn play_text(&mut self, text: &str) -> Result<G::Move, RuleError> {
-        let mv = self.position.parse_move(text)?;
+        let mv = self.parse_move(text)?;
         self.play(mv);
         Ok(mv)
+    }
+
+    /// Reads a move in the protocol's notation and checks that the game allows it now. Once
+    /// the game is over by repetition ([`GameRecord::over_by_repetition`]) every well-formed
+    /// move is refused, as the position refuses one at its own endings, and the reason names
+    /// the ending.
+    pub fn parse_move(&self, text: &str) -> Result<G::Move, RuleError> {
+        let parsed = self.position.parse_move(text);
+        if self.over_by_repetition() && !matches!(parsed, Err(RuleError::Malformed(_))) {
+            return Err(RuleError::Illegal(format!(
+                "'{text}' is not a legal move in {}: the game is over: the position has \
+                 occurred three times (threefold repetition, a draw)",
+                self.position.fen()
+            )));
+        }
+        parsed
+    }
+
+    /// True when the game's rules end it at threefold repetition
+    /// ([`Game::REPETITION_ENDS_GAME`]) and the current position has occurred three times.
+    pub fn over_by_repetition(&self) -> bool {
+        G::REPETITION_ENDS_GAME && self.occurrences() >= 3
+    }
+
+    /// The moves the game allows now: the position's, or none once the game is over by
+    /// repetition, which the position alone cannot know.
+    pub fn generate_moves(&self, moves: &mut MoveList<G::Move>) {
+        if !self.over_by_repetition() {
+            self.position.generate_moves(moves);
+        }
     }
 
     /// Plays a move already known to be legal.

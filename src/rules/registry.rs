@@ -237,9 +237,14 @@ impl AnyGame {
         dispatch!(self, record => display(record.position()))
     }
 
-    /// Leaf counts under each legal root move, in generation order.
+    /// Leaf counts under each legal root move, in generation order: none in a game over by
+    /// repetition ([`GameRecord::over_by_repetition`]), as at a position's own endings.
     pub fn perft(&self, depth: u32, threads: usize) -> Vec<(String, u64)> {
-        dispatch!(self, record => divided_perft(record.position(), depth, threads))
+        dispatch!(self, record => if record.over_by_repetition() {
+            Vec::new()
+        } else {
+            divided_perft(record.position(), depth, threads)
+        })
     }
 
     /// [`AnyGame::perft`] that gives up (`None`) soon after `stop` is set.
@@ -249,7 +254,11 @@ impl AnyGame {
         threads: usize,
         stop: &AtomicBool,
     ) -> Option<Vec<(String, u64)>> {
-        dispatch!(self, record => divided_perft_until(record.position(), depth, threads, stop))
+        dispatch!(self, record => if record.over_by_repetition() {
+            Some(Vec::new())
+        } else {
+            divided_perft_until(record.position(), depth, threads, stop)
+        })
     }
 }
 

@@ -20,7 +20,7 @@ use crate::eval::{EvalOptions, Evaluate};
 use crate::rules::{EndReason, Game, GameRecord, MoveList};
 use searcher::{Searcher, Shared};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
-use std::sync::Arc;
+use std::sync::{mpsc, Arc};
 use std::time::{Duration, Instant};
 
 /// Score of a mate on the board; a mate in `n` plies scores `MATE - n`.
@@ -28,6 +28,17 @@ pub const MATE: i32 = 32_000;
 /// Scores beyond this are mates.
 pub const MATE_BOUND: i32 = MATE - 1_000;
 pub const MAX_PLY: usize = 128;
+
+/// The stack of every thread that runs a [`Searcher`] (the main one and the Lazy SMP
+/// helpers), whichever thread calls [`search`]: 16 MiB, reserved, not committed, so an unused
+/// stack costs address space only. The deepest path is [`MAX_PLY`] plies of `negamax`, each
+/// frame holding move lists of [`MAX_MOVES`](crate::rules::MAX_MOVES) entries (the moves, the
+/// scored moves, the quiets tried), and a singular-extension search or a ProbCut search adds a
+/// frame at the same ply; then up to eight plies of quiescence. Measured in an unoptimised
+/// (test) build, a path uses 7 to 10 KB a ply (Millennium the most), so even three frames a ply
+/// for all 128 plies (about 4 MB) leave a margin of four; the 2 MiB of a default thread do not.
+/// Stockfish gives its search threads 8 MiB for the same reason.
+pub const SEARCH_STACK_BYTES: usize = 16 << 20;
 
 /// The clock of the side to move.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -131,7 +142,9 @@ pub fn search<G: Game + Evaluate>(
     tt.new_search();
     let position = record.position();
     let mut moves = MoveList::new();
-    position.generate_moves(&mut moves);
+    // The record's moves: none once the game is over by repetition (Nichess), as at its
+    // positional endings. Only the root: inside, the search scores repetitions as draws.
+    record.generate_moves(&mut moves);
     if moves.is_empty() {
         let score = match position.no_moves_reason() {
             // Lost: mated, or (Nichess) the king was destroyed.
@@ -164,22 +177,54 @@ pub fn search<G: Game + Evaluate>(
         eval: options.eval,
     };
     let threads = options.threads.clamp(1, available_cores());
-    let outcome = std::thread::scope(|scope| {
+    let multipv = options.multipv.max(1);
+    std::thread::scope(|scope| {
+        let shared = &shared;
         for id in 1..threads {
-            let shared = &shared;
-            scope.spawn(move || {
+            // A helper that cannot start (no memory for its stack) is one thread fewer.
+            let _ = search_thread(id).spawn_scoped(scope, move || {
                 let mut helper = Searcher::new(record, shared, id, memory.take(id));
                 helper.iterate(1, &mut |_| {});
                 memory.keep(id, helper.into_memory());
             });
         }
-        let mut main = Searcher::new(record, &shared, 0, memory.take(0));
-        let outcome = main.iterate(options.multipv.max(1), report);
-        shared.halt.store(true, Ordering::Relaxed);
-        memory.keep(0, main.into_memory());
-        outcome
-    });
-    outcome
+        let main = move |report: &mut dyn FnMut(&Info)| {
+            let mut main = Searcher::new(record, shared, 0, memory.take(0));
+            let outcome = main.iterate(multipv, report);
+            shared.halt.store(true, Ordering::Relaxed);
+            memory.keep(0, main.into_memory());
+            outcome
+        };
+        // The main searcher runs on a thread of its own stack too; its reports come back here,
+        // in order, to `report`, which need not be `Send`.
+        let (sender, reports) = mpsc::channel::<Info>();
+        let spawned = search_thread(0).spawn_scoped(scope, move || {
+            main(&mut |info: &Info| {
+                let _ = sender.send(info.clone());
+            })
+        });
+        match spawned {
+            Ok(thread) => {
+                for info in reports {
+                    report(&info);
+                }
+                // The main searcher is done (or panicked): the helpers end too.
+                shared.halt.store(true, Ordering::Relaxed);
+                thread
+                    .join()
+                    .unwrap_or_else(|panic| std::panic::resume_unwind(panic))
+            }
+            // No thread to be had: search on this one, as deep as its stack allows.
+            Err(_) => main(report),
+        }
+    })
+}
+
+/// A thread for a searcher, with the stack the deepest path needs ([`SEARCH_STACK_BYTES`]).
+fn search_thread(id: usize) -> std::thread::Builder {
+    std::thread::Builder::new()
+        .name(format!("search {id}"))
+        .stack_size(SEARCH_STACK_BYTES)
 }
 
 #[cfg(test)]

@@ -71,12 +71,16 @@ impl Model {
 
 /// The legal moves of the game's current position, as the protocol writes them.
 pub fn legal_moves(game: &AnyGame) -> Vec<String> {
-    fn texts<G: Game>(position: &G) -> Vec<String> {
+    fn texts<G: Game>(record: &GameRecord<G>) -> Vec<String> {
+        // The record's: none once a Nichess game is over by repetition.
         let mut moves = MoveList::new();
-        position.generate_moves(&mut moves);
-        moves.iter().map(|&mv| position.move_text(mv)).collect()
+        record.generate_moves(&mut moves);
+        moves
+            .iter()
+            .map(|&mv| record.position().move_text(mv))
+            .collect()
     }
-    dispatch!(game, record => texts(record.position()))
+    dispatch!(game, record => texts(record))
 }
 
 /// The FEN of the game's current position.
@@ -94,14 +98,13 @@ pub fn playout(game: &mut AnyGame, plies: usize, rng: &mut Rng) -> Vec<String> {
     fn play<G: Game>(record: &mut GameRecord<G>, plies: usize, rng: &mut Rng) -> Vec<String> {
         let mut played = Vec::new();
         for _ in 0..plies {
-            let position = record.position();
             let mut moves = MoveList::new();
-            position.generate_moves(&mut moves);
+            record.generate_moves(&mut moves);
             if moves.is_empty() {
                 break;
             }
             let mv = moves[rng.below(moves.len())];
-            played.push(position.move_text(mv));
+            played.push(record.position().move_text(mv));
             record.play(mv);
         }
         played

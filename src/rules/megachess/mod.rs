@@ -6,6 +6,7 @@
 //! and time depend on the pieces, never on the board's size. One `World` serves the arena's
 //! referee, the engine's planner and the world server. The rules are docs/rules/megachess.md.
 
+mod decimal;
 mod effects;
 mod hash;
 mod movegen;
@@ -21,13 +22,14 @@ mod world;
 #[cfg(test)]
 mod tests;
 
+pub use decimal::{read_decimal, DecimalError};
 pub use effects::{Captured, Faded, MoveEffects, TurnEnd};
 pub use movegen::{movement, Movement, Steps, KING_STEPS, KNIGHT_STEPS};
 pub use params::{MegachessParams, MAX_SIDE, PARAMETERS};
 pub use random::SplitMix;
 pub use rejection::Rejection;
 pub use snapshot::WorldSnapshot;
-pub use text::{PositionError, WorldView};
+pub use text::{PositionError, WorldView, MAX_TURN};
 pub use window::Rect;
 pub use world::{Facing, World};
 
@@ -65,19 +67,21 @@ impl Coord {
         self.x.abs_diff(other.x).max(self.y.abs_diff(other.y))
     }
 
-    /// Reads `x,y` (two unsigned decimal numbers).
+    /// Reads `x,y`: two numbers as [`read_decimal`] reads them (no leading zero), each at most
+    /// `u32::MAX`.
     pub fn parse(text: &str) -> Result<Coord, String> {
         let (x, y) = text
             .split_once(',')
             .ok_or_else(|| format!("'{text}' is not a square x,y"))?;
-        let number = |part: &str| {
+        let number = |part: &str, what: &str| {
             if part.is_empty() || !part.bytes().all(|b| b.is_ascii_digit()) {
                 return Err(format!("'{text}' is not a square x,y"));
             }
-            part.parse::<u32>()
-                .map_err(|_| format!("'{text}': {part} is too large"))
+            read_decimal(part, 0..=u32::MAX as u64)
+                .map(|value| value as u32)
+                .map_err(|error| format!("'{text}': {}", error.explain(what, part)))
         };
-        Ok(Coord::new(number(x)?, number(y)?))
+        Ok(Coord::new(number(x, "x")?, number(y, "y")?))
     }
 }
 

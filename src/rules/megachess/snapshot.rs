@@ -25,7 +25,9 @@ pub struct WorldSnapshot {
 }
 
 impl World {
-    /// The world as plain data; [`World::from_snapshot`] gives it back.
+    /// The world as plain data; [`World::from_snapshot`] gives it back. A server's world
+    /// numbers its turns as the rules do; one told by a line that numbers them otherwise
+    /// ([`World::set_turn_of`]) comes back numbered as the rules do.
     pub fn snapshot(&self) -> WorldSnapshot {
         let mut moved_this_turn: Vec<PieceId> = self.moved.iter().copied().collect();
         moved_this_turn.sort_unstable();
@@ -128,6 +130,8 @@ impl World {
             board,
             players,
             turn: snapshot.turn,
+            // A server's world: its turns are numbered as the rules number them.
+            odd_turn_team: super::Team::Alabaster,
             moved,
             random: SplitMix::new(snapshot.random_state),
         })

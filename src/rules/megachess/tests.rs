@@ -105,10 +105,15 @@ fn position_parsing_never_panics_on_garbage() {
 
 #[test]
 fn the_last_turn_number_ends_without_overflow() {
-    let line = "size 8 8 turn 18446744073709551615 me 1 players 1:a 2:m pieces 1K0,0 2K7,7";
-    let mut world = WorldView::parse(line, &MegachessParams::default())
+    let line = format!("size 8 8 turn {MAX_TURN} me 1 players 1:a 2:m pieces 1K0,0 2K7,7");
+    let mut world = WorldView::parse(&line, &MegachessParams::default())
         .unwrap()
         .world;
+    assert_eq!(world.team_to_move(), Team::Alabaster);
+    world.end_turn();
+    assert_eq!(world.team_to_move(), Team::Metal);
+    // A server's world counts on past any line's turn, and wraps without a panic.
+    world.set_turn(u64::MAX);
     assert_eq!(world.team_to_move(), Team::Alabaster);
     world.end_turn();
     assert_eq!(world.team_to_move(), Team::Metal);

@@ -1,11 +1,16 @@
 //! The world as text: the `position megachess ...` line that tells a bot the world, read into
 //! a [`World`] with typed errors, and printed from one (for a player's window).
 
+use super::decimal::{read_decimal, DecimalError};
 use super::params::MAX_SIDE;
 use super::{Coord, Kind, MegachessParams, Piece, PlayerId, Team, World, NEUTRAL};
 use std::collections::BTreeSet;
 use std::fmt;
 use std::fmt::Write as _;
+
+/// The largest `turn` a position line may give: the largest turn a world server can store
+/// (SQLite's integers are signed 64-bit), 2^63 - 1. Turns count from 1.
+pub const MAX_TURN: u64 = i64::MAX as u64;
 
 /// A world read from a position line, and the player to plan for.
 #[derive(Clone, Debug)]
@@ -31,8 +36,9 @@ pub enum PositionError {
     BadPlayer(String),
     /// `me` is not among `players`.
     UnknownMe(PlayerId),
-    /// It is not `me`'s team's turn at `turn` (turn 0 included).
-    NotMyTurn { turn: u64, me: PlayerId },
+    /// A `turn` of digits outside 1..=[`MAX_TURN`] (the token as written). The turn is
+    /// information: `me`'s team is the team to move, whatever the server's numbering.
+    BadTurn(String),
     /// A player with two kings, a neutral king, a life of 0 or beyond full life, a flag that
     /// does not apply (`o` on a non-bishop).
     BadPiece { token: String, why: String },
@@ -54,19 +60,12 @@ impl fmt::Display for PositionError {
             }
             PositionError::BadPlayer(token) => write!(
                 f,
-                "player '{token}': want ID:a or ID:m with a positive id listed once"
+                "player '{token}': want ID:a or ID:m with a positive id (no leading zero) listed \
+                 once"
             ),
             PositionError::UnknownMe(me) => write!(f, "me {me} is not among the players"),
-            PositionError::NotMyTurn { turn, me } => {
-                if *turn == 0 {
-                    write!(f, "turn 0: turns count from 1")
-                } else {
-                    write!(
-                        f,
-                        "turn {turn} is {}'s turn, and player {me} is not on that team",
-                        Team::of_turn(*turn).name()
-                    )
-                }
+            PositionError::BadTurn(turn) => {
+                write!(f, "turn '{turn}' is out of range 1..={MAX_TURN}")
             }
             PositionError::BadPiece { token, why } => write!(f, "piece '{token}': {why}"),
         }
@@ -98,15 +97,25 @@ fn keyword(
     Ok(())
 }
 
-/// A decimal number of digits only.
-fn number(text: &str, what: &str) -> Result<u64, PositionError> {
-    if text.is_empty() || !text.bytes().all(|b| b.is_ascii_digit()) {
-        return Err(PositionError::Malformed(format!(
-            "{what} '{text}' is not a number"
-        )));
-    }
-    text.parse()
-        .map_err(|_| PositionError::Malformed(format!("{what} '{text}' is too large")))
+/// A number within `range`, written as [`read_decimal`] reads it (no leading zero).
+fn number(
+    text: &str,
+    what: &str,
+    range: std::ops::RangeInclusive<u64>,
+) -> Result<u64, PositionError> {
+    read_decimal(text, range).map_err(|error| PositionError::Malformed(error.explain(what, text)))
+}
+
+/// A side of `size`: 0 and sides too large are [`PositionError::BadSize`], found once both
+/// are read; digits beyond `u64` are named with the sides' range.
+fn side(text: &str, what: &str) -> Result<u64, PositionError> {
+    read_decimal(text, 0..=u64::MAX).map_err(|error| {
+        let error = match error {
+            DecimalError::OutOfRange(_) => DecimalError::OutOfRange(1..=MAX_SIDE as u64),
+            other => other,
+        };
+        PositionError::Malformed(error.explain(what, text))
+    })
 }
 
 /// One piece token's parts, before the world checks it.
@@ -129,9 +138,12 @@ fn parse_piece(token: &str) -> Result<PieceToken, PositionError> {
     if digits == 0 {
         return Err(malformed("does not start with its owner"));
     }
-    let owner = token[..digits]
-        .parse::<PlayerId>()
-        .map_err(|_| malformed("has an owner too large"))?;
+    let owner = read_decimal(&token[..digits], 0..=PlayerId::MAX as u64).map_err(|error| {
+        malformed(&format!(
+            "has a bad owner: {}",
+            error.explain("owner", &token[..digits])
+        ))
+    })? as PlayerId;
     let rest = &token[digits..];
     let letter = rest
         .chars()
@@ -141,9 +153,10 @@ fn parse_piece(token: &str) -> Result<PieceToken, PositionError> {
     let rest = &rest[letter.len_utf8()..];
     let (rest, life) = match rest.split_once('/') {
         Some((rest, life)) => {
-            let turns = number(life, "life").map_err(|_| malformed("has a bad life"))?;
-            let turns = u32::try_from(turns).map_err(|_| malformed("has a bad life"))?;
-            (rest, Some(turns))
+            let turns = read_decimal(life, 0..=u32::MAX as u64).map_err(|error| {
+                malformed(&format!("has a bad life: {}", error.explain("life", life)))
+            })?;
+            (rest, Some(turns as u32))
         }
         None => (rest, None),
     };
@@ -151,7 +164,8 @@ fn parse_piece(token: &str) -> Result<PieceToken, PositionError> {
         Some((square, flags)) => (square, Some(flags)),
         None => (rest, None),
     };
-    let at = Coord::parse(square).map_err(|_| malformed("has a bad square"))?;
+    let at =
+        Coord::parse(square).map_err(|error| malformed(&format!("has a bad square: {error}")))?;
     let (mut moved, mut used_orthogonal_step) = (false, false);
     if let Some(flags) = flags {
         if flags.is_empty() {
@@ -184,18 +198,23 @@ impl WorldView {
     pub fn parse(text: &str, params: &MegachessParams) -> Result<WorldView, PositionError> {
         let mut words = text.split_whitespace().peekable();
         keyword(&mut words, "size")?;
-        let width = number(next(&mut words, "the width")?, "width")?;
-        let height = number(next(&mut words, "the height")?, "height")?;
+        let width = side(next(&mut words, "the width")?, "width")?;
+        let height = side(next(&mut words, "the height")?, "height")?;
         let side = 1..=MAX_SIDE as u64;
         if !side.contains(&width) || !side.contains(&height) {
             return Err(PositionError::BadSize { width, height });
         }
         keyword(&mut words, "turn")?;
-        let turn = number(next(&mut words, "the turn")?, "turn")?;
+        let turn_text = next(&mut words, "the turn")?;
+        let turn = match read_decimal(turn_text, 1..=MAX_TURN) {
+            Ok(turn) => turn,
+            Err(DecimalError::OutOfRange(_)) => {
+                return Err(PositionError::BadTurn(turn_text.to_string()))
+            }
+            Err(error) => return Err(PositionError::Malformed(error.explain("turn", turn_text))),
+        };
         keyword(&mut words, "me")?;
-        let me = number(next(&mut words, "me")?, "me")?;
-        let me = PlayerId::try_from(me)
-            .map_err(|_| PositionError::Malformed(format!("me {me} is too large")))?;
+        let me = number(next(&mut words, "me")?, "me", 0..=PlayerId::MAX as u64)? as PlayerId;
         keyword(&mut words, "players")?;
         let mut world_params = *params;
         world_params.width = width as u32;
@@ -208,8 +227,8 @@ impl WorldView {
             words.next();
             let bad = || PositionError::BadPlayer(token.to_string());
             let (id, team) = token.split_once(':').ok_or_else(bad)?;
-            let id = number(id, "player id").map_err(|_| bad())?;
-            let id = PlayerId::try_from(id).map_err(|_| bad())?;
+            let id = number(id, "player id", 1..=PlayerId::MAX as u64).map_err(|_| bad())?;
+            let id = id as PlayerId;
             let mut letters = team.chars();
             let team = match (letters.next().and_then(Team::from_letter), letters.next()) {
                 (Some(team), None) => team,
@@ -221,10 +240,8 @@ impl WorldView {
         let Some(my_team) = world.player(me).map(|player| player.team) else {
             return Err(PositionError::UnknownMe(me));
         };
-        if turn == 0 || Team::of_turn(turn) != my_team {
-            return Err(PositionError::NotMyTurn { turn, me });
-        }
-        world.set_turn(turn);
+        // `me` is asked to plan, so its team moves, however the server numbers its turns.
+        world.set_turn_of(turn, my_team);
         let mut kings = BTreeSet::new();
         for token in words {
             let piece = parse_piece(token)?;

@@ -74,10 +74,11 @@ impl World {
         window
     }
 
-    /// The same parameters, turn and generator with no players and no pieces.
+    /// The same parameters, turn (and team to move) and generator with no players and no pieces.
     fn clone_empty(&self) -> World {
         let mut empty = World::new(self.params, 0);
         empty.turn = self.turn;
+        empty.odd_turn_team = self.odd_turn_team;
         empty.random = self.random.clone();
         empty
     }

@@ -41,6 +41,10 @@ pub struct World {
     /// The players in the game, by id (a player whose king is taken is removed).
     pub(super) players: BTreeMap<PlayerId, Player>,
     pub(super) turn: u64,
+    /// The team that moves on odd turns: alabaster as the rules count, in every world that
+    /// Roger's server runs; metal in a world told by a server that numbers its turns otherwise
+    /// (see [`World::set_turn_of`]).
+    pub(super) odd_turn_team: Team,
     /// The pieces moved in the current turn.
     pub(super) moved: FastSet<PieceId>,
     pub(super) random: SplitMix,
@@ -56,6 +60,7 @@ impl World {
             board: FastMap::with_hasher(fixed_state()),
             players: BTreeMap::new(),
             turn: 1,
+            odd_turn_team: Team::Alabaster,
             moved: FastSet::with_hasher(fixed_state()),
             random: SplitMix::new(seed),
         }
@@ -74,8 +79,22 @@ impl World {
         self.turn = turn;
         self.moved.clear();
     }
+    /// Sets the turn counter and which team moves in it (a world told by a position line,
+    /// whose server may number turns otherwise than the rules: its `me` says whose turn it is).
+    /// The teams alternate from there as always.
+    pub fn set_turn_of(&mut self, turn: u64, team: Team) {
+        self.set_turn(turn);
+        self.odd_turn_team = if Team::of_turn(turn) == Team::Alabaster {
+            team
+        } else {
+            team.other()
+        };
+    }
     pub fn team_to_move(&self) -> Team {
-        Team::of_turn(self.turn())
+        match Team::of_turn(self.turn()) {
+            Team::Alabaster => self.odd_turn_team,
+            Team::Metal => self.odd_turn_team.other(),
+        }
     }
 
     // ---- players and pieces -------------------------------------------------------------

@@ -21,6 +21,8 @@ impl Game for Nichess {
     const MOVE_FORM: &'static str = "the from and to squares such as e2e4 (attacks and throws name the target's square; no promotion suffix)";
     /// No quiet-move rule: the game's length is bounded by its 333-ply limit instead.
     const QUIET_PLY_LIMIT: Option<u32> = None;
+    /// The rules page: threefold repetition is a draw at once, an ending like the ply limit.
+    const REPETITION_ENDS_GAME: bool = true;
     fn from_fen(fen: &str) -> Result<Nichess, RuleError> {
         Nichess::parse_fen(fen)
     }

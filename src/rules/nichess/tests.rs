@@ -414,11 +414,46 @@ fn repetition_counts_health() {
         record.play_text(mv).unwrap();
     }
     assert_eq!(record.occurrences(), 2);
+    // The record ends the game at the first threefold repetition, which comes on the way (the
+    // kings on e2 and e7, White to move); the position's own moves go on to the start's third.
+    let mut ended = record.clone();
+    ended.play_text("e1e2").unwrap();
+    ended.play_text("e8e7").unwrap();
+    assert_eq!(ended.outcome(), Outcome::Draw(EndReason::Repetition));
+    assert!(ended.play_text("e2e1").is_err());
     for mv in cycle {
-        record.play_text(mv).unwrap();
+        let mv = record.position().parse_move(mv).unwrap();
+        record.play(mv);
     }
     assert_eq!(record.occurrences(), 3);
     assert_eq!(record.outcome(), Outcome::Draw(EndReason::Repetition));
+    // A draw at once: the record allows no more actions, and says why it refuses one.
+    assert!(record.over_by_repetition());
+    let mut moves = MoveList::new();
+    record.generate_moves(&mut moves);
+    assert!(moves.is_empty());
+    let error = record.play_text("e1e2").unwrap_err();
+    assert!(
+        matches!(&error, RuleError::Illegal(text) if text.contains("the game is over: the position has occurred three times")),
+        "{error:?}"
+    );
+}
+
+#[test]
+fn in_chess_a_threefold_repetition_lets_play_go_on() {
+    // Chess's repetition is a draw to claim, adjudicated by the GUI: moves stay legal.
+    let mut record = GameRecord::new(crate::rules::chess::Chess::startpos());
+    for _ in 0..2 {
+        for mv in ["g1f3", "g8f6", "f3g1", "f6g8"] {
+            record.play_text(mv).unwrap();
+        }
+    }
+    assert_eq!(record.occurrences(), 3);
+    assert!(!record.over_by_repetition());
+    let mut moves = MoveList::new();
+    record.generate_moves(&mut moves);
+    assert_eq!(moves.len(), 20);
+    record.play_text("g1f3").unwrap();
 }
 
 #[test]

@@ -1,6 +1,7 @@
 //! The Megachess dialect's commands, read from a line: every refusal says what and at which token.
 
 use crate::protocol::parse::{quote, refuse_inner_whitespace, strip_line_end, tokens, SEPARATORS};
+use crate::rules::megachess::{read_decimal, DecimalError};
 use std::time::Duration;
 
 /// The largest `movetime` taken: a day.
@@ -97,17 +98,21 @@ fn parse_go(arguments: &[&str]) -> Result<MegachessCommand<'static>, String> {
             if let Some(extra) = rest.first() {
                 return Err(format!("go: unexpected token {} at token 4", quote(extra)));
             }
-            if value.is_empty() || !value.bytes().all(|byte| byte.is_ascii_digit()) {
-                return Err(format!(
-                    "go: 'movetime' needs a number of ms at token 3, found {}",
-                    quote(value)
-                ));
-            }
-            match value.parse::<u64>() {
-                Ok(ms) if ms <= MAX_MOVETIME_MS => Ok(MegachessCommand::Go(Limit::Movetime(
+            // Numbers are written as in the world line: no leading zero.
+            match read_decimal(value, 0..=MAX_MOVETIME_MS) {
+                Ok(ms) => Ok(MegachessCommand::Go(Limit::Movetime(
                     Duration::from_millis(ms),
                 ))),
-                _ => Err(format!(
+                Err(DecimalError::NotANumber) => Err(format!(
+                    "go: 'movetime' needs a number of ms at token 3, found {}",
+                    quote(value)
+                )),
+                Err(DecimalError::LeadingZero { plain }) => Err(format!(
+                    "go: 'movetime' value {} at token 3 has a leading zero: write it as \
+                     '{plain}'",
+                    quote(value)
+                )),
+                Err(DecimalError::OutOfRange(_)) => Err(format!(
                     "go: 'movetime' value {} at token 3 is out of range 0..={MAX_MOVETIME_MS}",
                     quote(value)
                 )),
@@ -186,6 +191,10 @@ mod tests {
         assert_eq!(
             refused("go movetime 86400001"),
             "go: 'movetime' value '86400001' at token 3 is out of range 0..=86400000"
+        );
+        assert_eq!(
+            refused("go movetime 0250"),
+            "go: 'movetime' value '0250' at token 3 has a leading zero: write it as '250'"
         );
         assert_eq!(
             refused("go movetime 5 x"),

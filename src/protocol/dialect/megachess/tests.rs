@@ -248,14 +248,16 @@ fn a_bad_position_keeps_the_last_world_and_parameters_read_it_again() {
         "size 16 16 turn 1 me 1 players 1:a 2:m pieces 1K3,3 1P3,3",
         "size 16 16 turn 1 me 1 players 1:a pieces 1K3,3 3P3,4",
         "size 0 16 turn 1 me 1 players 1:a pieces 1K3,3",
-        "size 16 16 turn 2 me 1 players 1:a pieces 1K3,3",
+        "size 16 16 turn 0 me 1 players 1:a pieces 1K3,3",
+        "size 16 16 turn 9223372036854775808 me 1 players 1:a pieces 1K3,3",
+        "size 16 16 turn 1 me 1 players 1:a pieces 1K03,3",
         "garbage",
     ] {
         send(&mut dialect, &out, &format!("position megachess {bad}"));
         assert_eq!(dialect.display(), before);
     }
     let lines = captured.lines();
-    assert_eq!(lines.len(), 6, "{lines:#?}");
+    assert_eq!(lines.len(), 8, "{lines:#?}");
     assert!(lines[0].starts_with("info string error: go: no world yet"));
     for line in &lines[1..] {
         assert!(
