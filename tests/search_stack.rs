@@ -39,6 +39,7 @@ fn deep_search<G: Game + Evaluate>(fen: &str, threads: usize, nodes: u64) -> (St
     let options = SearchOptions {
         threads,
         multipv: 1,
+        ..SearchOptions::default()
     };
     let tt = TranspositionTable::new(1);
     let memory = SearchMemory::default();

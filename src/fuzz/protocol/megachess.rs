@@ -13,7 +13,7 @@ use std::collections::BTreeSet;
 const MAX_SIDE: u32 = crate::rules::megachess::MAX_SIDE as u32;
 
 /// The largest `turn` the protocol takes (issue 26, 4c: above it a world is refused).
-pub const MAX_TURN: u64 = u32::MAX as u64;
+pub use crate::rules::megachess::MAX_TURN;
 
 /// A world line as sent (the words after `position megachess`), and what the fuzzer needs to
 /// judge answers in it.
@@ -299,7 +299,7 @@ pub fn played_world(rng: &mut Rng, params: &MegachessParams) -> Told {
 }
 
 /// A world line broken so that protocol.md refuses it, and what was broken. Leading zeros in
-/// a square (4b) and a `turn` above 4294967295 (4c) are refused as issue 26 settled.
+/// a square (4b) and a `turn` above [`MAX_TURN`] (4c) are refused as issue 26 settled.
 pub fn corrupt_world(told: &Told, rng: &mut Rng) -> (String, &'static str) {
     let words: Vec<String> = told.text.split(' ').map(str::to_string).collect();
     let at = |key: &str| words.iter().position(|w| w == key);
@@ -423,7 +423,7 @@ pub fn corrupt_world(told: &Told, rng: &mut Rng) -> (String, &'static str) {
                 return (join(own), "world: a square with a leading zero (4b)");
             }
             13 => {
-                // 4c: a turn past 4294967295 (of the right parity, so only the range is wrong).
+                // 4c: a turn past MAX_TURN (of the right parity, so only the range is wrong).
                 if let Some(t) = at("turn") {
                     let over = MAX_TURN + 1 + rng.below(1000) as u64 * 2;
                     let over = match rng.below(3) {
@@ -431,7 +431,7 @@ pub fn corrupt_world(told: &Told, rng: &mut Rng) -> (String, &'static str) {
                         _ => over,
                     };
                     replace(&mut own, t + 1, over.to_string());
-                    return (join(own), "world: a turn past 4294967295 (4c)");
+                    return (join(own), "world: a turn past its range (4c)");
                 }
             }
             14 => {

@@ -292,13 +292,14 @@ pub fn corrupt_state(state: &RealtimeState, rng: &mut Rng) -> (String, &'static 
                 return (fields[..kept].join(" "), "state: fields missing");
             }
             11 => {
-                // A moving piece still on its from-square at the clock, and one of its own
-                // colour standing there (3c).
+                // A moving piece still on its from-square at the clock (taking off), and one
+                // of its own colour standing there (3c). A mover passing through a square
+                // where its side stands is a real game's state, and read.
                 let mut tried = None;
                 for unit in state.units() {
-                    if let crate::rules::realtime::Motion::Moving { .. } = unit.motion {
+                    if let crate::rules::realtime::Motion::Moving { from, .. } = unit.motion {
                         if let Some(square) = state.occupied_square(unit, now) {
-                            if board[square.index()].is_none() {
+                            if square == from && board[square.index()].is_none() {
                                 tried = Some((square.index(), unit.piece.color));
                                 break;
                             }
