@@ -604,22 +604,9 @@ impl Driver {
     }
 
     fn check_errors(&mut self, step: &Step, window: &Window) {
-        let seen = window.errors.len();
-        self.report.errors_seen += seen as u64;
-        match (step.expect, seen) {
-            (Expect::Accepted, 0) | (Expect::Bad, 1) => {}
-            (Expect::Accepted, _) => self.fail(
-                "unexpected errors",
-                format!("{} line answered {:?}", step.kind, window.errors),
-            ),
-            (Expect::Bad, 0) => self.fail(
-                "silent bad inputs",
-                format!("{} line got no error", step.kind),
-            ),
-            (Expect::Bad, _) => self.fail(
-                "double errors",
-                format!("{} line answered {:?}", step.kind, window.errors),
-            ),
+        self.report.errors_seen += window.errors.len() as u64;
+        if let Some((kind, what)) = error_verdict(step.expect, step.kind, &window.errors) {
+            self.fail(kind, what);
         }
     }
 
@@ -748,5 +735,28 @@ impl Driver {
             });
         }
         let _ = SearchMode::Finite;
+    }
+}
+
+/// The failure, if any, of a line's errors: an accepted line gets none, a bad one exactly one.
+pub(super) fn error_verdict(
+    expect: Expect,
+    line_kind: &str,
+    errors: &[String],
+) -> Option<(&'static str, String)> {
+    match (expect, errors.len()) {
+        (Expect::Accepted, 0) | (Expect::Bad, 1) => None,
+        (Expect::Accepted, _) => Some((
+            "unexpected errors",
+            format!("{line_kind} line answered {errors:?}"),
+        )),
+        (Expect::Bad, 0) => Some((
+            "silent bad inputs",
+            format!("{line_kind} line got no error"),
+        )),
+        (Expect::Bad, _) => Some((
+            "double errors",
+            format!("{line_kind} line answered {errors:?}"),
+        )),
     }
 }

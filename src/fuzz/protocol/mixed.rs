@@ -9,6 +9,7 @@
 
 mod plan;
 
+use super::check::error_verdict;
 use super::megachess::{self as mega, Told};
 use super::model;
 use super::peer::{Launcher, Next, Peer};
@@ -401,22 +402,9 @@ impl Mixed {
     }
 
     fn check_window(&mut self, line: &Line, window: &Window, had_job: bool) {
-        let seen = window.errors.len();
-        self.report.errors_seen += seen as u64;
-        match (line.expect, seen) {
-            (Expect::Accepted, 0) | (Expect::Bad, 1) => {}
-            (Expect::Accepted, _) => self.fail(
-                "unexpected errors",
-                format!("{} line answered {:?}", line.kind, window.errors),
-            ),
-            (Expect::Bad, 0) => self.fail(
-                "silent bad inputs",
-                format!("{} line got no error", line.kind),
-            ),
-            (Expect::Bad, _) => self.fail(
-                "double errors",
-                format!("{} line answered {:?}", line.kind, window.errors),
-            ),
+        self.report.errors_seen += window.errors.len() as u64;
+        if let Some((kind, what)) = error_verdict(line.expect, line.kind, &window.errors) {
+            self.fail(kind, what);
         }
         if line.expect != Expect::Accepted {
             return;
