@@ -382,12 +382,8 @@ impl Driver {
                 false
             }
             Next::Closed => {
-                let tail = self.engine.stderr_tail();
-                let code = self.engine.exit_code(Duration::from_secs(1));
-                self.fail(
-                    "crashes",
-                    format!("the engine closed its output (exit {code:?}); its stderr: {tail}"),
-                );
+                let report = self.engine.closed_report();
+                self.fail("crashes", report);
                 false
             }
         }

@@ -39,6 +39,12 @@ pub trait Peer {
     fn arrived(&self) -> Option<Instant> {
         None
     }
+    /// The crash report of an engine that closed its output: its exit and its last words.
+    fn closed_report(&mut self) -> String {
+        let tail = self.stderr_tail();
+        let code = self.exit_code(Duration::from_secs(1));
+        format!("the engine closed its output (exit {code:?}); its stderr: {tail}")
+    }
 }
 
 /// Starts a fresh engine.

@@ -433,17 +433,7 @@ impl Referee {
 
     /// The game as Roger's copy will have it after a line at `ms` (the events there not told).
     fn at(&self, ms: Ms) -> (RealtimeState, Vec<Event>) {
-        let mut state = self.truth.clone();
-        let mut untold = if ms == self.clock {
-            self.untold.clone()
-        } else {
-            Vec::new()
-        };
-        if ms > state.now() {
-            state.advance_to(ms, &mut untold);
-        }
-        untold.retain(|event| event.ms == ms);
-        (state, untold)
+        self.truth.seen_at(self.clock, &self.untold, ms)
     }
 
     fn commit(&mut self, state: RealtimeState, ms: Ms, untold: Vec<Event>) {

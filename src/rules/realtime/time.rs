@@ -126,6 +126,23 @@ impl RealtimeState {
         Some(next.max(self.now + 1))
     }
 
+    /// The game at `ms` as a reader who has heard every event up to `clock` will have it, and
+    /// the events at `ms` not yet told: `untold` are those at `clock` still to be told, kept
+    /// only when `ms == clock`. Lines come in time order, so nothing before `ms` is told later.
+    pub fn seen_at(&self, clock: Ms, untold: &[Event], ms: Ms) -> (RealtimeState, Vec<Event>) {
+        let mut state = self.clone();
+        let mut events = if ms == clock {
+            untold.to_vec()
+        } else {
+            Vec::new()
+        };
+        if ms > state.now() {
+            state.advance_to(ms, &mut events);
+        }
+        events.retain(|event| event.ms == ms);
+        (state, events)
+    }
+
     /// Plays every ms in (now, t] (arrivals, delays, collisions, endings) and sets now to `t`,
     /// or to the game's last ms if it ends first. Orders at `t` come after this.
     pub fn advance_to(&mut self, t: Ms, events: &mut Vec<Event>) {

@@ -66,18 +66,7 @@ impl Book {
                 self.clock
             ));
         }
-        let mut state = self.state.clone();
-        let mut untold = if ms == self.clock {
-            self.untold.clone()
-        } else {
-            Vec::new()
-        };
-        if ms > state.now() {
-            state.advance_to(ms, &mut untold);
-        }
-        // Only what happens at `ms` can still be told: the lines come in time order.
-        untold.retain(|event| event.ms == ms);
-        Ok((state, untold))
+        Ok(self.state.seen_at(self.clock, &self.untold, ms))
     }
 
     fn commit(&mut self, state: RealtimeState, clock: Ms, untold: Vec<Event>) {
