@@ -3,7 +3,7 @@
 
 use criterion::{black_box, criterion_group, criterion_main, Criterion};
 use roger::eval::chess::evaluate_with;
-use roger::eval::network::chess::{evaluate, evaluate_at, PathAccumulators};
+use roger::eval::network::chess::{evaluate, evaluate_at, network, PathAccumulators};
 use roger::eval::weights::chess::WEIGHTS;
 use roger::rules::chess::Chess;
 use roger::rules::{Game, MoveList};
@@ -40,7 +40,7 @@ fn benches(c: &mut Criterion) {
         b.iter(|| {
             positions
                 .iter()
-                .map(|p| evaluate(black_box(p)))
+                .map(|p| evaluate(network(), black_box(p)))
                 .sum::<i32>()
         })
     });
@@ -50,7 +50,7 @@ fn benches(c: &mut Criterion) {
             positions
                 .iter()
                 .enumerate()
-                .map(|(ply, p)| evaluate_at(black_box(p), &mut path, ply))
+                .map(|(ply, p)| evaluate_at(network(), black_box(p), &mut path, ply))
                 .sum::<i32>()
         })
     });

@@ -8,6 +8,7 @@ use roger::engine::{MAX_DEPTH, MAX_PERFT_DEPTH};
 use roger::fuzz::protocol::ProtocolFuzzOptions;
 use roger::fuzz::rules::RulesFuzzOptions;
 use roger::rules::registry::{game_names, names_of, Family, DEFAULT_GAME};
+use roger::tune::data::command::DataCommand;
 use roger::tune::datagen::DatagenOptions;
 use roger::tune::fit::TuneOptions;
 use roger::tune::train::TrainOptions;
@@ -75,6 +76,11 @@ pub enum Mode {
     /// Play self-play games at a fixed node budget a move and write their quiet positions with
     /// search score and result, for `roger tune` (see docs/tuning.md).
     Datagen(DatagenOptions),
+    /// Count, merge, de-duplicate, split and convert self-play data (see docs/data.md).
+    Data {
+        #[command(subcommand)]
+        command: DataCommand,
+    },
     /// Fit every evaluation weight of a game to `roger datagen` data and print the values, or
     /// rewrite the game's weights file with `--write` (see docs/tuning.md).
     Tune(TuneOptions),

@@ -36,6 +36,7 @@ fn main() -> ExitCode {
         Some(Mode::Selfplay(options)) => return selfplay::command(&options),
         Some(Mode::Book(options)) => return roger::arena::book::command(&options),
         Some(Mode::Datagen(options)) => return roger::tune::datagen::command(&options),
+        Some(Mode::Data { command }) => return roger::tune::data::command::command(&command),
         Some(Mode::Tune(options)) => return roger::tune::fit::command(&options),
         Some(Mode::Train(options)) => return roger::tune::train::command(&options),
         Some(Mode::World(args)) => return roger::world::turns::command(&args),

@@ -145,6 +145,31 @@ impl Engine {
                 self.tt_write().clear();
                 self.memory.clear();
             }
+            (options::EVAL_FILE, OptionValue::Text(path)) => {
+                let (loaded, said) = if path == options::EMBEDDED_NETWORK {
+                    (None, "the built-in networks".to_string())
+                } else {
+                    let (game, network) =
+                        crate::eval::network::load_file(std::path::Path::new(&path))?;
+                    let said = format!(
+                        "a {game} network, {}x{} ({}{}), in place of the built-in one",
+                        network.inputs(),
+                        network.hidden(),
+                        network.activation(),
+                        if network.is_residual() {
+                            ", a correction"
+                        } else {
+                            ""
+                        }
+                    );
+                    (Some(network), said)
+                };
+                self.options.eval.loaded_network = loaded;
+                // Scores stored under one evaluation mislead the other.
+                self.tt_write().clear();
+                self.memory.clear();
+                return Ok(Some(format!("EvalFile {path}: {said}")));
+            }
             (options::UCI_VARIANT, OptionValue::Combo(variant)) => {
                 if variant != self.variant() {
                     self.game = AnyGame::new(&variant)
@@ -504,6 +529,60 @@ mod tests {
         assert_eq!(fixed_search(&mut with_network), before);
         assert_eq!(without.set_option("Use NNUE", Some("true")), Ok(None));
         assert_eq!(fixed_search(&mut without), before);
+    }
+
+    #[test]
+    fn eval_file_loads_a_network_for_its_game_and_keeps_the_last_on_a_refusal() {
+        let dir = std::env::temp_dir().join(format!("roger-evalfile-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let built_in = dir.join("chess.nnue");
+        std::fs::write(&built_in, crate::eval::network::chess::network().to_bytes()).unwrap();
+        let mut engine = Engine::new();
+        let before = fixed_search(&mut engine);
+        // The built-in network from a file: the same search.
+        let path = built_in.to_str().unwrap();
+        let said = engine.set_option("EvalFile", Some(path)).unwrap().unwrap();
+        assert!(
+            said.contains("a chess network, 768x128 (CReLU, a correction)"),
+            "{said}"
+        );
+        assert_eq!(fixed_search(&mut engine), before);
+        // Another network (every weight zero: no correction) changes the search ...
+        let zero = crate::eval::network::Network::quantise(
+            true,
+            crate::eval::network::Activation::Screlu,
+            &vec![0.0; 768 * 32],
+            &[0.0; 32],
+            &[0.0; 64],
+            0.0,
+        );
+        let zero_path = dir.join("zero.nnue");
+        std::fs::write(&zero_path, zero.to_bytes()).unwrap();
+        let said = engine.set_option("EvalFile", Some(zero_path.to_str().unwrap()));
+        assert!(said.unwrap().unwrap().contains("768x32 (SCReLU"));
+        let with_zero = fixed_search(&mut engine);
+        assert_ne!(with_zero, before);
+        // ... into the hand-set evaluation's, since a zero correction is none.
+        let mut hand_set = Engine::new();
+        hand_set.set_option("Use NNUE", Some("false")).unwrap();
+        assert_eq!(fixed_search(&mut hand_set), with_zero);
+        // A file that is no network is refused with the reason; the zero network stays.
+        let error = engine
+            .set_option("EvalFile", Some("/no/such/file.nnue"))
+            .unwrap_err();
+        assert!(error.contains("cannot read /no/such/file.nnue"), "{error}");
+        let error = engine
+            .set_option("EvalFile", Some("Cargo.toml"))
+            .unwrap_err();
+        assert!(error.contains("not a network file"), "{error}");
+        assert_eq!(fixed_search(&mut engine), with_zero);
+        let said = engine
+            .set_option("EvalFile", Some("<embedded>"))
+            .unwrap()
+            .unwrap();
+        assert_eq!(said, "EvalFile <embedded>: the built-in networks");
+        assert_eq!(fixed_search(&mut engine), before);
+        std::fs::remove_dir_all(&dir).unwrap();
     }
 
     #[test]

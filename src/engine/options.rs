@@ -19,6 +19,10 @@ pub enum OptionKind {
         default: String,
         values: Vec<String>,
     },
+    /// Any text (a file name, say).
+    Text {
+        default: String,
+    },
 }
 
 /// One option as the engine announces it.
@@ -39,6 +43,9 @@ pub const UCI_LIMIT_STRENGTH: &str = "UCI_LimitStrength";
 pub const UCI_ELO: &str = "UCI_Elo";
 pub const SKILL_SEED: &str = "Skill Seed";
 pub const USE_NNUE: &str = "Use NNUE";
+pub const EVAL_FILE: &str = "EvalFile";
+/// `EvalFile`'s value for the network built into the binary.
+pub const EMBEDDED_NETWORK: &str = "<embedded>";
 
 pub const HASH_DEFAULT_MB: i64 = 16;
 pub const HASH_MAX_MB: i64 = 65536;
@@ -78,6 +85,13 @@ pub fn option_specs(variants: &[&str]) -> Vec<OptionSpec> {
         OptionSpec {
             name: USE_NNUE,
             kind: OptionKind::Check { default: true },
+        },
+        // A network file of any turn game to use in place of the built-in one.
+        OptionSpec {
+            name: EVAL_FILE,
+            kind: OptionKind::Text {
+                default: EMBEDDED_NETWORK.to_string(),
+            },
         },
     ]
     .into_iter()
@@ -199,6 +213,18 @@ pub enum OptionValue {
     Check(bool),
     /// The combo value, spelled as the engine announces it.
     Combo(String),
+    Text(String),
+}
+
+impl OptionValue {
+    /// The value as it would be written in `setoption`.
+    pub fn text(&self) -> String {
+        match self {
+            OptionValue::Spin(number) => number.to_string(),
+            OptionValue::Check(flag) => flag.to_string(),
+            OptionValue::Combo(text) | OptionValue::Text(text) => text.clone(),
+        }
+    }
 }
 
 /// Finds the option (names are case-insensitive, as in most engines) and checks the value.
@@ -242,6 +268,7 @@ pub fn check_option(
                 ))
             }
         },
+        OptionKind::Text { .. } => OptionValue::Text(value.to_string()),
         OptionKind::Combo { values, .. } => {
             match values.iter().find(|v| v.eq_ignore_ascii_case(value)) {
                 Some(known) => OptionValue::Combo(known.clone()),

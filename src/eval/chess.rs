@@ -2,6 +2,7 @@
 //! structure, passed pawns, bishop pair, the king's pawn shelter and the storm against it.
 
 use super::network::chess as network;
+use super::network::Network;
 use super::weights::chess::WEIGHTS;
 use super::weights::{idx, ChessWeights, Tracer};
 use super::{EvalOptions, Evaluate};
@@ -556,43 +557,37 @@ pub fn evaluate_with<T: Tracer>(pos: &Chess, w: &ChessWeights, t: &mut T) -> i32
     score + w.tempo
 }
 
-/// The score `Use NNUE` asks for: the hand-set evaluation plus the network's correction (or
-/// the network alone, for a network not trained as a correction), or the hand-set one alone.
+/// The score with `network` (see [`super::network::with_network`]).
 #[inline(always)]
-fn with_network(pos: &Chess, use_network: bool, network_output: impl FnOnce() -> i32) -> i32 {
-    if !use_network {
-        return evaluate_with(pos, W, &mut ());
-    }
-    let hand_set = if network::network().is_residual() {
-        evaluate_with(pos, W, &mut ())
-    } else {
-        0
-    };
-    // Far inside the search's mate scores, whatever a network outputs.
-    (hand_set + network_output()).clamp(-20_000, 20_000)
+fn with_network(
+    pos: &Chess,
+    network: Option<&'static Network>,
+    network_output: impl FnOnce(&'static Network) -> i32,
+) -> i32 {
+    super::network::with_network(network, || evaluate_with(pos, W, &mut ()), network_output)
 }
 
 impl Evaluate for Chess {
     type PathState = network::PathAccumulators;
 
     fn evaluate(&self) -> i32 {
-        with_network(self, EvalOptions::default().use_network, || {
-            network::evaluate(self)
+        with_network(self, Some(network::network()), |n| {
+            network::evaluate(n, self)
         })
     }
 
     fn path_state(options: EvalOptions) -> network::PathAccumulators {
-        network::PathAccumulators::new(options.use_network)
+        network::PathAccumulators::new(options.network_for::<Chess>(Some(network::network())))
     }
 
     fn evaluate_off_path(&self, state: &network::PathAccumulators) -> i32 {
-        with_network(self, state.uses_network(), || network::evaluate(self))
+        with_network(self, state.network(), |n| network::evaluate(n, self))
     }
 
     #[inline]
     fn evaluate_at(&self, state: &mut network::PathAccumulators, ply: usize) -> i32 {
-        with_network(self, state.uses_network(), || {
-            network::evaluate_at(self, state, ply)
+        with_network(self, state.network(), |n| {
+            network::evaluate_at(n, self, state, ply)
         })
     }
 
@@ -648,16 +643,19 @@ mod tests {
         let fen = "r1bqkb1r/pppp1ppp/2n2n2/4p2Q/2B1P3/8/PPPP1PPP/RNB1K1NR w KQkq - 4 4";
         let pos = Chess::from_fen(fen).unwrap();
         let correction = if network::network().is_residual() {
-            network::evaluate(&pos)
+            network::evaluate(network::network(), &pos)
         } else {
-            network::evaluate(&pos) - eval(fen)
+            network::evaluate(network::network(), &pos) - eval(fen)
         };
         assert_eq!(pos.evaluate(), eval(fen) + correction);
-        let mut path = network::PathAccumulators::default();
+        let mut path = Chess::path_state(EvalOptions::default());
         assert_eq!(pos.evaluate_at(&mut path, 3), pos.evaluate());
         assert_eq!(pos.evaluate_off_path(&path), pos.evaluate());
         // `Use NNUE false` is the search's own: its path state says so.
-        let mut hand_set = Chess::path_state(EvalOptions { use_network: false });
+        let mut hand_set = Chess::path_state(EvalOptions {
+            use_network: false,
+            ..EvalOptions::default()
+        });
         assert_eq!(pos.evaluate_at(&mut hand_set, 3), eval(fen));
         assert_eq!(pos.evaluate_off_path(&hand_set), eval(fen));
     }

@@ -3,9 +3,10 @@
 //! side has left, the threat on a keystone king, and promotion prospects that depend on what the
 //! pool can give back.
 
+use super::network::path::GamePath;
 use super::weights::millennium::WEIGHTS;
 use super::weights::{idx, MillenniumWeights, Tracer};
-use super::Evaluate;
+use super::{EvalOptions, Evaluate};
 use crate::board::{Bitboard, Board15x8, Geometry, Square};
 use crate::rules::chess::PieceKind;
 use crate::rules::millennium::{
@@ -451,10 +452,24 @@ pub fn evaluate_with<T: Tracer>(pos: &Millennium, w: &MillenniumWeights, tr: &mu
 }
 
 impl Evaluate for Millennium {
-    type PathState = ();
+    /// A network of the game is loaded with `EvalFile` (none is built in yet).
+    type PathState = GamePath;
 
     fn evaluate(&self) -> i32 {
         evaluate_with(self, W, &mut ())
+    }
+
+    fn path_state(options: EvalOptions) -> GamePath {
+        GamePath::new(options.network_for::<Millennium>(None))
+    }
+
+    fn evaluate_off_path(&self, state: &GamePath) -> i32 {
+        state.evaluate_off_path(self, || evaluate_with(self, W, &mut ()))
+    }
+
+    #[inline]
+    fn evaluate_at(&self, state: &mut GamePath, ply: usize) -> i32 {
+        state.evaluate_at(self, ply, || evaluate_with(self, W, &mut ()))
     }
 
     fn material_balance(&self) -> i32 {

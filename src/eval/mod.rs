@@ -9,18 +9,41 @@ pub mod weights;
 
 use crate::rules::Game;
 
-/// How one engine asked for positions to be judged (`Use NNUE`). Each search carries its own,
-/// so that engines sharing a process (`roger serve`, the arena's players, tests) never change
-/// one another's evaluation.
+/// How one engine asked for positions to be judged (`Use NNUE`, `EvalFile`). Each search
+/// carries its own, so that engines sharing a process (`roger serve`, the arena's players,
+/// tests) never change one another's evaluation.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct EvalOptions {
-    /// Chess: the hand-set evaluation plus the network's correction (true) or alone.
+    /// The hand-set evaluation with the network (true) or alone.
     pub use_network: bool,
+    /// A network read from a file (`EvalFile`), used by the game whose inputs it has in place
+    /// of the built-in one. Loaded networks live as long as the process: few are ever loaded,
+    /// and a search may still be using the last one when the next arrives.
+    pub loaded_network: Option<&'static network::Network>,
 }
 
 impl Default for EvalOptions {
     fn default() -> EvalOptions {
-        EvalOptions { use_network: true }
+        EvalOptions {
+            use_network: true,
+            loaded_network: None,
+        }
+    }
+}
+
+impl EvalOptions {
+    /// The network `G` evaluates with: the loaded one when it fits `G`, else `built_in`.
+    pub fn network_for<G: network::NetworkInputs>(
+        &self,
+        built_in: Option<&'static network::Network>,
+    ) -> Option<&'static network::Network> {
+        if !self.use_network {
+            return None;
+        }
+        match self.loaded_network {
+            Some(network) if network.inputs() == G::INPUTS => Some(network),
+            _ => built_in,
+        }
     }
 }
 

@@ -2,9 +2,10 @@
 //! damage (a 30-AP attacker takes a 60-HP piece in two hits, a 60-AP one in one), throw
 //! threats with their splash, and the safety of the 10-HP king, which any hit destroys.
 
+use super::network::path::GamePath;
 use super::weights::nichess::WEIGHTS;
 use super::weights::{idx, NichessWeights, Tracer};
-use super::Evaluate;
+use super::{EvalOptions, Evaluate};
 use crate::board::magic::magics;
 use crate::board::{Bitboard, Square};
 use crate::rules::nichess::{tables, Move, MoveKind, Nichess, PieceKind, SPLASH};
@@ -365,10 +366,24 @@ pub fn evaluate_with<T: Tracer>(pos: &Nichess, w: &NichessWeights, tr: &mut T) -
 }
 
 impl Evaluate for Nichess {
-    type PathState = ();
+    /// A network of the game is loaded with `EvalFile` (none is built in yet).
+    type PathState = GamePath;
 
     fn evaluate(&self) -> i32 {
         evaluate_with(self, W, &mut ())
+    }
+
+    fn path_state(options: EvalOptions) -> GamePath {
+        GamePath::new(options.network_for::<Nichess>(None))
+    }
+
+    fn evaluate_off_path(&self, state: &GamePath) -> i32 {
+        state.evaluate_off_path(self, || evaluate_with(self, W, &mut ()))
+    }
+
+    #[inline]
+    fn evaluate_at(&self, state: &mut GamePath, ply: usize) -> i32 {
+        state.evaluate_at(self, ply, || evaluate_with(self, W, &mut ()))
     }
 
     fn material_balance(&self) -> i32 {

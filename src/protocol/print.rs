@@ -25,6 +25,7 @@ pub fn option_line(spec: &OptionSpec) -> String {
         OptionKind::Check { default } => {
             format!("option name {name} type check default {default}")
         }
+        OptionKind::Text { default } => format!("option name {name} type string default {default}"),
         OptionKind::Combo { default, values } => {
             let mut line = format!("option name {name} type combo default {default}");
             for value in values {

@@ -1,7 +1,9 @@
 //! `roger datagen`: self-play games at a fixed node budget a move, from the start position
-//! with a few random plies, writing quiet positions with their search score and the game's
-//! result (see docs/tuning.md for the file format).
+//! with a few random plies, writing whole games (every ply's move and score, docs/data.md) or
+//! their quiet positions as text lines (docs/tuning.md).
 
+use super::data::format::{self, GameResult, Ply, RawGame};
+use super::data::replay::{encode_move, replay};
 use super::Sample;
 use crate::eval::Evaluate;
 use crate::players::Rng;
@@ -41,6 +43,14 @@ pub struct DatagenOptions {
     /// The data file to write.
     #[arg(long)]
     pub out: PathBuf,
+    /// `binary`: whole games, about 4 bytes a position (docs/data.md); `text`: a line
+    /// `FEN | score | result` for each quiet position (docs/tuning.md).
+    #[arg(long, value_enum, default_value_t = DataFormat::Binary)]
+    pub format: DataFormat,
+    /// Play only the I-th of N equal shares of the games (game `g` belongs to share
+    /// `g % N + 1`), so that machines with the same seed make disjoint parts of one set.
+    #[arg(long, value_parser = parse_shard)]
+    pub shard: Option<(u64, u64)>,
     /// Games played at once (each searches on one thread).
     #[arg(long, default_value_t = 1)]
     pub threads: usize,
@@ -61,11 +71,36 @@ pub struct DatagenOptions {
     pub hash: usize,
 }
 
+/// How datagen writes its games.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum DataFormat {
+    Binary,
+    Text,
+}
+
+/// `I/N` with 1 <= I <= N.
+pub fn parse_shard(text: &str) -> Result<(u64, u64), String> {
+    let parsed = text
+        .split_once('/')
+        .and_then(|(i, n)| Some((i.parse::<u64>().ok()?, n.parse::<u64>().ok()?)));
+    match parsed {
+        Some((i, n)) if i >= 1 && i <= n => Ok((i, n)),
+        _ => Err(format!(
+            "'{text}' is not I/N with 1 <= I <= N (such as 1/4)"
+        )),
+    }
+}
+
 /// What a run produced.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct DatagenSummary {
     pub games: usize,
+    /// Positions to learn from (quiet, scored, no mate: docs/data.md).
     pub positions: usize,
+    /// Positions searched and stored (every ply of every game).
+    pub plies: usize,
+    /// Bytes written.
+    pub bytes: u64,
     /// White wins, draws, Black wins.
     pub results: [usize; 3],
     pub seconds: f64,
@@ -75,16 +110,18 @@ pub fn command(options: &DatagenOptions) -> ExitCode {
     match run(options, &mut |line| eprintln!("{line}")) {
         Ok(summary) => {
             println!(
-                "datagen {}: {} games (+{} ={} -{}), {} positions in {:.1} s, {:.0} positions/s, \
-                 written to {}",
+                "datagen {}: {} games (+{} ={} -{}), {} positions ({} plies) in {:.1} s, \
+                 {:.0} positions/s, {:.1} bytes a position, written to {}",
                 options.variant,
                 summary.games,
                 summary.results[0],
                 summary.results[1],
                 summary.results[2],
                 summary.positions,
+                summary.plies,
                 summary.seconds,
                 summary.positions as f64 / summary.seconds.max(1e-9),
+                summary.bytes as f64 / summary.positions.max(1) as f64,
                 options.out.display()
             );
             ExitCode::SUCCESS
@@ -116,38 +153,66 @@ fn run_game<G: Game + Evaluate>(
     let file = std::fs::File::create(&options.out)
         .map_err(|e| format!("cannot write {}: {e}", options.out.display()))?;
     let mut out = BufWriter::new(file);
+    let mut bytes = Vec::new();
+    if options.format == DataFormat::Binary {
+        // At once, so that a file of no game yet already says what it is.
+        format::write_header(&mut bytes, G::VARIANT).map_err(|e| e.to_string())?;
+        out.write_all(&bytes).map_err(|e| e.to_string())?;
+        out.flush().map_err(|e| e.to_string())?;
+    }
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(options.threads.max(1))
         .build()
         .map_err(|e| e.to_string())?;
     let start = Instant::now();
-    let mut summary = DatagenSummary::default();
+    let mut summary = DatagenSummary {
+        bytes: bytes.len() as u64,
+        ..DatagenSummary::default()
+    };
+    bytes.clear();
     let batch = options.threads.max(1) * 4;
-    let indices: Vec<u64> = (0..options.games as u64).collect();
+    let (share, shares) = options.shard.unwrap_or((1, 1));
+    let indices: Vec<u64> = (0..options.games as u64)
+        .filter(|game| game % shares == share - 1)
+        .collect();
     for chunk in indices.chunks(batch) {
         // Games are independent (their own seed stream, table and searches), so the file is
         // the same whatever the thread count: each batch is written in game order.
-        let games: Vec<Option<(Vec<Sample>, f32)>> = pool.install(|| {
+        let games: Vec<Option<RawGame>> = pool.install(|| {
             chunk
                 .par_iter()
                 .map(|&i| play_game::<G>(options, i))
                 .collect()
         });
-        for (samples, result) in games.into_iter().flatten() {
-            for sample in &samples {
-                writeln!(out, "{}", sample.line()).map_err(|e| e.to_string())?;
+        for game in games.into_iter().flatten() {
+            let samples: Vec<Sample> = replay::<G>(&game)?
+                .into_iter()
+                .filter(|stored| stored.is_sample())
+                .map(|stored| Sample {
+                    fen: stored.position.fen(),
+                    score: stored.score as i32,
+                    result: game.result.white_score(),
+                })
+                .collect();
+            match options.format {
+                DataFormat::Binary => bytes.extend(format::game_bytes(&game)),
+                DataFormat::Text => {
+                    for sample in &samples {
+                        writeln!(bytes, "{}", sample.line()).map_err(|e| e.to_string())?;
+                    }
+                }
             }
             summary.games += 1;
             summary.positions += samples.len();
-            let slot = if result == 1.0 {
-                0
-            } else if result == 0.0 {
-                2
-            } else {
-                1
-            };
-            summary.results[slot] += 1;
+            summary.plies += game.plies.len();
+            summary.results[2 - game.result as usize] += 1;
         }
+        // Whole games only, flushed a batch at a time: a run stopped at any moment leaves a
+        // file that ends at most inside its last game.
+        out.write_all(&bytes).map_err(|e| e.to_string())?;
+        out.flush().map_err(|e| e.to_string())?;
+        summary.bytes += bytes.len() as u64;
+        bytes.clear();
         let seconds = start.elapsed().as_secs_f64();
         progress(&format!(
             "{} games, {} positions, {:.1} s, {:.0} positions/s",
@@ -157,13 +222,15 @@ fn run_game<G: Game + Evaluate>(
             summary.positions as f64 / seconds.max(1e-9)
         ));
     }
+    out.write_all(&bytes).map_err(|e| e.to_string())?;
     out.flush().map_err(|e| e.to_string())?;
+    summary.bytes += bytes.len() as u64;
     summary.seconds = start.elapsed().as_secs_f64();
     Ok(summary)
 }
 
 /// A well-mixed 64-bit value from two (splitmix64's finaliser).
-fn mix(a: u64, b: u64) -> u64 {
+pub fn mix(a: u64, b: u64) -> u64 {
     let mut z = a ^ b
         .wrapping_add(0x9E37_79B9_7F4A_7C15)
         .wrapping_mul(0xBF58_476D_1CE4_E5B9);
@@ -240,29 +307,27 @@ fn opening<G: Game + Evaluate>(
     None
 }
 
-/// Plays game `index`: its recorded positions and its result (White's view), or `None` when
-/// no playable opening was found.
-pub fn play_game<G: Game + Evaluate>(
-    options: &DatagenOptions,
-    index: u64,
-) -> Option<(Vec<Sample>, f32)> {
+/// Plays game `index`: every ply's move and score from the end of its opening on, and the
+/// result; `None` when no playable opening was found.
+pub fn play_game<G: Game + Evaluate>(options: &DatagenOptions, index: u64) -> Option<RawGame> {
     let mut rng = Rng::new(mix(options.seed, index));
     let tt = TranspositionTable::new(options.hash.max(1));
     let mut record = opening::<G>(options, &mut rng, &tt)?;
-    let mut positions: Vec<(String, i32)> = Vec::new();
+    let start = record.position().fen();
+    let mut plies = Vec::new();
     let mut streak = 0i32; // plies in a row beyond the win score, signed by the side ahead
     let result = loop {
         match record.outcome() {
-            Outcome::Win(Color::White, _) => break 1.0,
-            Outcome::Win(Color::Black, _) => break 0.0,
-            Outcome::Draw(_) => break 0.5,
+            Outcome::Win(Color::White, _) => break GameResult::WhiteWon,
+            Outcome::Win(Color::Black, _) => break GameResult::BlackWon,
+            Outcome::Draw(_) => break GameResult::Draw,
             Outcome::Ongoing => {}
         }
         if record.moves().len() >= options.max_plies {
-            break 0.5;
+            break GameResult::Draw;
         }
         let Some((mv, score)) = search_position(&record, options.nodes, &tt) else {
-            break 0.5;
+            break GameResult::Draw;
         };
         streak = if score >= options.win_score {
             streak.max(0) + 1
@@ -272,25 +337,30 @@ pub fn play_game<G: Game + Evaluate>(
             0
         };
         if streak.unsigned_abs() as usize >= options.win_plies {
-            break if streak > 0 { 1.0 } else { 0.0 };
+            break if streak > 0 {
+                GameResult::WhiteWon
+            } else {
+                GameResult::BlackWon
+            };
         }
-        let position = record.position();
-        let quiet = !position.in_check() && !position.is_tactical(mv);
-        if quiet && score.abs() < search::MATE_BOUND {
-            positions.push((position.fen(), score));
-        }
+        let code = encode_move(record.position(), mv).expect("the search plays legal moves");
+        plies.push(Ply {
+            code,
+            score: Ply::stored_score(score),
+        });
         record.play(mv);
     };
-    let samples = positions
-        .into_iter()
-        .map(|(fen, score)| Sample { fen, score, result })
-        .collect();
-    Some((samples, result))
+    Some(RawGame {
+        start,
+        result,
+        plies,
+    })
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::tune::data::format::GameReader;
 
     fn options(variant: &str, out: PathBuf) -> DatagenOptions {
         DatagenOptions {
@@ -300,6 +370,8 @@ mod tests {
             random_plies: 8,
             seed: 5,
             out,
+            format: DataFormat::Text,
+            shard: None,
             threads: 1,
             max_plies: 120,
             win_score: 2000,
@@ -309,19 +381,28 @@ mod tests {
         }
     }
 
+    fn temp_path(name: &str) -> PathBuf {
+        std::env::temp_dir().join(format!("roger-datagen-test-{}-{name}", std::process::id()))
+    }
+
+    fn read_games(path: &std::path::Path) -> Vec<RawGame> {
+        let bytes = std::fs::read(path).unwrap();
+        GameReader::new(&bytes[..])
+            .unwrap()
+            .map(Result::unwrap)
+            .collect()
+    }
+
     #[test]
     fn a_tiny_run_writes_parseable_lines_with_results_and_repeats_for_a_seed() {
         for variant in VARIANTS {
-            let dir = std::env::temp_dir();
-            let path = dir.join(format!(
-                "roger-datagen-test-{}-{variant}.txt",
-                std::process::id()
-            ));
+            let path = temp_path(&format!("{variant}.txt"));
             let summary = run(&options(variant, path.clone()), &mut |_| {}).unwrap();
             let text = std::fs::read_to_string(&path).unwrap();
             assert_eq!(summary.games, 2, "{variant}");
             assert_eq!(summary.positions, text.lines().count(), "{variant}");
             assert!(summary.positions > 10, "{variant}: {summary:?}");
+            assert_eq!(summary.bytes, text.len() as u64);
             for line in text.lines() {
                 let sample = Sample::parse(line).unwrap().unwrap();
                 assert!([0.0, 0.5, 1.0].contains(&sample.result), "{line}");
@@ -339,5 +420,95 @@ mod tests {
             }
             let _ = std::fs::remove_file(&path);
         }
+    }
+
+    /// The binary file holds the same games as the text one: its quiet positions are the text's
+    /// lines, and it is several times smaller.
+    fn binary_holds_the_text_games<G: Game + Evaluate>() {
+        let text_path = temp_path(&format!("{}-same.txt", G::VARIANT));
+        let binary_path = temp_path(&format!("{}-same.rgd", G::VARIANT));
+        let text_options = options(G::VARIANT, text_path.clone());
+        let binary_options = DatagenOptions {
+            out: binary_path.clone(),
+            format: DataFormat::Binary,
+            ..text_options.clone()
+        };
+        let text_summary = run(&text_options, &mut |_| {}).unwrap();
+        let binary_summary = run(&binary_options, &mut |_| {}).unwrap();
+        assert_eq!(text_summary.positions, binary_summary.positions);
+        let mut lines = Vec::new();
+        let games = read_games(&binary_path);
+        assert_eq!(games.len(), 2);
+        for game in &games {
+            for stored in replay::<G>(game).unwrap() {
+                if stored.is_sample() {
+                    let sample = Sample {
+                        fen: stored.position.fen(),
+                        score: stored.score as i32,
+                        result: game.result.white_score(),
+                    };
+                    lines.push(sample.line());
+                }
+            }
+        }
+        assert_eq!(
+            lines.join("\n") + "\n",
+            std::fs::read_to_string(&text_path).unwrap()
+        );
+        let binary_bytes = std::fs::metadata(&binary_path).unwrap().len();
+        assert_eq!(binary_summary.bytes, binary_bytes);
+        assert!(
+            binary_bytes as usize * 5 < text_summary.bytes as usize,
+            "{binary_bytes} bytes against {} as text",
+            text_summary.bytes
+        );
+        let _ = std::fs::remove_file(&text_path);
+        let _ = std::fs::remove_file(&binary_path);
+    }
+
+    #[test]
+    fn chess_binary_files_hold_the_text_files_games() {
+        binary_holds_the_text_games::<Chess>();
+    }
+
+    #[test]
+    fn nichess_binary_files_hold_the_text_files_games() {
+        binary_holds_the_text_games::<Nichess>();
+    }
+
+    #[test]
+    fn shards_with_one_seed_make_the_whole_run_between_them() {
+        let whole_path = temp_path("whole.rgd");
+        let whole = DatagenOptions {
+            games: 5,
+            format: DataFormat::Binary,
+            nodes: 100,
+            max_plies: 40,
+            ..options("chess", whole_path.clone())
+        };
+        run(&whole, &mut |_| {}).unwrap();
+        let mut all = read_games(&whole_path);
+        let mut parts = Vec::new();
+        for share in 1..=2 {
+            let path = temp_path(&format!("share-{share}.rgd"));
+            let options = DatagenOptions {
+                out: path.clone(),
+                shard: Some((share, 2)),
+                ..whole.clone()
+            };
+            let summary = run(&options, &mut |_| {}).unwrap();
+            assert_eq!(summary.games, [3, 2][share as usize - 1]);
+            parts.extend(read_games(&path));
+            let _ = std::fs::remove_file(&path);
+        }
+        assert_eq!(all.len(), 5);
+        all.sort_by(|a, b| a.start.cmp(&b.start));
+        parts.sort_by(|a, b| a.start.cmp(&b.start));
+        assert_eq!(all, parts);
+        assert_eq!(parse_shard("2/4"), Ok((2, 4)));
+        for bad in ["0/4", "5/4", "4", "a/b", "1/0"] {
+            assert!(parse_shard(bad).is_err(), "{bad}");
+        }
+        let _ = std::fs::remove_file(&whole_path);
     }
 }

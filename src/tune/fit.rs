@@ -6,6 +6,7 @@
 //! then Adam on mini-batches minimises the mean squared error between the sigmoid of the
 //! evaluation and the target `lambda · result + (1 - lambda) · sigmoid(K · score)`.
 
+use super::data::samples::read_samples;
 use super::datagen::VARIANTS;
 use super::{trace, weights_file_text, Sample, Tunable};
 use crate::eval::weights::Trace;
@@ -361,21 +362,6 @@ fn fit_shapes<G: Tunable>(
     (before, best)
 }
 
-/// Reads the samples of every data file.
-pub fn read_samples(paths: &[PathBuf]) -> Result<Vec<Sample>, String> {
-    let mut samples = Vec::new();
-    for path in paths {
-        let text = std::fs::read_to_string(path)
-            .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
-        for (n, line) in text.lines().enumerate() {
-            if let Some(sample) = Sample::parse(line) {
-                samples.push(sample.map_err(|e| format!("{}:{}: {e}", path.display(), n + 1))?);
-            }
-        }
-    }
-    Ok(samples)
-}
-
 pub fn command(options: &TuneOptions) -> ExitCode {
     super::run_in_pool("tune", options.threads, || match options.variant.as_str() {
         Chess::VARIANT => run::<Chess>(options),
@@ -402,7 +388,7 @@ fn run<G: Tunable>(options: &TuneOptions) -> Result<(), String> {
             names.join(", ")
         ));
     }
-    let samples = read_samples(&options.data)?;
+    let samples = read_samples(&options.data, G::VARIANT)?;
     let data = Dataset::build::<G>(&samples)?;
     let stride = samples
         .len()
@@ -436,7 +422,7 @@ fn run<G: Tunable>(options: &TuneOptions) -> Result<(), String> {
         timer.elapsed().as_secs_f64()
     );
     if !options.holdout.is_empty() {
-        let held = Dataset::build::<G>(&read_samples(&options.holdout)?)?;
+        let held = Dataset::build::<G>(&read_samples(&options.holdout, G::VARIANT)?)?;
         let lambda = options.lambda.clamp(0.0, 1.0);
         let targets: Vec<f64> = (0..held.len())
             .map(|i| {
@@ -606,7 +592,7 @@ mod tests {
     fn data_lines_that_do_not_parse_are_errors() {
         let path = std::env::temp_dir().join(format!("roger-tune-bad-{}.txt", std::process::id()));
         std::fs::write(&path, "# header\n8/8/8/8/8/8/8/8 w - - 0 1 | 12\n").unwrap();
-        let error = read_samples(std::slice::from_ref(&path)).unwrap_err();
+        let error = read_samples(std::slice::from_ref(&path), "chess").unwrap_err();
         let _ = std::fs::remove_file(&path);
         assert!(error.contains(":2:"), "{error}");
     }

@@ -2,6 +2,7 @@
 //! fixed node budget and writes scored positions with the games' results; `roger tune` fits
 //! every evaluation weight of a game to such data and rewrites its weights file.
 
+pub mod data;
 pub mod datagen;
 pub mod fit;
 pub mod train;
@@ -102,7 +103,7 @@ tunable!(
         use crate::eval::network::chess as network;
         // The weights are fitted beside the network the engine plays with by default.
         if network::network().is_residual() {
-            network::evaluate(self)
+            network::evaluate(network::network(), self)
         } else {
             0
         }

@@ -68,7 +68,7 @@ pub fn active_inputs(pos: &Chess, perspective: Color) -> impl Iterator<Item = us
 }
 
 /// A pair of accumulators (White's perspective, Black's) and the piece sets they sum.
-#[derive(Clone)]
+#[derive(Clone, Default)]
 struct Entry {
     sets: PieceSets,
     accumulators: [Accumulator; 2],
@@ -130,53 +130,37 @@ impl Entry {
     }
 }
 
-impl Default for Entry {
-    fn default() -> Self {
-        Entry {
-            sets: [[0; 6]; 2],
-            accumulators: [[0; super::HIDDEN]; 2],
-            filled: false,
-        }
-    }
-}
-
-/// The accumulators of one search thread, one pair a ply, and whether that search uses the
-/// network at all (its engine's `Use NNUE`).
+/// The accumulators of one search thread, one pair a ply, and the network that search scores
+/// with (none: its engine's `Use NNUE` is off).
+#[derive(Default)]
 pub struct PathAccumulators {
     entries: Vec<Entry>,
-    use_network: bool,
+    network: Option<&'static Network>,
 }
 
 impl PathAccumulators {
-    pub fn new(use_network: bool) -> PathAccumulators {
+    pub fn new(network: Option<&'static Network>) -> PathAccumulators {
         PathAccumulators {
             entries: Vec::new(),
-            use_network,
+            network,
         }
     }
 
-    pub fn uses_network(&self) -> bool {
-        self.use_network
-    }
-}
-
-impl Default for PathAccumulators {
-    fn default() -> PathAccumulators {
-        PathAccumulators::new(true)
+    pub fn network(&self) -> Option<&'static Network> {
+        self.network
     }
 }
 
 /// The network's score of `pos`, side to move's view, summed afresh.
-pub fn evaluate(pos: &Chess) -> i32 {
-    let network = network();
+pub fn evaluate(network: &Network, pos: &Chess) -> i32 {
     let mut entry = Entry::default();
     entry.refresh(pos, network);
     entry.output(pos.side(), network)
 }
 
-/// The network's score of `pos` at `ply` of a search, from the accumulators of the ply above.
-pub fn evaluate_at(pos: &Chess, path: &mut PathAccumulators, ply: usize) -> i32 {
-    let network = network();
+/// The score of `pos` at `ply` of a search by the path's network, from the accumulators of the
+/// ply above.
+pub fn evaluate_at(network: &Network, pos: &Chess, path: &mut PathAccumulators, ply: usize) -> i32 {
     if path.entries.len() <= ply {
         path.entries.resize(ply + 1, Entry::default());
     }
@@ -208,7 +192,7 @@ mod tests {
     #[test]
     fn the_embedded_network_reads_and_scores_the_start_near_level() {
         let start = Chess::from_fen(Chess::START_FEN).unwrap();
-        let score = evaluate(&start);
+        let score = evaluate(network(), &start);
         assert!(score.abs() < 100, "start position scored {score}");
     }
 
@@ -216,21 +200,54 @@ mod tests {
     fn a_colour_flipped_position_scores_the_same() {
         let fen = "r1bqkb1r/pppp1ppp/2n2n2/4p2Q/2B1P3/8/PPPP1PPP/RNB1K1NR w KQkq - 4 4";
         let mirrored = crate::eval::mirror_fen(fen);
-        let a = evaluate(&Chess::from_fen(fen).unwrap());
-        let b = evaluate(&Chess::from_fen(&mirrored).unwrap());
+        let a = evaluate(network(), &Chess::from_fen(fen).unwrap());
+        let b = evaluate(network(), &Chess::from_fen(&mirrored).unwrap());
         assert_eq!(a, b);
+    }
+
+    #[test]
+    fn path_updates_agree_with_the_generic_path_for_a_wide_squared_network() {
+        let mut rng = crate::players::Rng::new(5);
+        let mut uniform =
+            |limit: f32| ((rng.next_u64() >> 40) as f32 / (1u64 << 24) as f32 * 2.0 - 1.0) * limit;
+        let hidden = 512;
+        let feature: Vec<f32> = (0..INPUTS * hidden).map(|_| uniform(1.0)).collect();
+        let bias: Vec<f32> = (0..hidden).map(|_| uniform(0.5)).collect();
+        let output: Vec<f32> = (0..2 * hidden).map(|_| uniform(1.0)).collect();
+        let network = Network::quantise(
+            false,
+            super::super::Activation::Screlu,
+            &feature,
+            &bias,
+            &output,
+            0.0,
+        );
+        let mut path = PathAccumulators::default();
+        let mut pos = Chess::from_fen(Chess::START_FEN).unwrap();
+        for ply in 0..80 {
+            let fresh = super::super::path::evaluate(&network, &pos);
+            assert_eq!(evaluate(&network, &pos), fresh);
+            assert_eq!(evaluate_at(&network, &pos, &mut path, ply), fresh);
+            let mut moves = MoveList::new();
+            pos.generate_moves(&mut moves);
+            if moves.is_empty() {
+                break;
+            }
+            pos = pos.play(moves[ply * 7 % moves.len()]);
+        }
     }
 
     #[test]
     fn path_updates_agree_with_fresh_sums_along_random_games() {
         let mut rng = crate::players::Rng::new(7);
         let mut path = PathAccumulators::default();
+        let network = network();
         for _ in 0..20 {
             let mut pos = Chess::from_fen(Chess::START_FEN).unwrap();
             for ply in 0..60 {
                 assert_eq!(
-                    evaluate_at(&pos, &mut path, ply),
-                    evaluate(&pos),
+                    evaluate_at(network, &pos, &mut path, ply),
+                    evaluate(network, &pos),
                     "{}",
                     pos.fen()
                 );

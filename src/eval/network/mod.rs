@@ -1,16 +1,19 @@
-//! A small neural evaluation in the NNUE style: one hidden layer over piece-square inputs, seen
-//! from both sides, with the hidden layer kept up to date move by move.
+//! A small neural evaluation in the NNUE style: one hidden layer over a game's sparse inputs
+//! (piece, square and the game's extras), seen from both sides, with the hidden layer kept up to
+//! date move by move.
 //!
-//! The layout is `INPUTS → HIDDEN` (one accumulator per perspective, the same weights for both),
-//! clipped to `[0, 1]`, then `2·HIDDEN → 1`: the side to move's half first. Weights are trained
-//! in floating point by `roger train` (docs/network.md) and stored quantised, the first layer
-//! scaled by [`QA`] and the output layer by [`QB`], so that the accumulators are `i16` and the
-//! output an `i32` dot product the compiler vectorises.
+//! The layout is `inputs → hidden` (one accumulator per perspective, the same weights for both),
+//! activated (clipped to `[0, 1]`, or clipped and squared), then `2·hidden → 1`: the side to
+//! move's half first. Weights are trained in floating point by `roger train` (docs/network.md)
+//! and stored quantised, the first layer scaled by [`QA`] and the output layer by [`QB`], so that
+//! the accumulators are `i16` and the output an integer dot product the compiler vectorises.
 
 pub mod chess;
+pub mod inputs;
+pub mod path;
 
-/// Width of the hidden layer (of each perspective's accumulator).
-pub const HIDDEN: usize = 128;
+pub use inputs::NetworkInputs;
+
 /// The first layer's quantisation: `1.0` is stored as `QA`.
 pub const QA: i32 = 255;
 /// The output layer's quantisation: `1.0` is stored as `QB`.
@@ -19,24 +22,48 @@ pub const QB: i32 = 64;
 pub const EVAL_SCALE: i32 = 400;
 /// What a network file starts with.
 pub const MAGIC: &[u8; 4] = b"RGNN";
-/// The file layout's version, after the magic.
-pub const VERSION: u32 = 1;
-/// The largest first-layer weight, in float: keeps 32 active inputs inside an `i16` sum.
+/// The file layout's version, after the magic; version 1 (128 units, clipped) is still read.
+pub const VERSION: u32 = 2;
+/// The largest weight, in float: keeps 32 active inputs inside an `i16` sum and an output
+/// weight inside seven bits.
 pub const WEIGHT_LIMIT: f32 = 1.98;
+/// Hidden widths a network may have: a multiple of 16 in this range.
+pub const HIDDEN_RANGE: std::ops::RangeInclusive<usize> = 16..=1024;
 
-/// One perspective's hidden layer before clipping.
-pub type Accumulator = [i16; HIDDEN];
+/// One perspective's hidden layer before activation, `hidden` values.
+pub type Accumulator = Vec<i16>;
 
-/// The quantised weights of a network with `inputs` inputs.
+/// What the hidden layer does to its sums.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum Activation {
+    /// Clipped ReLU: `clamp(x, 0, 1)`.
+    Crelu,
+    /// Squared clipped ReLU: `clamp(x, 0, 1)²`.
+    Screlu,
+}
+
+impl std::fmt::Display for Activation {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            Activation::Crelu => "CReLU",
+            Activation::Screlu => "SCReLU",
+        })
+    }
+}
+
+/// The quantised weights of a network.
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Network {
     inputs: usize,
+    hidden: usize,
+    activation: Activation,
     /// The network corrects the hand-set evaluation: its output is added to it.
     residual: bool,
-    /// Row `i` is the hidden layer's weights from input `i`.
-    feature_weights: Vec<Accumulator>,
-    feature_bias: Accumulator,
-    /// `[side to move, other side]`.
-    output_weights: [Accumulator; 2],
+    /// `inputs` rows of `hidden`: row `i` is the hidden layer's weights from input `i`.
+    feature_weights: Vec<i16>,
+    feature_bias: Vec<i16>,
+    /// The side to move's `hidden`, then the other side's.
+    output_weights: Vec<i16>,
     output_bias: i32,
 }
 
@@ -54,12 +81,12 @@ impl std::fmt::Display for NetworkError {
         match self {
             NetworkError::BadMagic => write!(f, "not a network file (no RGNN magic)"),
             NetworkError::BadVersion(v) => {
-                write!(f, "network file version {v}, expected {VERSION}")
+                write!(f, "network file version {v}, expected 1 or {VERSION}")
             }
             NetworkError::WrongShape { inputs, hidden } => write!(
                 f,
-                "network is {inputs}x{hidden}, this build reads {hidden_here} hidden units",
-                hidden_here = HIDDEN
+                "network is {inputs}x{hidden}: not this game's inputs, or a width outside \
+                 16..=1024 in steps of 16"
             ),
             NetworkError::Truncated => write!(f, "network file is truncated"),
         }
@@ -84,106 +111,110 @@ impl Reader<'_> {
     fn i32(&mut self) -> Result<i32, NetworkError> {
         self.take::<4>().map(i32::from_le_bytes)
     }
-    fn row(&mut self) -> Result<Accumulator, NetworkError> {
-        let mut row = [0i16; HIDDEN];
-        for value in row.iter_mut() {
-            *value = i16::from_le_bytes(self.take::<2>()?);
+    fn i16s(&mut self, count: usize) -> Result<Vec<i16>, NetworkError> {
+        if self.0.len() < 2 * count {
+            return Err(NetworkError::Truncated);
         }
-        Ok(row)
+        let (head, tail) = self.0.split_at(2 * count);
+        self.0 = tail;
+        Ok(head
+            .chunks_exact(2)
+            .map(|b| i16::from_le_bytes([b[0], b[1]]))
+            .collect())
     }
 }
 
 impl Network {
     /// Reads a network file: magic, version, inputs, hidden width and flags (`u32`; bit 0: the
-    /// network corrects the hand-set evaluation), the first
+    /// network corrects the hand-set evaluation; bit 1: the activation is squared), the first
     /// layer's weights input by input, its biases, the output weights (side to move's half
-    /// first), all `i16`, and the output bias (`i32`), little-endian.
+    /// first), all `i16`, and the output bias (`i32`), little-endian. Version 1 files have no
+    /// bit 1.
     pub fn from_bytes(bytes: &[u8], expected_inputs: usize) -> Result<Network, NetworkError> {
         let mut reader = Reader(bytes);
         if &reader.take::<4>()? != MAGIC {
             return Err(NetworkError::BadMagic);
         }
         let version = reader.u32()?;
-        if version != VERSION {
+        if version != 1 && version != VERSION {
             return Err(NetworkError::BadVersion(version));
         }
         let inputs = reader.u32()? as usize;
         let hidden = reader.u32()? as usize;
-        let residual = reader.u32()? & 1 == 1;
-        if inputs != expected_inputs || hidden != HIDDEN {
+        let flags = reader.u32()?;
+        if inputs != expected_inputs
+            || !HIDDEN_RANGE.contains(&hidden)
+            || !hidden.is_multiple_of(16)
+        {
             return Err(NetworkError::WrongShape { inputs, hidden });
         }
-        let feature_weights = (0..inputs)
-            .map(|_| reader.row())
-            .collect::<Result<Vec<_>, _>>()?;
-        let feature_bias = reader.row()?;
-        let output_weights = [reader.row()?, reader.row()?];
-        let output_bias = reader.i32()?;
+        let activation = if version > 1 && flags & 2 != 0 {
+            Activation::Screlu
+        } else {
+            Activation::Crelu
+        };
         Ok(Network {
             inputs,
-            residual,
-            feature_weights,
-            feature_bias,
-            output_weights,
-            output_bias,
+            hidden,
+            activation,
+            residual: flags & 1 == 1,
+            feature_weights: reader.i16s(inputs * hidden)?,
+            feature_bias: reader.i16s(hidden)?,
+            output_weights: reader.i16s(2 * hidden)?,
+            output_bias: reader.i32()?,
         })
     }
 
-    /// Writes the file [`Network::from_bytes`] reads.
+    /// Writes the file [`Network::from_bytes`] reads (the current version).
     pub fn to_bytes(&self) -> Vec<u8> {
         let mut out = Vec::new();
         out.extend_from_slice(MAGIC);
-        out.extend_from_slice(&VERSION.to_le_bytes());
-        out.extend_from_slice(&(self.inputs as u32).to_le_bytes());
-        out.extend_from_slice(&(HIDDEN as u32).to_le_bytes());
-        out.extend_from_slice(&u32::from(self.residual).to_le_bytes());
-        let rows = self
+        let flags =
+            u32::from(self.residual) | u32::from(self.activation == Activation::Screlu) << 1;
+        for word in [VERSION, self.inputs as u32, self.hidden as u32, flags] {
+            out.extend_from_slice(&word.to_le_bytes());
+        }
+        let values = self
             .feature_weights
             .iter()
-            .chain(std::iter::once(&self.feature_bias))
-            .chain(self.output_weights.iter());
-        for row in rows {
-            for value in row {
-                out.extend_from_slice(&value.to_le_bytes());
-            }
+            .chain(&self.feature_bias)
+            .chain(&self.output_weights);
+        for value in values {
+            out.extend_from_slice(&value.to_le_bytes());
         }
         out.extend_from_slice(&self.output_bias.to_le_bytes());
         out
     }
 
-    /// Builds the quantised network from float weights (`feature_weights[input][unit]`).
+    /// Builds the quantised network from float weights (`feature_weights[input][unit]`; the
+    /// width is the biases' length).
     pub fn quantise(
         residual: bool,
+        activation: Activation,
         feature_weights: &[f32],
         feature_bias: &[f32],
         output_weights: &[f32],
         output_bias: f32,
     ) -> Network {
-        let inputs = feature_weights.len() / HIDDEN;
-        let q = |value: f32, scale: i32| -> i16 {
-            (value * scale as f32)
-                .round()
-                .clamp(i16::MIN as f32, i16::MAX as f32) as i16
-        };
-        let row = |values: &[f32], scale: i32| -> Accumulator {
-            let mut row = [0i16; HIDDEN];
-            for (cell, &value) in row.iter_mut().zip(values) {
-                *cell = q(value, scale);
-            }
-            row
+        let hidden = feature_bias.len();
+        let q = |values: &[f32], scale: i32| -> Vec<i16> {
+            values
+                .iter()
+                .map(|&value| {
+                    (value * scale as f32)
+                        .round()
+                        .clamp(i16::MIN as f32, i16::MAX as f32) as i16
+                })
+                .collect()
         };
         Network {
-            inputs,
+            inputs: feature_weights.len() / hidden,
+            hidden,
+            activation,
             residual,
-            feature_weights: feature_weights
-                .chunks(HIDDEN)
-                .map(|chunk| row(chunk, QA))
-                .collect(),
-            feature_bias: row(feature_bias, QA),
-            output_weights: [
-                row(&output_weights[..HIDDEN], QB),
-                row(&output_weights[HIDDEN..], QB),
-            ],
+            feature_weights: q(feature_weights, QA),
+            feature_bias: q(feature_bias, QA),
+            output_weights: q(output_weights, QB),
             output_bias: (output_bias * (QA * QB) as f32).round() as i32,
         }
     }
@@ -192,101 +223,265 @@ impl Network {
         self.inputs
     }
 
+    pub fn hidden(&self) -> usize {
+        self.hidden
+    }
+
+    pub fn activation(&self) -> Activation {
+        self.activation
+    }
+
     /// True when the output corrects the hand-set evaluation rather than replacing it.
     pub fn is_residual(&self) -> bool {
         self.residual
     }
 
+    /// A zeroed accumulator of this network's width.
+    pub fn accumulator(&self) -> Accumulator {
+        vec![0; self.hidden]
+    }
+
     /// The accumulator of a set of active inputs.
     #[inline]
     pub fn refresh(&self, accumulator: &mut Accumulator, active: impl Iterator<Item = usize>) {
-        *accumulator = self.feature_bias;
+        accumulator.clear();
+        accumulator.extend_from_slice(&self.feature_bias);
         for input in active {
             self.add(accumulator, input);
         }
     }
 
     #[inline(always)]
-    pub fn add(&self, accumulator: &mut Accumulator, input: usize) {
-        let row = &self.feature_weights[input];
-        for (cell, &weight) in accumulator.iter_mut().zip(row.iter()) {
+    fn row(&self, input: usize) -> &[i16] {
+        &self.feature_weights[input * self.hidden..(input + 1) * self.hidden]
+    }
+
+    #[inline(always)]
+    pub fn add(&self, accumulator: &mut [i16], input: usize) {
+        for (cell, &weight) in accumulator.iter_mut().zip(self.row(input)) {
             *cell = cell.wrapping_add(weight);
         }
     }
 
     #[inline(always)]
-    pub fn remove(&self, accumulator: &mut Accumulator, input: usize) {
-        let row = &self.feature_weights[input];
-        for (cell, &weight) in accumulator.iter_mut().zip(row.iter()) {
+    pub fn remove(&self, accumulator: &mut [i16], input: usize) {
+        for (cell, &weight) in accumulator.iter_mut().zip(self.row(input)) {
             *cell = cell.wrapping_sub(weight);
+        }
+    }
+
+    /// Adds the inputs of `added` and removes those of `removed` in one pass over the
+    /// accumulator.
+    #[inline]
+    pub fn update(&self, accumulator: &mut [i16], added: &[usize], removed: &[usize]) {
+        match (added, removed) {
+            ([a], [r]) => {
+                let (a, r) = (self.row(*a), self.row(*r));
+                for ((cell, &plus), &minus) in accumulator.iter_mut().zip(a).zip(r) {
+                    *cell = cell.wrapping_add(plus).wrapping_sub(minus);
+                }
+            }
+            _ => {
+                for &input in added {
+                    self.add(accumulator, input);
+                }
+                for &input in removed {
+                    self.remove(accumulator, input);
+                }
+            }
         }
     }
 
     /// The evaluation in centipawns, side to move's view, from the two accumulators.
     #[inline]
-    pub fn output(&self, side_to_move: &Accumulator, other: &Accumulator) -> i32 {
-        let half = |accumulator: &Accumulator, weights: &Accumulator| -> i32 {
-            accumulator
-                .iter()
-                .zip(weights.iter())
-                .map(|(&value, &weight)| i32::from(value.clamp(0, QA as i16)) * i32::from(weight))
-                .sum()
+    pub fn output(&self, side_to_move: &[i16], other: &[i16]) -> i32 {
+        let (us, them) = self.output_weights.split_at(self.hidden);
+        let sum = match self.activation {
+            Activation::Crelu => {
+                let half = |accumulator: &[i16], weights: &[i16]| -> i32 {
+                    accumulator
+                        .iter()
+                        .zip(weights)
+                        .map(|(&value, &weight)| {
+                            i32::from(value.clamp(0, QA as i16)) * i32::from(weight)
+                        })
+                        .sum()
+                };
+                (half(side_to_move, us) + half(other, them)) as i64
+            }
+            Activation::Screlu => {
+                // v² · w stays below 2^23 (|w| <= 127), so a term fits an i32; the sum of up
+                // to 2,048 of them may not, so sixteen terms at a time go into an i64.
+                let half = |accumulator: &[i16], weights: &[i16]| -> i64 {
+                    accumulator
+                        .chunks(16)
+                        .zip(weights.chunks(16))
+                        .map(|(values, weights)| {
+                            values
+                                .iter()
+                                .zip(weights)
+                                .map(|(&value, &weight)| {
+                                    let v = i32::from(value.clamp(0, QA as i16));
+                                    v * v * i32::from(weight)
+                                })
+                                .sum::<i32>() as i64
+                        })
+                        .sum()
+                };
+                (half(side_to_move, us) + half(other, them)) / QA as i64
+            }
         };
-        let sum = half(side_to_move, &self.output_weights[0])
-            + half(other, &self.output_weights[1])
-            + self.output_bias;
-        (sum as i64 * EVAL_SCALE as i64 / (QA * QB) as i64) as i32
+        ((sum + self.output_bias as i64) * EVAL_SCALE as i64 / (QA * QB) as i64) as i32
     }
+}
+
+/// Reads a network file of any turn game (its inputs say which) for `EvalFile`, and keeps it
+/// for the rest of the process; the game's name with it.
+pub fn load_file(path: &std::path::Path) -> Result<(&'static str, &'static Network), String> {
+    use crate::rules::chess::Chess;
+    use crate::rules::millennium::Millennium;
+    use crate::rules::nichess::Nichess;
+    use crate::rules::Game;
+    let bytes = std::fs::read(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+    let games = [
+        (Chess::VARIANT, Chess::INPUTS),
+        (Millennium::VARIANT, Millennium::INPUTS),
+        (Nichess::VARIANT, Nichess::INPUTS),
+    ];
+    let mut last_error = NetworkError::Truncated;
+    for (game, inputs) in games {
+        match Network::from_bytes(&bytes, inputs) {
+            Ok(network) => return Ok((game, Box::leak(Box::new(network)))),
+            Err(NetworkError::WrongShape { inputs: found, .. }) if found != inputs => {
+                last_error = NetworkError::WrongShape {
+                    inputs: found,
+                    hidden: 0,
+                };
+            }
+            Err(error) => return Err(format!("{}: {error}", path.display())),
+        }
+    }
+    Err(match last_error {
+        NetworkError::WrongShape { inputs, .. } => format!(
+            "{}: a network of {inputs} inputs is no game's (chess 768, millennium 1466, nichess \
+             4608)",
+            path.display()
+        ),
+        error => format!("{}: {error}", path.display()),
+    })
+}
+
+/// A score with `network`: the hand-set evaluation plus the network's correction, or the
+/// network alone for a network not trained as a correction; without a network (`Use NNUE
+/// false`, or a game with none), the hand-set evaluation alone.
+#[inline(always)]
+pub fn with_network(
+    network: Option<&'static Network>,
+    hand_set: impl FnOnce() -> i32,
+    network_output: impl FnOnce(&'static Network) -> i32,
+) -> i32 {
+    let Some(network) = network else {
+        return hand_set();
+    };
+    let base = if network.is_residual() { hand_set() } else { 0 };
+    // Far inside the search's mate scores, whatever a network outputs.
+    (base + network_output(network)).clamp(-20_000, 20_000)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
 
-    fn small(inputs: usize) -> Network {
-        let weights: Vec<f32> = (0..inputs * HIDDEN)
+    /// A network of fixed pseudo-random weights.
+    pub(crate) fn small(inputs: usize, hidden: usize, activation: Activation) -> Network {
+        let weights: Vec<f32> = (0..inputs * hidden)
             .map(|i| ((i * 37 % 101) as f32 - 50.0) / 100.0)
             .collect();
-        let bias: Vec<f32> = (0..HIDDEN).map(|i| (i % 7) as f32 / 10.0).collect();
-        let output: Vec<f32> = (0..2 * HIDDEN)
+        let bias: Vec<f32> = (0..hidden).map(|i| (i % 7) as f32 / 10.0).collect();
+        let output: Vec<f32> = (0..2 * hidden)
             .map(|i| ((i * 13 % 29) as f32 - 14.0) / 20.0)
             .collect();
-        Network::quantise(false, &weights, &bias, &output, 0.1)
+        Network::quantise(false, activation, &weights, &bias, &output, 0.1)
     }
 
     #[test]
     fn a_network_file_reads_back_as_written() {
-        let network = small(10);
-        let bytes = network.to_bytes();
-        let again = Network::from_bytes(&bytes, 10).unwrap();
-        assert_eq!(again.to_bytes(), bytes);
-        assert_eq!(
-            Network::from_bytes(&bytes, 11).err(),
-            Some(NetworkError::WrongShape {
-                inputs: 10,
-                hidden: HIDDEN
-            })
-        );
-        assert_eq!(
-            Network::from_bytes(&bytes[..bytes.len() - 1], 10).err(),
-            Some(NetworkError::Truncated)
-        );
+        for activation in [Activation::Crelu, Activation::Screlu] {
+            let network = small(10, 32, activation);
+            let bytes = network.to_bytes();
+            let again = Network::from_bytes(&bytes, 10).unwrap();
+            assert_eq!(again, network);
+            assert_eq!(again.to_bytes(), bytes);
+            assert_eq!(
+                Network::from_bytes(&bytes, 11).err(),
+                Some(NetworkError::WrongShape {
+                    inputs: 10,
+                    hidden: 32
+                })
+            );
+            assert_eq!(
+                Network::from_bytes(&bytes[..bytes.len() - 1], 10).err(),
+                Some(NetworkError::Truncated)
+            );
+        }
         assert_eq!(
             Network::from_bytes(b"XXXX", 10).err(),
             Some(NetworkError::BadMagic)
         );
+        // A width outside the range is refused.
+        let mut bytes = small(10, 32, Activation::Crelu).to_bytes();
+        bytes[12..16].copy_from_slice(&24u32.to_le_bytes());
+        assert!(matches!(
+            Network::from_bytes(&bytes, 10),
+            Err(NetworkError::WrongShape { hidden: 24, .. })
+        ));
+    }
+
+    #[test]
+    fn a_version_one_file_reads_as_a_clipped_network() {
+        let network = small(10, 128, Activation::Crelu);
+        let mut bytes = network.to_bytes();
+        bytes[4..8].copy_from_slice(&1u32.to_le_bytes());
+        bytes[16..20].copy_from_slice(&3u32.to_le_bytes()); // bit 1 meant nothing in version 1
+        let read = Network::from_bytes(&bytes, 10).unwrap();
+        assert_eq!(read.activation(), Activation::Crelu);
+        assert!(read.is_residual());
     }
 
     #[test]
     fn adding_and_removing_inputs_matches_a_refresh() {
-        let network = small(10);
-        let mut step = [0i16; HIDDEN];
-        network.refresh(&mut step, [1, 4, 7].into_iter());
-        network.remove(&mut step, 4);
-        network.add(&mut step, 9);
-        let mut fresh = [0i16; HIDDEN];
-        network.refresh(&mut fresh, [1, 7, 9].into_iter());
-        assert_eq!(step, fresh);
-        assert_eq!(network.output(&step, &fresh), network.output(&fresh, &step));
+        for activation in [Activation::Crelu, Activation::Screlu] {
+            let network = small(10, 64, activation);
+            let mut step = network.accumulator();
+            network.refresh(&mut step, [1, 4, 7].into_iter());
+            network.remove(&mut step, 4);
+            network.add(&mut step, 9);
+            network.update(&mut step, &[2], &[1]);
+            network.update(&mut step, &[1, 3], &[2]);
+            let mut fresh = network.accumulator();
+            network.refresh(&mut fresh, [1, 3, 7, 9].into_iter());
+            assert_eq!(step, fresh);
+            assert_eq!(network.output(&step, &fresh), network.output(&fresh, &step));
+        }
+    }
+
+    #[test]
+    fn the_integer_output_follows_the_float_network() {
+        // One input, one active unit at 0.5: clipped gives 0.5·w, squared 0.25·w.
+        for (activation, factor) in [(Activation::Crelu, 0.5), (Activation::Screlu, 0.25)] {
+            let mut bias = vec![0.0; 16];
+            bias[0] = 0.5;
+            let mut output = vec![0.0; 32];
+            output[0] = 1.0;
+            let network = Network::quantise(false, activation, &[0.0; 16], &bias, &output, 0.25);
+            let mut acc = network.accumulator();
+            network.refresh(&mut acc, std::iter::empty());
+            let expected = (factor + 0.25) * EVAL_SCALE as f32;
+            let got = network.output(&acc, &acc) as f32;
+            assert!(
+                (got - expected).abs() <= 2.0,
+                "{activation:?}: {got} vs {expected}"
+            );
+        }
     }
 }

@@ -186,11 +186,7 @@ impl Dialect for MegachessDialect {
         {
             return self.set_parameter(name, *number);
         }
-        let text = match value {
-            OptionValue::Spin(number) => number.to_string(),
-            OptionValue::Check(flag) => flag.to_string(),
-            OptionValue::Combo(choice) => choice,
-        };
+        let text = value.text();
         self.thinker.stop();
         lock_player(&self.player).set_option(name, &text)?;
         Ok(None)

@@ -1,0 +1,246 @@
+//! What each game's network sees: its sparse inputs, from either side. Every game has one input
+//! for each own-or-enemy piece kind on each square, the board turned over for Black so that one
+//! set of weights serves both sides; the games add what else a position holds (Millennium's
+//! pools, Nichess's health points).
+
+use crate::board::Bitboard;
+use crate::rules::chess::{Chess, PieceKind};
+use crate::rules::millennium::{self, Millennium, POOL_KINDS};
+use crate::rules::nichess::{self, Nichess};
+use crate::rules::{Color, Game};
+
+const COLORS: [Color; 2] = [Color::White, Color::Black];
+
+/// A game a network can score.
+pub trait NetworkInputs: Game {
+    /// How many inputs there are.
+    const INPUTS: usize;
+    /// The most inputs active at once, which bounds the first layer's weights so that an
+    /// accumulator's `i16` sums cannot overflow.
+    const MAX_ACTIVE: usize;
+
+    /// Pushes the inputs active in the position, seen from `perspective`'s side.
+    fn active_inputs(&self, perspective: Color, out: &mut Vec<u16>);
+
+    /// The input of the same thing on the board mirrored left to right (files `a`..`h` swapped),
+    /// for training on mirrored positions: the rules are the same mirrored, castling aside,
+    /// which the inputs do not see.
+    fn mirrored_input(input: usize) -> usize;
+
+    /// The largest first-layer weight (in float, 1.0 being an activation's top) that keeps
+    /// [`NetworkInputs::MAX_ACTIVE`] inputs and a bias inside an `i16`.
+    fn weight_limit() -> f32 {
+        let limit = i16::MAX as f32 / ((Self::MAX_ACTIVE + 1) as f32 * super::QA as f32);
+        limit.min(super::WEIGHT_LIMIT)
+    }
+}
+
+/// Whether the piece is the perspective's own (0) or the other side's (1).
+#[inline(always)]
+fn theirs(perspective: Color, color: Color) -> usize {
+    usize::from(color != perspective)
+}
+
+impl NetworkInputs for Chess {
+    const INPUTS: usize = 768;
+    const MAX_ACTIVE: usize = 32;
+
+    fn active_inputs(&self, perspective: Color, out: &mut Vec<u16>) {
+        for color in COLORS {
+            for kind in PieceKind::ALL {
+                for sq in self.pieces(color, kind).squares() {
+                    out.push(
+                        super::chess::input(perspective, color, kind.index(), sq.index()) as u16,
+                    );
+                }
+            }
+        }
+    }
+
+    fn mirrored_input(input: usize) -> usize {
+        input ^ 7
+    }
+}
+
+/// Millennium: 2 × 6 × 120 piece inputs, then for each side (own first) and pool kind (knight,
+/// bishop, rook, queen) one input for each piece the pool holds: "at least 1", "at least 2", ...
+const MILLENNIUM_SQUARES: usize = 120;
+const MILLENNIUM_PIECES: usize = 2 * 6 * MILLENNIUM_SQUARES;
+/// Where each pool kind's inputs start within a side's 13 (4 knights, 4 bishops, 3 rooks, 2
+/// queens at most).
+const POOL_OFFSETS: [usize; 4] = [0, 4, 8, 11];
+const POOL_INPUTS: usize = 13;
+
+impl NetworkInputs for Millennium {
+    const INPUTS: usize = MILLENNIUM_PIECES + 2 * POOL_INPUTS;
+    // 60 pieces; a piece in a pool is one off the board.
+    const MAX_ACTIVE: usize = 60 + 2 * POOL_INPUTS;
+
+    fn active_inputs(&self, perspective: Color, out: &mut Vec<u16>) {
+        let files = millennium::FILES as usize;
+        for color in COLORS {
+            let side = theirs(perspective, color);
+            for kind in PieceKind::ALL {
+                for sq in self.pieces(color, kind).squares() {
+                    let (file, rank) = (sq.index() % files, sq.index() / files);
+                    let rank = if perspective == Color::White {
+                        rank
+                    } else {
+                        7 - rank
+                    };
+                    let square = rank * files + file;
+                    out.push(
+                        (side * 6 * MILLENNIUM_SQUARES + kind.index() * MILLENNIUM_SQUARES + square)
+                            as u16,
+                    );
+                }
+            }
+            for (slot, &kind) in POOL_KINDS.iter().enumerate() {
+                for count in 0..self.pool_count(color, kind) as usize {
+                    out.push(
+                        (MILLENNIUM_PIECES + side * POOL_INPUTS + POOL_OFFSETS[slot] + count)
+                            as u16,
+                    );
+                }
+            }
+        }
+    }
+
+    fn mirrored_input(input: usize) -> usize {
+        if input >= MILLENNIUM_PIECES {
+            return input;
+        }
+        let files = millennium::FILES as usize;
+        let square = input % MILLENNIUM_SQUARES;
+        let (file, rank) = (square % files, square / files);
+        input - square + rank * files + (files - 1 - file)
+    }
+}
+
+/// Nichess: one input for each own-or-enemy kind, health (10 to 60 points, in six steps) and
+/// square: 2 × 6 × 6 × 64.
+impl NetworkInputs for Nichess {
+    const INPUTS: usize = 2 * 6 * 6 * 64;
+    const MAX_ACTIVE: usize = 32;
+
+    fn active_inputs(&self, perspective: Color, out: &mut Vec<u16>) {
+        for color in COLORS {
+            let side = theirs(perspective, color);
+            for kind in nichess::PieceKind::ALL {
+                for sq in self.pieces(color, kind).squares() {
+                    let health = (self.hp_tens(sq.index()).clamp(1, 6) - 1) as usize;
+                    let square = match perspective {
+                        Color::White => sq.index(),
+                        Color::Black => sq.index() ^ 56,
+                    };
+                    out.push((((side * 6 + kind as usize) * 6 + health) * 64 + square) as u16);
+                }
+            }
+        }
+    }
+
+    fn mirrored_input(input: usize) -> usize {
+        input ^ 7
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::players::Rng;
+    use crate::rules::MoveList;
+
+    /// Along random games: inputs are in range and distinct, the two perspectives see the
+    /// same number, and a position with the colours swapped and the board turned over looks
+    /// to Black as the original looks to White.
+    fn inputs_are_sound<G: NetworkInputs>(games: u64, mirror_colours: impl Fn(&G) -> Option<G>) {
+        let mut swapped_checked = 0;
+        for seed in 0..games {
+            let mut rng = Rng::new(seed);
+            let mut position = G::startpos();
+            for _ in 0..150 {
+                let (mut white, mut black) = (Vec::new(), Vec::new());
+                position.active_inputs(Color::White, &mut white);
+                position.active_inputs(Color::Black, &mut black);
+                assert!(white.len() <= G::MAX_ACTIVE, "{}", position.fen());
+                assert_eq!(white.len(), black.len());
+                for list in [&white, &black] {
+                    let mut sorted = list.clone();
+                    sorted.sort_unstable();
+                    sorted.dedup();
+                    assert_eq!(sorted.len(), list.len(), "{}", position.fen());
+                    assert!(sorted.iter().all(|&i| (i as usize) < G::INPUTS));
+                    for &i in list {
+                        let mirrored = G::mirrored_input(i as usize);
+                        assert!(mirrored < G::INPUTS);
+                        assert_eq!(G::mirrored_input(mirrored), i as usize);
+                    }
+                }
+                if let Some(swapped) = mirror_colours(&position) {
+                    let mut seen_by_black = Vec::new();
+                    swapped.active_inputs(Color::Black, &mut seen_by_black);
+                    seen_by_black.sort_unstable();
+                    white.sort_unstable();
+                    assert_eq!(white, seen_by_black, "{}", position.fen());
+                    swapped_checked += 1;
+                }
+                let mut moves = MoveList::new();
+                position.generate_moves(&mut moves);
+                if moves.is_empty() {
+                    break;
+                }
+                position = position.play(moves[rng.below(moves.len())]);
+            }
+        }
+        assert!(swapped_checked > 100);
+    }
+
+    fn swap_colours<G: Game>(position: &G) -> Option<G> {
+        G::from_fen(&crate::eval::mirror_fen(&position.fen())).ok()
+    }
+
+    #[test]
+    fn chess_inputs_are_sound() {
+        inputs_are_sound::<Chess>(10, swap_colours);
+    }
+
+    #[test]
+    fn millennium_inputs_are_sound() {
+        inputs_are_sound::<Millennium>(6, swap_colours);
+    }
+
+    #[test]
+    fn nichess_inputs_are_sound() {
+        inputs_are_sound::<Nichess>(10, swap_colours);
+    }
+
+    #[test]
+    fn millennium_pools_and_nichess_health_are_inputs() {
+        let mut inputs = Vec::new();
+        let with_pool = "4k5k4/15/15/15/15/15/15/4K5K4 w - - 0 1 QRRn";
+        Millennium::from_fen(with_pool)
+            .unwrap()
+            .active_inputs(Color::White, &mut inputs);
+        // Four kings, White's queen and two rooks, Black's knight.
+        assert_eq!(inputs.len(), 4 + 3 + 1);
+        let pool: Vec<usize> = inputs
+            .iter()
+            .map(|&i| i as usize)
+            .filter(|&i| i >= MILLENNIUM_PIECES)
+            .map(|i| i - MILLENNIUM_PIECES)
+            .collect();
+        // Own (White's) pool first: queens from 11, rooks from 8; then Black's knights from 13.
+        assert_eq!(pool, [8, 9, 11, 13]);
+        let mut hurt = Vec::new();
+        let mut whole = Vec::new();
+        Nichess::from_fen("4k3/8/8/8/8/8/8/R3K3 w - - 0 1")
+            .unwrap()
+            .active_inputs(Color::White, &mut whole);
+        Nichess::from_fen("4k3/8/8/8/8/8/8/R(20)3K3 w - - 0 1")
+            .unwrap()
+            .active_inputs(Color::White, &mut hurt);
+        assert_eq!(whole.len(), hurt.len());
+        assert_ne!(whole, hurt);
+        assert!(Millennium::weight_limit() < Chess::weight_limit());
+    }
+}

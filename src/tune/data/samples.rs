@@ -1,0 +1,80 @@
+//! The positions to learn from in data files of either kind, as [`Sample`]s: what `roger tune`
+//! and `roger train` read.
+
+use super::command::with_game;
+use super::format::{self, RawGame};
+use super::replay::replay;
+use crate::rules::chess::Chess;
+use crate::rules::millennium::Millennium;
+use crate::rules::nichess::Nichess;
+use crate::rules::Game;
+use crate::tune::datagen::VARIANTS;
+use crate::tune::Sample;
+use rayon::prelude::*;
+use std::io::Read;
+use std::path::{Path, PathBuf};
+
+/// Reads the positions to learn from of every file (game data of `variant`, or text lines).
+pub fn read_samples(paths: &[PathBuf], variant: &str) -> Result<Vec<Sample>, String> {
+    let mut samples = Vec::new();
+    for path in paths {
+        let mut head = [0u8; 6];
+        let read = std::fs::File::open(path)
+            .and_then(|mut file| file.read(&mut head))
+            .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+        if format::is_game_data(&head[..read]) {
+            samples.extend(game_data_samples(path, variant)?);
+        } else {
+            samples.extend(text_samples(path)?);
+        }
+    }
+    Ok(samples)
+}
+
+fn text_samples(path: &Path) -> Result<Vec<Sample>, String> {
+    let text = std::fs::read_to_string(path)
+        .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+    let mut samples = Vec::new();
+    for (n, line) in text.lines().enumerate() {
+        if let Some(sample) = Sample::parse(line) {
+            samples.push(sample.map_err(|e| format!("{}:{}: {e}", path.display(), n + 1))?);
+        }
+    }
+    Ok(samples)
+}
+
+fn game_data_samples(path: &Path, variant: &str) -> Result<Vec<Sample>, String> {
+    let mut reader = format::open(path)?;
+    if reader.variant() != variant {
+        return Err(format!(
+            "{} holds {} games, not {variant}",
+            path.display(),
+            reader.variant()
+        ));
+    }
+    let games: Vec<RawGame> = reader
+        .by_ref()
+        .collect::<Result<_, _>>()
+        .map_err(|e| format!("{}: {e}", path.display()))?;
+    let per_game: Vec<Result<Vec<Sample>, String>> = games
+        .par_iter()
+        .map(|game| with_game!(variant, G => game_samples::<G>(game)))
+        .collect();
+    let mut samples = Vec::new();
+    for (index, game) in per_game.into_iter().enumerate() {
+        samples.extend(game.map_err(|e| format!("{}: game {}: {e}", path.display(), index + 1))?);
+    }
+    Ok(samples)
+}
+
+fn game_samples<G: Game>(game: &RawGame) -> Result<Vec<Sample>, String> {
+    Ok(replay::<G>(game)?
+        .into_iter()
+        .filter(|stored| stored.is_sample())
+        .map(|stored| Sample {
+            fen: stored.position.fen(),
+            score: stored.score as i32,
+            result: game.result.white_score(),
+        })
+        .collect())
+}

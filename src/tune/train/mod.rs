@@ -1,0 +1,411 @@
+//! `roger train`: fits a turn game's network (`src/eval/network/`) to self-play data.
+//!
+//! The network is trained in floating point on the same target as `roger tune` fits the
+//! hand-set weights to, `lambda · result + (1 − lambda) · σ(score / S)` from the side to move's
+//! view, by Adam on shuffled mini-batches, with the data read a chunk at a time (files may be
+//! larger than memory), and written quantised (docs/network.md).
+
+pub mod checkpoint;
+pub mod model;
+pub mod stream;
+
+use crate::eval::network::{Activation, NetworkInputs, EVAL_SCALE, HIDDEN_RANGE, WEIGHT_LIMIT};
+use crate::players::Rng;
+use crate::rules::chess::Chess;
+use crate::rules::millennium::Millennium;
+use crate::rules::nichess::Nichess;
+use crate::rules::Game;
+use crate::tune::datagen::VARIANTS;
+use crate::tune::Tunable;
+use checkpoint::Checkpoint;
+use model::{backward, loss, sigmoid, Examples, Scratch, Weights};
+use rayon::prelude::*;
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::time::Instant;
+use stream::{for_each_chunk, hand_set, Scored, Targets};
+
+/// `roger train`'s flags.
+#[derive(Clone, Debug, clap::Args)]
+pub struct TrainOptions {
+    /// The game whose network to train.
+    #[arg(long, default_value = "chess", value_parser = VARIANTS)]
+    pub variant: String,
+    /// Data files: game data or text lines, as `roger datagen` writes them.
+    #[arg(long, required = true, num_args = 1..)]
+    pub data: Vec<PathBuf>,
+    /// Data kept out of the fit, on which the loss is reported after every pass.
+    #[arg(long, alias = "holdout", num_args = 1..)]
+    pub held_out: Vec<PathBuf>,
+    /// Passes over the data.
+    #[arg(long, default_value_t = 10)]
+    pub epochs: usize,
+    /// Units of the hidden layer (16 to 1024, a multiple of 16).
+    #[arg(long, default_value_t = 256)]
+    pub hidden: usize,
+    /// The hidden layer's activation.
+    #[arg(long, value_enum, default_value_t = Activation::Screlu)]
+    pub activation: Activation,
+    /// Share of the game's result in the target; the rest is the search score.
+    #[arg(long, default_value_t = 0.25)]
+    pub lambda: f32,
+    /// Adam's step at the start ...
+    #[arg(long, default_value_t = 0.001)]
+    pub rate: f32,
+    /// ... and at the last pass, along a cosine (a tenth of `--rate` when left out).
+    #[arg(long)]
+    pub final_rate: Option<f32>,
+    /// Positions per Adam step.
+    #[arg(long, default_value_t = 16384)]
+    pub batch: usize,
+    /// Positions held in memory at once (read, shuffled and trained on before the next).
+    #[arg(long, default_value_t = 1_000_000)]
+    pub chunk: usize,
+    /// The sigmoid's scale in centipawns (`σ(score / S)`); fitted to the results of the first
+    /// chunk when left out.
+    #[arg(long)]
+    pub scale: Option<f32>,
+    /// Threads for the gradients.
+    #[arg(long, default_value_t = 2)]
+    pub threads: usize,
+    /// Seed of the first weights and of the shuffles.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Train a correction to the hand-set evaluation (the network's output is added to it)
+    /// instead of an evaluation on its own.
+    #[arg(long)]
+    pub residual: bool,
+    /// Also train on each position mirrored left to right (the inputs do not see castling, and
+    /// the rules are otherwise the same mirrored): twice the data.
+    #[arg(long)]
+    pub mirror: bool,
+    /// Stop after this many passes of the `--epochs` planned (to go on later with `--resume`).
+    #[arg(long)]
+    pub stop_after: Option<usize>,
+    /// Write the run's state here after every pass ...
+    #[arg(long)]
+    pub checkpoint: Option<PathBuf>,
+    /// ... and go on from such a state (its game, width, activation and kind must match).
+    #[arg(long)]
+    pub resume: Option<PathBuf>,
+    /// Where to write the network; the file this build embeds when left out.
+    #[arg(long)]
+    pub out: Option<PathBuf>,
+}
+
+pub fn command(options: &TrainOptions) -> ExitCode {
+    super::run_in_pool("train", options.threads, || {
+        match options.variant.as_str() {
+            Chess::VARIANT => run::<Chess>(options, &mut |line| println!("{line}")),
+            Millennium::VARIANT => run::<Millennium>(options, &mut |line| println!("{line}")),
+            Nichess::VARIANT => run::<Nichess>(options, &mut |line| println!("{line}")),
+            other => Err(format!("no network for '{other}'")),
+        }
+    })
+}
+
+/// The network file a build embeds for `variant`.
+pub fn embedded_path(variant: &str) -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join(format!("src/eval/network/{variant}.nnue"))
+}
+
+/// The scale `S` for which `σ(score / S)` best predicts the results (golden-section search).
+fn fit_scale(samples: &[(i32, f32)]) -> f32 {
+    let error = |s: f64| -> f64 {
+        samples
+            .par_iter()
+            .map(|&(score, result)| {
+                (1.0 / (1.0 + (-score as f64 / s).exp()) - result as f64).powi(2)
+            })
+            .sum()
+    };
+    let (mut lo, mut hi) = (50.0f64, 2000.0f64);
+    let ratio = (5f64.sqrt() - 1.0) / 2.0;
+    for _ in 0..40 {
+        let a = hi - ratio * (hi - lo);
+        let b = lo + ratio * (hi - lo);
+        if error(a) < error(b) {
+            hi = b;
+        } else {
+            lo = a;
+        }
+    }
+    ((lo + hi) / 2.0) as f32
+}
+
+/// The first chunk's scale.
+fn first_chunk_scale<G: Game>(paths: &[PathBuf], chunk: usize) -> Result<f32, String> {
+    let mut pairs = None;
+    let result = for_each_chunk::<G>(paths, chunk, &mut |positions| {
+        pairs = Some(
+            positions
+                .iter()
+                .map(|s| (s.score, s.result))
+                .collect::<Vec<_>>(),
+        );
+        Err(String::new()) // one chunk is enough
+    });
+    match (result, pairs) {
+        (_, Some(pairs)) if !pairs.is_empty() => Ok(fit_scale(&pairs)),
+        (Err(error), None) if !error.is_empty() => Err(error),
+        _ => Err("the data holds no positions to learn from".into()),
+    }
+}
+
+/// Mean loss of the network on a set of files, and the count.
+fn file_loss<G: Tunable + NetworkInputs>(
+    paths: &[PathBuf],
+    chunk: usize,
+    targets: Targets,
+    score: &dyn Fn(&Examples) -> (f64, usize),
+) -> Result<(f64, usize), String> {
+    let (mut total, mut count) = (0.0, 0);
+    for_each_chunk::<G>(paths, chunk, &mut |positions| {
+        let (sum, n) = score(&stream::examples(&positions, targets));
+        total += sum;
+        count += n;
+        Ok(())
+    })?;
+    Ok((total / count.max(1) as f64, count))
+}
+
+/// The hand-set evaluation's loss on a set of files: the figure a network has to beat.
+fn hand_set_loss<G: Tunable + NetworkInputs>(
+    paths: &[PathBuf],
+    chunk: usize,
+    targets: Targets,
+) -> Result<f64, String> {
+    let (mut total, mut count) = (0.0, 0usize);
+    for_each_chunk::<G>(paths, chunk, &mut |positions: Vec<Scored<G>>| {
+        total += positions
+            .par_iter()
+            .map(|scored| {
+                let goal = stream::target(scored, targets.lambda, targets.scale);
+                let eval = hand_set(&scored.position) as f32;
+                f64::from((sigmoid(eval / targets.scale) - goal).powi(2))
+            })
+            .sum::<f64>();
+        count += positions.len();
+        Ok(())
+    })?;
+    Ok(total / count.max(1) as f64)
+}
+
+/// The step size of pass `epoch` of `epochs`: a cosine from `rate` down to `final_rate`.
+fn scheduled_rate(rate: f32, final_rate: f32, epoch: usize, epochs: usize) -> f32 {
+    let progress = epoch as f32 / (epochs.max(2) - 1) as f32;
+    final_rate
+        + (rate - final_rate) * 0.5 * (1.0 + (std::f32::consts::PI * progress.min(1.0)).cos())
+}
+
+/// Trains `G`'s network; `report` hears a line after each pass and at the start and end.
+pub fn run<G: Tunable + NetworkInputs>(
+    options: &TrainOptions,
+    report: &mut dyn FnMut(&str),
+) -> Result<(), String> {
+    let timer = Instant::now();
+    if !HIDDEN_RANGE.contains(&options.hidden) || !options.hidden.is_multiple_of(16) {
+        return Err(format!(
+            "--hidden {}: a multiple of 16 from 16 to 1024",
+            options.hidden
+        ));
+    }
+    let resumed = match &options.resume {
+        Some(path) => {
+            let bytes =
+                std::fs::read(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+            let checkpoint =
+                Checkpoint::from_bytes(&bytes).map_err(|e| format!("{}: {e}", path.display()))?;
+            let same = checkpoint.variant == G::VARIANT
+                && checkpoint.weights.hidden == options.hidden
+                && checkpoint.weights.inputs() == G::INPUTS
+                && checkpoint.activation == options.activation
+                && checkpoint.residual == options.residual;
+            if !same {
+                return Err(format!(
+                    "{} is a {} checkpoint of {} units ({}, correction {}): not this run's",
+                    path.display(),
+                    checkpoint.variant,
+                    checkpoint.weights.hidden,
+                    checkpoint.activation,
+                    checkpoint.residual
+                ));
+            }
+            Some(checkpoint)
+        }
+        None => None,
+    };
+    let scale = match (&resumed, options.scale) {
+        (Some(checkpoint), _) => checkpoint.scale,
+        (None, Some(scale)) => scale,
+        (None, None) => first_chunk_scale::<G>(&options.data, options.chunk)?,
+    };
+    let targets = Targets {
+        lambda: options.lambda,
+        scale,
+        residual: options.residual,
+        mirror: options.mirror,
+    };
+    let held_targets = Targets {
+        mirror: false,
+        ..targets
+    };
+    report(&format!(
+        "{} network {}x{} ({}{}), scale {scale:.1}",
+        G::VARIANT,
+        G::INPUTS,
+        options.hidden,
+        options.activation,
+        if options.residual {
+            ", a correction"
+        } else {
+            ""
+        }
+    ));
+    if !options.held_out.is_empty() {
+        report(&format!(
+            "the hand-set evaluation's loss on the held-out positions: {:.6}",
+            hand_set_loss::<G>(&options.held_out, options.chunk, held_targets)?
+        ));
+    }
+    let mut rng = Rng::new(options.seed);
+    let (mut weights, mut first_moment, mut second_moment, mut step, start_epoch) = match resumed {
+        Some(c) => (
+            c.weights,
+            c.first_moment,
+            c.second_moment,
+            c.steps,
+            c.epochs_done as usize,
+        ),
+        None => (
+            Weights::random(G::INPUTS, options.hidden, &mut rng),
+            Weights::zero(G::INPUTS, options.hidden),
+            Weights::zero(G::INPUTS, options.hidden),
+            0,
+            0,
+        ),
+    };
+    let (beta1, beta2, epsilon) = (0.9f32, 0.999f32, 1e-8f32);
+    let batch = options.batch.max(1);
+    let threads = rayon::current_num_threads().max(1);
+    let final_rate = options.final_rate.unwrap_or(options.rate / 10.0);
+    let feature_limit = G::weight_limit();
+    let last_epoch = options.stop_after.unwrap_or(usize::MAX).min(options.epochs);
+    for epoch in start_epoch..last_epoch {
+        let pass_timer = Instant::now();
+        let rate = scheduled_rate(options.rate, final_rate, epoch, options.epochs);
+        // Each pass reads the files in an order of its own and shuffles within each chunk.
+        let mut shuffle = Rng::new(crate::tune::datagen::mix(options.seed, epoch as u64 + 1));
+        let mut paths = options.data.clone();
+        for i in (1..paths.len()).rev() {
+            paths.swap(i, shuffle.below(i + 1));
+        }
+        let (mut pass_loss, mut seen) = (0f64, 0usize);
+        for_each_chunk::<G>(&paths, options.chunk, &mut |positions| {
+            let data = stream::examples(&positions, targets);
+            drop(positions);
+            let mut order: Vec<u32> = (0..data.examples.len() as u32).collect();
+            for i in (1..order.len()).rev() {
+                order.swap(i, shuffle.below(i + 1));
+            }
+            for part in order.chunks(batch) {
+                let per_thread = part.len().div_ceil(threads);
+                let (mut grad, batch_loss) = part
+                    .par_chunks(per_thread)
+                    .map(|slice| {
+                        let mut grad = Weights::zero(G::INPUTS, weights.hidden);
+                        let mut scratch = Scratch::new(weights.hidden);
+                        let mut sum = 0f64;
+                        for &index in slice {
+                            let example = &data.examples[index as usize];
+                            sum += f64::from(backward(
+                                &weights,
+                                options.activation,
+                                &data,
+                                example,
+                                scale,
+                                &mut grad,
+                                &mut scratch,
+                            ));
+                        }
+                        (grad, sum)
+                    })
+                    .reduce_with(|(mut a, x), (b, y)| {
+                        a.add(&b);
+                        (a, x + y)
+                    })
+                    .expect("a batch is not empty");
+                pass_loss += batch_loss;
+                seen += part.len();
+                let inverse = 1.0 / part.len() as f32;
+                step += 1;
+                let correction1 = 1.0 - beta1.powi(step.min(i32::MAX as u64) as i32);
+                let correction2 = 1.0 - beta2.powi(step.min(i32::MAX as u64) as i32);
+                let updates = weights
+                    .values_mut()
+                    .zip(grad.values_mut())
+                    .zip(first_moment.values_mut().zip(second_moment.values_mut()));
+                for ((w, g), (m, v)) in updates {
+                    let g = *g * inverse;
+                    *m = beta1 * *m + (1.0 - beta1) * g;
+                    *v = beta2 * *v + (1.0 - beta2) * g * g;
+                    *w -= rate * (*m / correction1) / ((*v / correction2).sqrt() + epsilon);
+                }
+                weights.clip(feature_limit, WEIGHT_LIMIT);
+            }
+            Ok(())
+        })?;
+        if seen == 0 {
+            return Err("the data holds no positions to learn from".into());
+        }
+        let seconds = pass_timer.elapsed().as_secs_f64();
+        let held = if options.held_out.is_empty() {
+            String::new()
+        } else {
+            let (held_loss, _) =
+                file_loss::<G>(&options.held_out, options.chunk, held_targets, &|data| {
+                    loss(&weights, options.activation, data, scale)
+                })?;
+            format!(", held out {held_loss:.6}")
+        };
+        report(&format!(
+            "epoch {:>3}: rate {rate:.6}, loss {:.6}{held}, {seen} positions in {seconds:.1} s \
+             ({:.0} positions/s)",
+            epoch + 1,
+            pass_loss / seen as f64,
+            seen as f64 / seconds.max(1e-9)
+        ));
+        if let Some(path) = &options.checkpoint {
+            let checkpoint = Checkpoint {
+                variant: G::VARIANT.into(),
+                residual: options.residual,
+                activation: options.activation,
+                epochs_done: epoch as u32 + 1,
+                steps: step,
+                scale,
+                weights: weights.clone(),
+                first_moment: first_moment.clone(),
+                second_moment: second_moment.clone(),
+            };
+            std::fs::write(path, checkpoint.to_bytes())
+                .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+        }
+    }
+    let network = weights.quantise(options.residual, options.activation);
+    let out = options
+        .out
+        .clone()
+        .unwrap_or_else(|| embedded_path(G::VARIANT));
+    std::fs::write(&out, network.to_bytes())
+        .map_err(|e| format!("cannot write {}: {e}", out.display()))?;
+    report(&format!(
+        "wrote {} in {:.1} s (output scale: {} centipawns a unit)",
+        out.display(),
+        timer.elapsed().as_secs_f64(),
+        EVAL_SCALE
+    ));
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests;

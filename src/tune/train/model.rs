@@ -1,0 +1,358 @@
+//! The network being trained, in floating point: its weights, one example's forward pass and
+//! gradient, and the loss on a set of examples.
+
+use crate::eval::network::{Activation, Network, EVAL_SCALE};
+use crate::players::Rng;
+use rayon::prelude::*;
+
+/// A position as the trainer sees it: the active inputs from both sides, the side to move,
+/// the target from the side to move's view, and the hand-set score it corrects.
+#[derive(Clone, Debug)]
+pub struct Example {
+    /// Where its inputs start in [`Examples::inputs`]: White's view, then Black's.
+    pub first: u32,
+    pub count: u8,
+    pub white_to_move: bool,
+    pub target: f32,
+    /// The hand-set evaluation (side to move's view, in network units) the network corrects
+    /// when trained as a correction; else 0.
+    pub base: f32,
+}
+
+/// Examples and the inputs they point into.
+#[derive(Default)]
+pub struct Examples {
+    pub inputs: Vec<u16>,
+    pub examples: Vec<Example>,
+}
+
+impl Examples {
+    /// Adds an example with these inputs (`white` and `black` of the same length).
+    pub fn push(
+        &mut self,
+        white: &[u16],
+        black: &[u16],
+        white_to_move: bool,
+        target: f32,
+        base: f32,
+    ) {
+        debug_assert_eq!(white.len(), black.len());
+        self.examples.push(Example {
+            first: self.inputs.len() as u32,
+            count: white.len() as u8,
+            white_to_move,
+            target,
+            base,
+        });
+        self.inputs.extend_from_slice(white);
+        self.inputs.extend_from_slice(black);
+    }
+
+    fn views(&self, example: &Example) -> (&[u16], &[u16]) {
+        let first = example.first as usize;
+        let count = example.count as usize;
+        (
+            &self.inputs[first..first + count],
+            &self.inputs[first + count..first + 2 * count],
+        )
+    }
+}
+
+pub fn sigmoid(x: f32) -> f32 {
+    1.0 / (1.0 + (-x).exp())
+}
+
+/// The float network: `[input][unit]` first-layer weights, biases, the output weights (side to
+/// move's half, then the other's) and the output bias.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Weights {
+    pub hidden: usize,
+    pub feature: Vec<f32>,
+    pub feature_bias: Vec<f32>,
+    pub output: Vec<f32>,
+    pub output_bias: f32,
+}
+
+impl Weights {
+    pub fn zero(inputs: usize, hidden: usize) -> Weights {
+        Weights {
+            hidden,
+            feature: vec![0.0; inputs * hidden],
+            feature_bias: vec![0.0; hidden],
+            output: vec![0.0; 2 * hidden],
+            output_bias: 0.0,
+        }
+    }
+
+    pub fn random(inputs: usize, hidden: usize, rng: &mut Rng) -> Weights {
+        let mut uniform = |limit: f32| {
+            let unit = (rng.next_u64() >> 11) as f32 / (1u64 << 53) as f32;
+            (unit * 2.0 - 1.0) * limit
+        };
+        let mut weights = Weights::zero(inputs, hidden);
+        weights.feature.iter_mut().for_each(|w| *w = uniform(0.1));
+        let output_limit = 1.0 / (2.0 * hidden as f32).sqrt();
+        weights
+            .output
+            .iter_mut()
+            .for_each(|w| *w = uniform(output_limit));
+        weights
+    }
+
+    pub fn inputs(&self) -> usize {
+        self.feature.len() / self.hidden
+    }
+
+    /// How many values there are (never none: the output bias is always one).
+    #[allow(clippy::len_without_is_empty)]
+    pub fn len(&self) -> usize {
+        self.feature.len() + self.feature_bias.len() + self.output.len() + 1
+    }
+
+    pub fn values(&self) -> impl Iterator<Item = &f32> {
+        self.feature
+            .iter()
+            .chain(&self.feature_bias)
+            .chain(&self.output)
+            .chain(std::iter::once(&self.output_bias))
+    }
+
+    pub fn values_mut(&mut self) -> impl Iterator<Item = &mut f32> {
+        self.feature
+            .iter_mut()
+            .chain(self.feature_bias.iter_mut())
+            .chain(self.output.iter_mut())
+            .chain(std::iter::once(&mut self.output_bias))
+    }
+
+    /// Reads the values [`Weights::values`] lists, in that order.
+    pub fn set_values(&mut self, mut values: impl Iterator<Item = f32>) -> Result<(), String> {
+        for slot in self.values_mut() {
+            *slot = values.next().ok_or("too few values")?;
+        }
+        Ok(())
+    }
+
+    pub fn add(&mut self, other: &Weights) {
+        for (a, b) in self.values_mut().zip(other.values()) {
+            *a += b;
+        }
+    }
+
+    /// Keeps the weights inside what the quantised network can hold.
+    pub fn clip(&mut self, feature_limit: f32, output_limit: f32) {
+        for w in &mut self.feature {
+            *w = w.clamp(-feature_limit, feature_limit);
+        }
+        for w in &mut self.output {
+            *w = w.clamp(-output_limit, output_limit);
+        }
+    }
+
+    pub fn quantise(&self, residual: bool, activation: Activation) -> Network {
+        Network::quantise(
+            residual,
+            activation,
+            &self.feature,
+            &self.feature_bias,
+            &self.output,
+            self.output_bias,
+        )
+    }
+}
+
+/// The activation and its slope at `x`.
+#[inline(always)]
+fn activate(activation: Activation, x: f32) -> (f32, f32) {
+    if x <= 0.0 || x >= 1.0 {
+        return (
+            x.clamp(0.0, 1.0).powi(match activation {
+                Activation::Crelu => 1,
+                Activation::Screlu => 2,
+            }),
+            0.0,
+        );
+    }
+    match activation {
+        Activation::Crelu => (x, 1.0),
+        Activation::Screlu => (x * x, 2.0 * x),
+    }
+}
+
+/// One thread's working space: the two views' sums and their gradients.
+pub struct Scratch {
+    sums: [Vec<f32>; 2],
+    slopes: [Vec<f32>; 2],
+}
+
+impl Scratch {
+    pub fn new(hidden: usize) -> Scratch {
+        Scratch {
+            sums: [vec![0.0; hidden], vec![0.0; hidden]],
+            slopes: [vec![0.0; hidden], vec![0.0; hidden]],
+        }
+    }
+}
+
+/// The output (network units, side to move's view) of an example; leaves each view's sums
+/// (White's, Black's) in `scratch`.
+fn forward(
+    weights: &Weights,
+    activation: Activation,
+    data: &Examples,
+    example: &Example,
+    scratch: &mut Scratch,
+) -> f32 {
+    let hidden = weights.hidden;
+    let (white, black) = data.views(example);
+    for (sum, view) in scratch.sums.iter_mut().zip([white, black]) {
+        sum.copy_from_slice(&weights.feature_bias);
+        for &input in view {
+            let row = &weights.feature[input as usize * hidden..(input as usize + 1) * hidden];
+            for (s, w) in sum.iter_mut().zip(row) {
+                *s += w;
+            }
+        }
+    }
+    let (us, them) = if example.white_to_move {
+        (0, 1)
+    } else {
+        (1, 0)
+    };
+    let mut out = example.base + weights.output_bias;
+    for (view, half) in [(us, 0), (them, hidden)] {
+        for (i, &x) in scratch.sums[view].iter().enumerate() {
+            out += activate(activation, x).0 * weights.output[half + i];
+        }
+    }
+    out
+}
+
+/// The squared error of one example.
+fn error(out: f32, target: f32, scale: f32) -> f32 {
+    (sigmoid(out * EVAL_SCALE as f32 / scale) - target).powi(2)
+}
+
+/// The sum of the squared errors on a set, and the count.
+pub fn loss(
+    weights: &Weights,
+    activation: Activation,
+    data: &Examples,
+    scale: f32,
+) -> (f64, usize) {
+    let total = data
+        .examples
+        .par_chunks(1024)
+        .map(|part| {
+            let mut scratch = Scratch::new(weights.hidden);
+            part.iter()
+                .map(|example| {
+                    let out = forward(weights, activation, data, example, &mut scratch);
+                    f64::from(error(out, example.target, scale))
+                })
+                .sum::<f64>()
+        })
+        .sum();
+    (total, data.examples.len())
+}
+
+/// Adds one example's gradient to `grad`; its squared error.
+pub fn backward(
+    weights: &Weights,
+    activation: Activation,
+    data: &Examples,
+    example: &Example,
+    scale: f32,
+    grad: &mut Weights,
+    scratch: &mut Scratch,
+) -> f32 {
+    let hidden = weights.hidden;
+    let out = forward(weights, activation, data, example, scratch);
+    let factor = EVAL_SCALE as f32 / scale;
+    let p = sigmoid(out * factor);
+    let g = 2.0 * (p - example.target) * p * (1.0 - p) * factor;
+    grad.output_bias += g;
+    let (us, them) = if example.white_to_move {
+        (0, 1)
+    } else {
+        (1, 0)
+    };
+    for (view, half) in [(us, 0), (them, hidden)] {
+        for i in 0..hidden {
+            let (value, slope) = activate(activation, scratch.sums[view][i]);
+            grad.output[half + i] += g * value;
+            scratch.slopes[view][i] = g * weights.output[half + i] * slope;
+        }
+    }
+    for (bias, (w, b)) in grad
+        .feature_bias
+        .iter_mut()
+        .zip(scratch.slopes[0].iter().zip(&scratch.slopes[1]))
+    {
+        *bias += w + b;
+    }
+    let (white, black) = data.views(example);
+    for (view, inputs) in [white, black].into_iter().enumerate() {
+        for &input in inputs {
+            let row = &mut grad.feature[input as usize * hidden..(input as usize + 1) * hidden];
+            for (r, d) in row.iter_mut().zip(&scratch.slopes[view]) {
+                *r += d;
+            }
+        }
+    }
+    (p - example.target).powi(2)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The gradient matches finite differences of the loss, for both activations.
+    #[test]
+    fn gradients_match_finite_differences() {
+        for activation in [Activation::Crelu, Activation::Screlu] {
+            let mut rng = Rng::new(4);
+            let mut weights = Weights::random(6, 16, &mut rng);
+            weights
+                .feature_bias
+                .iter_mut()
+                .enumerate()
+                .for_each(|(i, b)| *b = 0.05 * (i % 5) as f32);
+            let mut data = Examples::default();
+            data.push(&[0, 2, 5], &[1, 3, 4], true, 0.8, 0.1);
+            data.push(&[1, 4], &[0, 5], false, 0.3, -0.2);
+            let scale = 200.0;
+            let mut grad = Weights::zero(6, 16);
+            let mut scratch = Scratch::new(16);
+            for example in &data.examples {
+                backward(
+                    &weights,
+                    activation,
+                    &data,
+                    example,
+                    scale,
+                    &mut grad,
+                    &mut scratch,
+                );
+            }
+            let total = |w: &Weights| loss(w, activation, &data, scale).0;
+            let analytic: Vec<f32> = grad.values().copied().collect();
+            let step = 1e-3;
+            let mut checked = 0;
+            for index in (0..weights.len()).step_by(7) {
+                let mut plus = weights.clone();
+                *plus.values_mut().nth(index).unwrap() += step;
+                let mut minus = weights.clone();
+                *minus.values_mut().nth(index).unwrap() -= step;
+                let numeric = ((total(&plus) - total(&minus)) / (2.0 * step as f64)) as f32;
+                assert!(
+                    (numeric - analytic[index]).abs() <= 1e-3 + 0.05 * numeric.abs(),
+                    "{activation:?} weight {index}: numeric {numeric}, analytic {}",
+                    analytic[index]
+                );
+                checked += (numeric.abs() > 1e-5) as usize;
+            }
+            assert!(checked > 5, "{activation:?}: too few weights with a slope");
+        }
+    }
+}

@@ -1,0 +1,218 @@
+use super::*;
+use crate::eval::network::{path, Network};
+use crate::tune::datagen::{self, DataFormat, DatagenOptions};
+
+fn temp_dir(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("roger-train-{}-{name}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+fn options(variant: &str, data: PathBuf, out: PathBuf) -> TrainOptions {
+    TrainOptions {
+        variant: variant.into(),
+        data: vec![data.clone()],
+        held_out: vec![data],
+        epochs: 6,
+        hidden: 16,
+        activation: Activation::Screlu,
+        lambda: 0.5,
+        rate: 0.01,
+        final_rate: None,
+        batch: 64,
+        chunk: 300,
+        scale: None,
+        threads: 1,
+        seed: 1,
+        residual: false,
+        mirror: false,
+        stop_after: None,
+        checkpoint: None,
+        resume: None,
+        out: Some(out),
+    }
+}
+
+/// Runs on one thread, so that sums are made in one order and runs repeat exactly.
+fn run_quietly<G: Tunable + NetworkInputs>(options: &TrainOptions) -> Vec<String> {
+    let mut lines = Vec::new();
+    rayon::ThreadPoolBuilder::new()
+        .num_threads(1)
+        .build()
+        .unwrap()
+        .install(|| run::<G>(options, &mut |line| lines.push(line.to_string())))
+        .unwrap();
+    lines
+}
+
+/// The held-out losses the epoch lines report.
+fn held_out_losses(lines: &[String]) -> Vec<f64> {
+    lines
+        .iter()
+        .filter_map(|line| line.split("held out ").nth(1))
+        .map(|rest| rest.split(',').next().unwrap().parse().unwrap())
+        .collect()
+}
+
+/// A little self-play of `G` (game data, with `threads` games and at most `max_plies` each),
+/// trained on with both activations: the loss falls, and the written network reads back.
+fn the_loss_falls_on_a_little_self_play<G: Tunable + NetworkInputs>() {
+    let dir = temp_dir(G::VARIANT);
+    let data = dir.join("data.rgd");
+    datagen::run(
+        &DatagenOptions {
+            variant: G::VARIANT.into(),
+            games: 3,
+            nodes: 150,
+            random_plies: 8,
+            seed: 11,
+            out: data.clone(),
+            format: DataFormat::Binary,
+            shard: None,
+            threads: 1,
+            max_plies: 80,
+            win_score: 2000,
+            win_plies: 4,
+            opening_limit: 300,
+            hash: 1,
+        },
+        &mut |_| {},
+    )
+    .unwrap();
+    for activation in [Activation::Crelu, Activation::Screlu] {
+        let out = dir.join("net.nnue");
+        let lines = run_quietly::<G>(&TrainOptions {
+            activation,
+            mirror: true,
+            ..options(G::VARIANT, data.clone(), out.clone())
+        });
+        let losses = held_out_losses(&lines);
+        assert_eq!(losses.len(), 6, "{lines:?}");
+        assert!(
+            losses[5] < losses[0] * 0.9,
+            "{} {activation:?}: {lines:?}",
+            G::VARIANT
+        );
+        let network = Network::from_bytes(&std::fs::read(&out).unwrap(), G::INPUTS).unwrap();
+        assert_eq!((network.hidden(), network.activation()), (16, activation));
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn the_chess_loss_falls_on_a_little_self_play() {
+    the_loss_falls_on_a_little_self_play::<Chess>();
+}
+
+#[test]
+fn the_millennium_loss_falls_on_a_little_self_play() {
+    the_loss_falls_on_a_little_self_play::<Millennium>();
+}
+
+#[test]
+fn the_nichess_loss_falls_on_a_little_self_play() {
+    the_loss_falls_on_a_little_self_play::<Nichess>();
+}
+
+#[test]
+fn a_network_learns_that_a_queen_up_wins() {
+    let dir = temp_dir("queen");
+    let data = dir.join("data.txt");
+    // White a queen up wins, Black a queen up wins, level positions draw.
+    let lines = [
+        "4k3/8/8/8/8/8/8/3QK3 w - - 0 1 | 900 | 1",
+        "3qk3/8/8/8/8/8/8/4K3 w - - 0 1 | -900 | 0",
+        "4k3/pppppppp/8/8/8/8/PPPPPPPP/4K3 w - - 0 1 | 0 | 0.5",
+        "3qk3/8/8/8/8/8/8/4K3 b - - 0 1 | -900 | 0",
+    ];
+    std::fs::write(&data, lines.join("\n")).unwrap();
+    let out = dir.join("net.nnue");
+    let queen_up = Chess::from_fen("4k3/8/8/8/8/8/8/3QK3 w - - 0 1").unwrap();
+    for residual in [false, true] {
+        run_quietly::<Chess>(&TrainOptions {
+            epochs: 40,
+            batch: 4,
+            scale: Some(300.0),
+            residual,
+            held_out: vec![],
+            ..options("chess", data.clone(), out.clone())
+        });
+        let network = Network::from_bytes(&std::fs::read(&out).unwrap(), Chess::INPUTS).unwrap();
+        assert_eq!(network.is_residual(), residual);
+        // As a correction, the hand-set score plus the correction still sees the queen.
+        let base = if residual { hand_set(&queen_up) } else { 0 };
+        let score = base + path::evaluate(&network, &queen_up);
+        assert!(
+            score > 200,
+            "a queen up scored {score} (correction: {residual})"
+        );
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn a_run_resumed_from_its_checkpoint_ends_where_a_whole_run_ends() {
+    let dir = temp_dir("resume");
+    let data = dir.join("data.txt");
+    let lines = [
+        "4k3/8/8/8/8/8/8/3QK3 w - - 0 1 | 900 | 1",
+        "3qk3/8/8/8/8/8/8/4K3 w - - 0 1 | -900 | 0",
+        "4k3/pppppppp/8/8/8/8/PPPPPPPP/4K3 w - - 0 1 | 0 | 0.5",
+        "4k3/pppppppp/8/8/8/8/PPPPPPPP/3QK3 b - - 0 1 | 700 | 1",
+        "3qk3/8/8/8/8/8/8/4K3 b - - 0 1 | -900 | 0",
+    ];
+    std::fs::write(&data, lines.join("\n")).unwrap();
+    let whole = dir.join("whole.nnue");
+    let resumed = dir.join("resumed.nnue");
+    let checkpoint = dir.join("run.ckpt");
+    let base = TrainOptions {
+        epochs: 4,
+        batch: 2,
+        chunk: 3,
+        held_out: vec![],
+        ..options("chess", data.clone(), whole.clone())
+    };
+    run_quietly::<Chess>(&base);
+    run_quietly::<Chess>(&TrainOptions {
+        stop_after: Some(2),
+        checkpoint: Some(checkpoint.clone()),
+        out: Some(resumed.clone()),
+        ..base.clone()
+    });
+    let lines = run_quietly::<Chess>(&TrainOptions {
+        resume: Some(checkpoint.clone()),
+        out: Some(resumed.clone()),
+        ..base.clone()
+    });
+    // Only the passes left were run.
+    assert_eq!(lines.iter().filter(|l| l.starts_with("epoch")).count(), 2);
+    assert_eq!(
+        std::fs::read(&whole).unwrap(),
+        std::fs::read(&resumed).unwrap()
+    );
+    // A checkpoint of another shape is refused.
+    let error = rayon::ThreadPoolBuilder::new()
+        .num_threads(1)
+        .build()
+        .unwrap()
+        .install(|| {
+            run::<Chess>(
+                &TrainOptions {
+                    hidden: 32,
+                    resume: Some(checkpoint.clone()),
+                    ..base.clone()
+                },
+                &mut |_| {},
+            )
+        })
+        .unwrap_err();
+    assert!(error.contains("not this run's"), "{error}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn the_rate_follows_a_cosine_from_the_first_to_the_last_pass() {
+    assert_eq!(scheduled_rate(0.01, 0.001, 0, 5), 0.01);
+    assert!((scheduled_rate(0.01, 0.001, 4, 5) - 0.001).abs() < 1e-9);
+    assert!((scheduled_rate(0.01, 0.001, 2, 5) - 0.0055).abs() < 1e-6);
+}
