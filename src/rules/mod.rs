@@ -161,6 +161,12 @@ pub trait Game: Clone + Send + Sync + Debug + 'static {
     /// The legal captures and promotions (what quiescence search looks at).
     fn generate_tactical(&self, moves: &mut MoveList<Self::Move>);
     fn is_tactical(&self, mv: Self::Move) -> bool;
+    /// Whether the legal move leaves the opponent in check, asked before it is played (the
+    /// search decides its pruning first and plays only what survives). By default it plays
+    /// the move to see; a game can say it faster.
+    fn gives_check(&self, mv: Self::Move) -> bool {
+        self.play(mv).in_check()
+    }
     /// Plays a legal move in place.
     fn make(&mut self, mv: Self::Move);
     /// Passes the turn in place (null move, for the search only).

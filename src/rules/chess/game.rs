@@ -52,6 +52,10 @@ impl Game for Chess {
     fn is_tactical(&self, mv: Move) -> bool {
         mv.is_capture() || mv.is_promotion()
     }
+    #[inline]
+    fn gives_check(&self, mv: Move) -> bool {
+        self.move_gives_check(mv)
+    }
     #[inline(always)]
     fn make(&mut self, mv: Move) {
         self.apply(mv);

@@ -1,5 +1,6 @@
 //! Standard chess: positions, FEN, legal move generation and copy-make, on the 8x8 `u64` board.
 
+mod check;
 mod fen;
 mod game;
 mod movegen;

@@ -749,42 +749,44 @@ impl<'a, G: Game + Evaluate> Searcher<'a, G> {
                 continue;
             }
             let tactical = pos.is_tactical(mv);
-            let child = pos.play(mv);
-            let gives_check = child.in_check();
             let quiet_score = if tactical {
                 0
             } else {
                 self.history.quiet_score(pos, mv, previous)
             };
 
-            if !root && !in_check && !tactical && !gives_check && best_score > -MATE_BOUND {
-                // Late move pruning and futility pruning of quiet moves near the leaves.
-                let late = (3 + (depth * depth) as usize) / if improving { 1 } else { 2 };
-                if !pv_node && depth <= 4 && quiets_tried.len() >= late {
-                    continue;
-                }
-                // Quiet moves that history says fail, near the leaves.
-                if !pv_node && depth <= 3 && quiet_score < -3_000 * depth {
-                    continue;
-                }
-                // The depth this move would be searched to after its late-move reduction:
-                // the futility and exchange margins follow it, not the node's depth.
-                let reduced_depth =
-                    (depth - 1 - reduction(depth, searched + 1) + quiet_score / 12_000).max(0);
-                if !pv_node && reduced_depth <= 6 && eval + 100 + 100 * reduced_depth <= alpha {
-                    continue;
-                }
-                // A quiet move that hands the opponent material near the leaves.
-                if depth <= 8 && !pos.see_ge(mv, -30 * reduced_depth * reduced_depth) {
-                    continue;
-                }
+            // Pruning is decided before the move is played, so that a pruned move is never
+            // made: a move is pruned when a rule below says so and it gives no check, and
+            // whether it checks is asked only then (most moves meet no rule).
+            let prune = !root
+                && best_score > -MATE_BOUND
+                && if tactical {
+                    // A capture that loses much more than the depth can win back.
+                    depth <= 6 && !pos.see_ge(mv, -100 * depth)
+                } else {
+                    !in_check && {
+                        // Late move pruning and futility pruning of quiet moves near the leaves.
+                        let late = (3 + (depth * depth) as usize) / if improving { 1 } else { 2 };
+                        // The depth this move would be searched to after its late-move reduction:
+                        // the futility and exchange margins follow it, not the node's depth.
+                        let reduced_depth = (depth - 1 - reduction(depth, searched + 1)
+                            + quiet_score / 12_000)
+                            .max(0);
+                        (!pv_node && depth <= 4 && quiets_tried.len() >= late)
+                        // Quiet moves that history says fail, near the leaves.
+                        || (!pv_node && depth <= 3 && quiet_score < -3_000 * depth)
+                        || (!pv_node
+                            && reduced_depth <= 6
+                            && eval + 100 + 100 * reduced_depth <= alpha)
+                        // A quiet move that hands the opponent material near the leaves.
+                        || (depth <= 8 && !pos.see_ge(mv, -30 * reduced_depth * reduced_depth))
+                    }
+                };
+            if prune && !pos.gives_check(mv) {
+                continue;
             }
-            if !root && tactical && best_score > -MATE_BOUND && depth <= 6 && !gives_check {
-                // A capture that loses much more than the depth can win back.
-                if !pos.see_ge(mv, -100 * depth) {
-                    continue;
-                }
-            }
+            let child = pos.play(mv);
+            let gives_check = child.in_check();
 
             // Singular extension: when the hash move is much better than every other move, it
             // is searched one ply deeper (two if far better); when another move also beats
