@@ -83,7 +83,7 @@ mod tests {
         let mut rng = Rng::new(3);
         let (mut moves_checked, mut checks) = (0, 0);
         for game in 0..40 {
-            let mut position = starts[game % starts.len()].clone();
+            let mut position = starts[game % starts.len()];
             for _ in 0..120 {
                 let mut moves = MoveList::new();
                 position.generate_moves(&mut moves);
