@@ -3,7 +3,7 @@
 //! their quiet positions as text lines (docs/tuning.md).
 
 use super::data::format::{self, GameResult, Ply, RawGame};
-use super::data::replay::{encode_move, replay};
+use super::data::replay::{encode_move, samples};
 use super::Sample;
 use crate::eval::Evaluate;
 use crate::players::Rng;
@@ -185,15 +185,7 @@ fn run_game<G: Game + Evaluate>(
                 .collect()
         });
         for game in games.into_iter().flatten() {
-            let samples: Vec<Sample> = replay::<G>(&game)?
-                .into_iter()
-                .filter(|stored| stored.is_sample())
-                .map(|stored| Sample {
-                    fen: stored.position.fen(),
-                    score: stored.score as i32,
-                    result: game.result.white_score(),
-                })
-                .collect();
+            let samples: Vec<Sample> = samples::<G>(&game)?;
             match options.format {
                 DataFormat::Binary => bytes.extend(format::game_bytes(&game)),
                 DataFormat::Text => {
@@ -361,6 +353,7 @@ pub fn play_game<G: Game + Evaluate>(options: &DatagenOptions, index: u64) -> Op
 mod tests {
     use super::*;
     use crate::tune::data::format::GameReader;
+    use crate::tune::data::replay::replay;
 
     fn options(variant: &str, out: PathBuf) -> DatagenOptions {
         DatagenOptions {

@@ -35,14 +35,10 @@ impl Chess {
             let victim = if to.0 > from.0 { to.0 - 8 } else { to.0 + 8 };
             occupied &= !(1u64 << victim);
         } else if mv.is_castle() {
-            let rank = from.0 & !7;
-            let (rook_from, rook_to) = if to.0 > from.0 {
-                (rank + 7, rank + 5)
-            } else {
-                (rank, rank + 3)
-            };
-            occupied = (occupied & !(1u64 << rook_from)) | 1u64 << rook_to;
-            rooks = (rooks & !(1u64 << rook_from)) | 1u64 << rook_to;
+            let (rook_from, rook_to) = super::position::castling_rook(from, to);
+            let (rook_from, rook_to) = (1u64 << rook_from.index(), 1u64 << rook_to.index());
+            occupied = (occupied & !rook_from) | rook_to;
+            rooks = (rooks & !rook_from) | rook_to;
         }
         let queens = ours(PieceKind::Queen);
         let tables = Board8x8::tables();

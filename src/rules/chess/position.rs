@@ -234,13 +234,8 @@ impl Chess {
                 },
             );
         } else if mv.is_castle() {
-            let rank = from.0 & !7;
-            let (rook_from, rook_to) = if to.0 > from.0 {
-                (rank + 7, rank + 5)
-            } else {
-                (rank, rank + 3)
-            };
-            self.shift_piece(Square(rook_from), Square(rook_to));
+            let (rook_from, rook_to) = castling_rook(from, to);
+            self.shift_piece(rook_from, rook_to);
         } else if mv.flag_bits() == MoveFlag::DoublePush as u16 {
             self.en_passant = (from.0 + to.0) / 2;
         }
@@ -281,5 +276,16 @@ impl Chess {
         }
         const DARK: u64 = 0xAA55_AA55_AA55_AA55;
         knights.is_empty() && ((bishops & DARK) == 0 || (bishops & !DARK) == 0)
+    }
+}
+
+/// Where the rook of a castling by the king from `from` to `to` comes from and goes to.
+#[inline(always)]
+pub(super) fn castling_rook(from: Square, to: Square) -> (Square, Square) {
+    let rank = from.0 & !7;
+    if to.0 > from.0 {
+        (Square(rank + 7), Square(rank + 5))
+    } else {
+        (Square(rank), Square(rank + 3))
     }
 }

@@ -2,14 +2,14 @@
 
 use super::convert::TextConverter;
 use super::format::{self, Ply, RawGame};
-use super::replay::replay;
+use super::replay::{replay, sample_positions};
 use crate::rules::chess::Chess;
 use crate::rules::millennium::Millennium;
 use crate::rules::nichess::Nichess;
 use crate::rules::Game;
 use crate::tune::datagen::VARIANTS;
 use crate::tune::Sample;
-use std::io::{BufRead, BufWriter, Read, Write};
+use std::io::{BufRead, BufWriter, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
@@ -165,15 +165,6 @@ impl Counts {
     }
 }
 
-/// Whether the file begins like game data (else it is read as text).
-fn is_game_data_file(path: &Path) -> Result<bool, String> {
-    let mut head = [0u8; 6];
-    let mut file =
-        std::fs::File::open(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
-    let read = file.read(&mut head).map_err(|e| e.to_string())?;
-    Ok(format::is_game_data(&head[..read]))
-}
-
 /// The game a file's games are of, and its counts.
 pub fn count_file(path: &Path) -> Result<(String, Counts), String> {
     let bytes = std::fs::metadata(path)
@@ -182,7 +173,7 @@ pub fn count_file(path: &Path) -> Result<(String, Counts), String> {
     if bytes == 0 {
         return Ok(("empty".into(), Counts::default()));
     }
-    if !is_game_data_file(path)? {
+    if !format::is_game_data_file(path)? {
         let file = std::fs::File::open(path).map_err(|e| e.to_string())?;
         let mut positions = 0;
         for line in std::io::BufReader::new(file).lines() {
@@ -217,10 +208,7 @@ pub fn count_file(path: &Path) -> Result<(String, Counts), String> {
 }
 
 fn sample_count<G: Game>(game: &RawGame) -> Result<usize, String> {
-    Ok(replay::<G>(game)?
-        .iter()
-        .filter(|stored| stored.is_sample())
-        .count())
+    Ok(sample_positions::<G>(game)?.len())
 }
 
 fn count_command(files: &[PathBuf]) -> Result<String, String> {
@@ -425,7 +413,7 @@ fn convert_into<G: Game>(
         }
     };
     for path in files {
-        if is_game_data_file(path)? {
+        if format::is_game_data_file(path)? {
             return Err(format!("{} is game data already", path.display()));
         }
         let file = std::fs::File::open(path)

@@ -142,6 +142,15 @@ pub fn is_game_data(first_bytes: &[u8]) -> bool {
     first_bytes.starts_with(MAGIC)
 }
 
+/// Whether the file begins like game data (else it is read as text).
+pub fn is_game_data_file(path: &std::path::Path) -> Result<bool, String> {
+    let mut head = [0u8; MAGIC.len()];
+    let read = std::fs::File::open(path)
+        .and_then(|mut file| file.read(&mut head))
+        .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+    Ok(is_game_data(&head[..read]))
+}
+
 /// Reads a game-data file's games one by one. A file cut short inside its last game (datagen
 /// stopped while writing) ends at the last whole game; [`GameReader::truncated`] says so.
 pub struct GameReader<R: Read> {

@@ -109,6 +109,25 @@ pub fn replay<G: Game>(game: &RawGame) -> Result<Vec<StoredPosition<G>>, String>
     Ok(positions)
 }
 
+/// The positions of a stored game to learn from ([`StoredPosition::is_sample`]).
+pub fn sample_positions<G: Game>(game: &RawGame) -> Result<Vec<StoredPosition<G>>, String> {
+    let mut positions = replay::<G>(game)?;
+    positions.retain(StoredPosition::is_sample);
+    Ok(positions)
+}
+
+/// The same as text samples: FEN, score and the game's result.
+pub fn samples<G: Game>(game: &RawGame) -> Result<Vec<crate::tune::Sample>, String> {
+    Ok(sample_positions::<G>(game)?
+        .into_iter()
+        .map(|stored| crate::tune::Sample {
+            fen: stored.position.fen(),
+            score: stored.score as i32,
+            result: game.result.white_score(),
+        })
+        .collect())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -3,7 +3,7 @@
 
 use super::command::with_game;
 use super::format::{self, RawGame};
-use super::replay::replay;
+use super::replay::samples;
 use crate::rules::chess::Chess;
 use crate::rules::millennium::Millennium;
 use crate::rules::nichess::Nichess;
@@ -11,18 +11,13 @@ use crate::rules::Game;
 use crate::tune::datagen::VARIANTS;
 use crate::tune::Sample;
 use rayon::prelude::*;
-use std::io::Read;
 use std::path::{Path, PathBuf};
 
 /// Reads the positions to learn from of every file (game data of `variant`, or text lines).
 pub fn read_samples(paths: &[PathBuf], variant: &str) -> Result<Vec<Sample>, String> {
     let mut samples = Vec::new();
     for path in paths {
-        let mut head = [0u8; 6];
-        let read = std::fs::File::open(path)
-            .and_then(|mut file| file.read(&mut head))
-            .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
-        if format::is_game_data(&head[..read]) {
+        if format::is_game_data_file(path)? {
             samples.extend(game_data_samples(path, variant)?);
         } else {
             samples.extend(text_samples(path)?);
@@ -58,23 +53,11 @@ fn game_data_samples(path: &Path, variant: &str) -> Result<Vec<Sample>, String> 
         .map_err(|e| format!("{}: {e}", path.display()))?;
     let per_game: Vec<Result<Vec<Sample>, String>> = games
         .par_iter()
-        .map(|game| with_game!(variant, G => game_samples::<G>(game)))
+        .map(|game| with_game!(variant, G => samples::<G>(game)))
         .collect();
     let mut samples = Vec::new();
     for (index, game) in per_game.into_iter().enumerate() {
         samples.extend(game.map_err(|e| format!("{}: game {}: {e}", path.display(), index + 1))?);
     }
     Ok(samples)
-}
-
-fn game_samples<G: Game>(game: &RawGame) -> Result<Vec<Sample>, String> {
-    Ok(replay::<G>(game)?
-        .into_iter()
-        .filter(|stored| stored.is_sample())
-        .map(|stored| Sample {
-            fen: stored.position.fen(),
-            score: stored.score as i32,
-            result: game.result.white_score(),
-        })
-        .collect())
 }

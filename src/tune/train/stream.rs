@@ -6,10 +6,10 @@ use super::model::{sigmoid, Examples};
 use crate::eval::network::{NetworkInputs, EVAL_SCALE};
 use crate::rules::{Color, Game};
 use crate::tune::data::format::{self, RawGame};
-use crate::tune::data::replay::replay;
+use crate::tune::data::replay::sample_positions;
 use crate::tune::{Sample, Tunable};
 use rayon::prelude::*;
-use std::io::{BufRead, Read};
+use std::io::BufRead;
 use std::path::{Path, PathBuf};
 
 /// A position to learn from: the position, its score (centipawns, White's view) and the game's
@@ -27,11 +27,7 @@ pub fn for_each_chunk<G: Game>(
     each: &mut dyn FnMut(Vec<Scored<G>>) -> Result<(), String>,
 ) -> Result<(), String> {
     for path in paths {
-        let mut head = [0u8; 6];
-        let read = std::fs::File::open(path)
-            .and_then(|mut file| file.read(&mut head))
-            .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
-        if format::is_game_data(&head[..read]) {
+        if format::is_game_data_file(path)? {
             game_data_chunks::<G>(path, chunk, each)?;
         } else {
             text_chunks::<G>(path, chunk, each)?;
@@ -69,9 +65,8 @@ fn game_data_chunks<G: Game>(
             let played: Result<Vec<Vec<Scored<G>>>, String> = games
                 .par_iter()
                 .map(|game| {
-                    Ok(replay::<G>(game)?
+                    Ok(sample_positions::<G>(game)?
                         .into_iter()
-                        .filter(|stored| stored.is_sample())
                         .map(|stored| Scored {
                             position: stored.position,
                             score: stored.score as i32,
