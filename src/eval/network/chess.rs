@@ -98,26 +98,25 @@ impl Entry {
     }
 
     /// Moves the sums from the sets held to `sets`.
+    /// Moves the sums from the sets held to `sets` (at most [`REFRESH_ABOVE`] pieces apart):
+    /// each side's accumulator in one pass over the changed inputs.
     fn update(&mut self, sets: &PieceSets, network: &Network) {
+        type Changes = arrayvec::ArrayVec<usize, { REFRESH_ABOVE as usize }>;
+        let mut added: [Changes; 2] = Default::default();
+        let mut removed: [Changes; 2] = Default::default();
         for (c, &color) in COLORS.iter().enumerate() {
             for (kind, (&was, &now)) in self.sets[c].iter().zip(sets[c].iter()).enumerate() {
-                for sq in (was & !now).squares() {
-                    for (p, &perspective) in COLORS.iter().enumerate() {
-                        network.remove(
-                            &mut self.accumulators[p],
-                            input(perspective, color, kind, sq.index()),
-                        );
-                    }
-                }
-                for sq in (now & !was).squares() {
-                    for (p, &perspective) in COLORS.iter().enumerate() {
-                        network.add(
-                            &mut self.accumulators[p],
-                            input(perspective, color, kind, sq.index()),
-                        );
+                for (changes, set) in [(&mut removed, was & !now), (&mut added, now & !was)] {
+                    for sq in set.squares() {
+                        for (p, &perspective) in COLORS.iter().enumerate() {
+                            changes[p].push(input(perspective, color, kind, sq.index()));
+                        }
                     }
                 }
             }
+        }
+        for p in 0..2 {
+            network.update(&mut self.accumulators[p], &added[p], &removed[p]);
         }
         self.sets = *sets;
     }

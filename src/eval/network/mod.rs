@@ -270,8 +270,9 @@ impl Network {
         }
     }
 
-    /// Adds the inputs of `added` and removes those of `removed` in one pass over the
-    /// accumulator.
+    /// Adds the inputs of `added` and removes those of `removed`, in one pass over the
+    /// accumulator for the changes a move makes (a move: one of each; a capture: one added, two
+    /// removed; castling: two of each).
     #[inline]
     pub fn update(&self, accumulator: &mut [i16], added: &[usize], removed: &[usize]) {
         match (added, removed) {
@@ -279,6 +280,30 @@ impl Network {
                 let (a, r) = (self.row(*a), self.row(*r));
                 for ((cell, &plus), &minus) in accumulator.iter_mut().zip(a).zip(r) {
                     *cell = cell.wrapping_add(plus).wrapping_sub(minus);
+                }
+            }
+            ([a], [r1, r2]) => {
+                let (a, r1, r2) = (self.row(*a), self.row(*r1), self.row(*r2));
+                for (((cell, &plus), &minus1), &minus2) in
+                    accumulator.iter_mut().zip(a).zip(r1).zip(r2)
+                {
+                    *cell = cell
+                        .wrapping_add(plus)
+                        .wrapping_sub(minus1)
+                        .wrapping_sub(minus2);
+                }
+            }
+            ([a1, a2], [r1, r2]) => {
+                let (a1, a2) = (self.row(*a1), self.row(*a2));
+                let (r1, r2) = (self.row(*r1), self.row(*r2));
+                for ((((cell, &plus1), &plus2), &minus1), &minus2) in
+                    accumulator.iter_mut().zip(a1).zip(a2).zip(r1).zip(r2)
+                {
+                    *cell = cell
+                        .wrapping_add(plus1)
+                        .wrapping_add(plus2)
+                        .wrapping_sub(minus1)
+                        .wrapping_sub(minus2);
                 }
             }
             _ => {
@@ -458,6 +483,9 @@ mod tests {
             network.add(&mut step, 9);
             network.update(&mut step, &[2], &[1]);
             network.update(&mut step, &[1, 3], &[2]);
+            network.update(&mut step, &[5], &[1, 3]);
+            network.update(&mut step, &[1, 3], &[5, 8]);
+            network.add(&mut step, 8);
             let mut fresh = network.accumulator();
             network.refresh(&mut fresh, [1, 3, 7, 9].into_iter());
             assert_eq!(step, fresh);
