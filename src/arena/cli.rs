@@ -342,8 +342,8 @@ fn in_process_player(
     PlaySettings::from_names(player, seed, None, 0)
 }
 
-/// `I/N` with 1 <= I <= N.
-fn parse_shard(text: &str) -> Result<(usize, usize), String> {
+/// `I/N` with 1 <= I <= N: the arena's and datagen's `--shard`.
+pub fn parse_shard(text: &str) -> Result<(usize, usize), String> {
     let parsed = text
         .split_once('/')
         .and_then(|(i, n)| Some((i.parse::<usize>().ok()?, n.parse::<usize>().ok()?)));
