@@ -71,6 +71,30 @@ pub struct DatagenOptions {
     pub hash: usize,
 }
 
+#[cfg(test)]
+impl DatagenOptions {
+    /// A run of two short, quick games (200 nodes a move, 120 plies at most) written as text,
+    /// for tests to adjust.
+    pub(crate) fn tiny(variant: &str, out: PathBuf) -> DatagenOptions {
+        DatagenOptions {
+            variant: variant.into(),
+            games: 2,
+            nodes: 200,
+            random_plies: 8,
+            seed: 5,
+            out,
+            format: DataFormat::Text,
+            shard: None,
+            threads: 1,
+            max_plies: 120,
+            win_score: 2000,
+            win_plies: 4,
+            opening_limit: 300,
+            hash: 1,
+        }
+    }
+}
+
 /// How datagen writes its games.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
 pub enum DataFormat {
@@ -343,22 +367,7 @@ mod tests {
     use crate::tune::data::replay::replay;
 
     fn options(variant: &str, out: PathBuf) -> DatagenOptions {
-        DatagenOptions {
-            variant: variant.into(),
-            games: 2,
-            nodes: 200,
-            random_plies: 8,
-            seed: 5,
-            out,
-            format: DataFormat::Text,
-            shard: None,
-            threads: 1,
-            max_plies: 120,
-            win_score: 2000,
-            win_plies: 4,
-            opening_limit: 300,
-            hash: 1,
-        }
+        DatagenOptions::tiny(variant, out)
     }
 
     fn temp_path(name: &str) -> PathBuf {

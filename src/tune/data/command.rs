@@ -446,20 +446,12 @@ mod tests {
 
     fn datagen(variant: &str, format: DataFormat, out: &Path) {
         let options = DatagenOptions {
-            variant: variant.into(),
             games: 3,
             nodes: 150,
-            random_plies: 8,
             seed: 3,
-            out: out.to_path_buf(),
             format,
-            shard: None,
-            threads: 1,
             max_plies: 60,
-            win_score: 2000,
-            win_plies: 4,
-            opening_limit: 300,
-            hash: 1,
+            ..DatagenOptions::tiny(variant, out.to_path_buf())
         };
         datagen::run(&options, &mut |_| {}).unwrap();
     }

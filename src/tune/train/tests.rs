@@ -61,20 +61,12 @@ fn the_loss_falls_on_a_little_self_play<G: Tunable + NetworkInputs>() {
     let data = dir.join("data.rgd");
     datagen::run(
         &DatagenOptions {
-            variant: G::VARIANT.into(),
             games: 3,
             nodes: 150,
-            random_plies: 8,
             seed: 11,
-            out: data.clone(),
             format: DataFormat::Binary,
-            shard: None,
-            threads: 1,
             max_plies: 80,
-            win_score: 2000,
-            win_plies: 4,
-            opening_limit: 300,
-            hash: 1,
+            ..DatagenOptions::tiny(G::VARIANT, data.clone())
         },
         &mut |_| {},
     )
