@@ -1,6 +1,7 @@
 //! The transposition table, shared by every search thread without locks.
 //!
-//! Each slot is two atomics: the key XOR the data, and the data. A torn write (two threads
+//! Each slot is two atomics: the check word and the data. The check word is the key's upper 48
+//! bits and the position's static evaluation (16 bits), XOR the data. A torn write (two threads
 //! writing one slot at once) makes the XOR check fail, so a reader never sees a mixed entry.
 
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -12,14 +13,32 @@ pub enum Bound {
     Upper = 3,
 }
 
-/// What a slot holds: the best move (packed), a score, the depth and the kind of bound.
+/// What a slot holds: the best move (packed), a score, the depth and the kind of bound, and the
+/// position's static evaluation when it was known.
 #[derive(Clone, Copy, Debug)]
 pub struct Entry {
     pub packed_move: u32,
     pub score: i16,
     pub depth: u8,
     pub bound: Bound,
+    /// The evaluation before any correction, so that a visit again need not compute it.
+    pub static_eval: Option<i16>,
     generation: u8,
+}
+
+/// The key's bits that the check word holds; the others hold the static evaluation. The slot's
+/// index comes from the key's upper bits too, so 48 of them tell positions apart.
+const KEY_BITS: u64 = !0xFFFF;
+/// The evaluation field's value for "not known" (in check, or out of range).
+const NO_EVAL: u16 = i16::MIN as u16;
+
+/// The check word's payload: the key's upper bits and the evaluation.
+fn check_word(key: u64, static_eval: Option<i32>) -> u64 {
+    let eval = match static_eval {
+        Some(eval) if eval.abs() < i16::MAX as i32 => eval as i16 as u16,
+        _ => NO_EVAL,
+    };
+    key & KEY_BITS | eval as u64
 }
 
 impl Entry {
@@ -30,7 +49,7 @@ impl Entry {
             | (self.bound as u64) << 56
             | ((self.generation & 63) as u64) << 58
     }
-    fn decode(data: u64) -> Option<Entry> {
+    fn decode(data: u64, eval: u16) -> Option<Entry> {
         let bound = match (data >> 56) & 3 {
             1 => Bound::Exact,
             2 => Bound::Lower,
@@ -42,6 +61,7 @@ impl Entry {
             score: (data >> 32) as u16 as i16,
             depth: (data >> 48) as u8,
             bound,
+            static_eval: (eval != NO_EVAL).then_some(eval as i16),
             generation: (data >> 58) as u8,
         })
     }
@@ -152,19 +172,29 @@ impl TranspositionTable {
     pub fn probe(&self, key: u64) -> Option<Entry> {
         let slot = self.slot(key);
         let data = slot.data.load(Ordering::Relaxed);
-        if slot.check.load(Ordering::Relaxed) ^ data != key {
+        let payload = slot.check.load(Ordering::Relaxed) ^ data;
+        if (payload ^ key) & KEY_BITS != 0 {
             return None;
         }
-        Entry::decode(data)
+        Entry::decode(data, payload as u16)
     }
 
+    /// Stores a result for `key`; `static_eval` is the position's evaluation when known.
     #[inline]
-    pub fn store(&self, key: u64, packed_move: u32, score: i32, depth: i32, bound: Bound) {
+    pub fn store(
+        &self,
+        key: u64,
+        packed_move: u32,
+        score: i32,
+        depth: i32,
+        bound: Bound,
+        static_eval: Option<i32>,
+    ) {
         let slot = self.slot(key);
         let generation = self.current_generation();
         let old_data = slot.data.load(Ordering::Relaxed);
-        let same_key = slot.check.load(Ordering::Relaxed) ^ old_data == key;
-        if let Some(old) = Entry::decode(old_data) {
+        let same_key = (slot.check.load(Ordering::Relaxed) ^ old_data ^ key) & KEY_BITS == 0;
+        if let Some(old) = Entry::decode(old_data, NO_EVAL) {
             // Keep a deeper entry of this search for another position, and keep the old best
             // move when the new result has none.
             if !same_key && old.generation == generation && old.depth as i32 > depth + 2 {
@@ -184,10 +214,12 @@ impl TranspositionTable {
             score: score.clamp(i16::MIN as i32, i16::MAX as i32) as i16,
             depth: depth.clamp(0, 255) as u8,
             bound,
+            static_eval: None,
             generation,
         };
         let data = entry.encode();
-        slot.check.store(key ^ data, Ordering::Relaxed);
+        slot.check
+            .store(check_word(key, static_eval) ^ data, Ordering::Relaxed);
         slot.data.store(data, Ordering::Relaxed);
     }
 
@@ -197,7 +229,7 @@ impl TranspositionTable {
         self.slots
             .iter()
             .take(1000)
-            .filter_map(|s| Entry::decode(s.data.load(Ordering::Relaxed)))
+            .filter_map(|s| Entry::decode(s.data.load(Ordering::Relaxed), NO_EVAL))
             .filter(|e| e.generation == generation)
             .count() as u32
             * 1000
@@ -236,37 +268,43 @@ mod tests {
         let tt = TranspositionTable::new(1);
         let key = 0x1234_5678_9ABC_DEF0;
         assert!(tt.probe(key).is_none());
-        tt.store(key, 777, -250, 7, Bound::Lower);
+        tt.store(key, 777, -250, 7, Bound::Lower, Some(-31));
         let e = tt.probe(key).unwrap();
         assert_eq!(
             (e.packed_move, e.score, e.depth, e.bound),
             (777, -250, 7, Bound::Lower)
         );
-        assert!(tt.probe(key ^ 1).is_none());
+        assert_eq!(e.static_eval, Some(-31));
+        assert!(tt.probe(key ^ (1 << 40)).is_none());
+        // No evaluation (in check) and one beyond 16 bits read back as unknown.
+        tt.store(key, 777, -250, 8, Bound::Lower, None);
+        assert_eq!(tt.probe(key).unwrap().static_eval, None);
+        tt.store(key, 777, -250, 9, Bound::Lower, Some(40_000));
+        assert_eq!(tt.probe(key).unwrap().static_eval, None);
         assert!(tt.hashfull() <= 1000);
     }
 
     #[test]
     fn the_old_table_counts_as_free_memory_and_a_refusal_keeps_it() {
         let mut tt = TranspositionTable::new(8);
-        tt.store(42, 1, 2, 3, Bound::Exact);
+        tt.store(42 << 16, 1, 2, 3, Bound::Exact, None);
         // 4 MiB free plus the 8 MiB table cannot hold 13 MiB: refused, nothing changes.
         assert_eq!(
             tt.resize_within(13, Some(4)),
             Err("Hash 13 MiB is more than the 12 MiB of memory available".into())
         );
         assert_eq!((tt.megabytes(), tt.slots.len()), (8, 8 << 16));
-        assert_eq!(tt.probe(42).unwrap().packed_move, 1);
+        assert_eq!(tt.probe(42 << 16).unwrap().packed_move, 1);
         // 12 MiB fits once the old table is freed.
         assert_eq!(tt.resize_within(12, Some(4)), Ok(()));
         assert_eq!((tt.megabytes(), tt.slots.len()), (12, 12 << 16));
-        assert!(tt.probe(42).is_none());
+        assert!(tt.probe(42 << 16).is_none());
     }
 
     #[test]
     fn a_failed_allocation_keeps_the_size_but_not_the_entries() {
         let mut tt = TranspositionTable::new(2);
-        tt.store(42, 1, 2, 3, Bound::Exact);
+        tt.store(42 << 16, 1, 2, 3, Bound::Exact, None);
         let impossible = usize::MAX / (1 << 21);
         let error = tt.resize_within(impossible, None).unwrap_err();
         assert_eq!(
@@ -276,14 +314,14 @@ mod tests {
             )
         );
         assert_eq!((tt.megabytes(), tt.slots.len()), (2, 2 << 16));
-        assert!(tt.probe(42).is_none());
+        assert!(tt.probe(42 << 16).is_none());
     }
 
     #[test]
     fn an_impossible_size_is_refused_and_the_table_kept() {
         let mut tt = TranspositionTable::new(1);
-        tt.store(42, 1, 2, 3, Bound::Exact);
+        tt.store(42 << 16, 1, 2, 3, Bound::Exact, None);
         assert!(tt.try_resize(usize::MAX / (1 << 21)).is_err());
-        assert_eq!(tt.probe(42).unwrap().packed_move, 1);
+        assert_eq!(tt.probe(42 << 16).unwrap().packed_move, 1);
     }
 }

@@ -87,6 +87,8 @@ struct PlyState {
     piece_to: usize,
     /// The static evaluation here; `-INFINITY` in check.
     static_eval: i32,
+    /// The evaluation before the correction, for the table (`None`: in check, or not computed).
+    raw_eval: Option<i32>,
     /// Double extensions on the path up to here, which are limited.
     double_extensions: i32,
 }
@@ -96,6 +98,7 @@ impl Default for PlyState {
         PlyState {
             piece_to: NO_PIECE_TO,
             static_eval: -INFINITY,
+            raw_eval: None,
             double_extensions: 0,
         }
     }
@@ -637,11 +640,15 @@ impl<'a, G: Game + Evaluate> Searcher<'a, G> {
             }
         }
 
+        // The table keeps the evaluation of a position seen before.
         let raw_eval = if in_check {
             -INFINITY
+        } else if let Some(eval) = entry.and_then(|e| e.static_eval) {
+            eval as i32
         } else {
             self.evaluate(pos, ply)
         };
+        self.stack[ply].raw_eval = (!in_check).then_some(raw_eval);
         let static_eval = if in_check {
             -INFINITY
         } else {
@@ -950,7 +957,7 @@ impl<'a, G: Game + Evaluate> Searcher<'a, G> {
     }
 
     /// Stores a node's result, with the bound its score is against the window it was searched
-    /// with.
+    /// with, and the node's evaluation (the ply's `raw_eval`).
     #[inline(always)]
     fn store(
         &self,
@@ -969,8 +976,9 @@ impl<'a, G: Game + Evaluate> Searcher<'a, G> {
             Bound::Upper
         };
         let score = score_to_tt(score, ply);
+        let raw_eval = self.stack[ply].raw_eval;
         self.shared
             .tt
-            .store(key, best_move.pack(), score, depth, bound);
+            .store(key, best_move.pack(), score, depth, bound, raw_eval);
     }
 }

@@ -27,7 +27,8 @@ impl<G: Game + Evaluate> Searcher<'_, G> {
         }
         let in_check = pos.in_check();
         let key = pos.key();
-        if let Some(e) = self.shared.tt.probe(key) {
+        let entry = self.shared.tt.probe(key);
+        if let Some(e) = entry {
             let score = score_from_tt(e.score as i32, ply);
             if match e.bound {
                 Bound::Exact => true,
@@ -38,10 +39,16 @@ impl<G: Game + Evaluate> Searcher<'_, G> {
             }
         }
         let mut best_score = -INFINITY;
-        let stand_pat = if in_check {
-            -INFINITY
-        } else {
-            self.evaluate(pos, ply) + self.correction.get(pos.side_to_move(), pos.pawn_key())
+        // The table keeps the evaluation of a position seen before.
+        let raw_eval = match entry.and_then(|e| e.static_eval) {
+            _ if in_check => None,
+            Some(eval) => Some(eval as i32),
+            None => Some(self.evaluate(pos, ply)),
+        };
+        self.stack[ply].raw_eval = raw_eval;
+        let stand_pat = match raw_eval {
+            Some(eval) => eval + self.correction.get(pos.side_to_move(), pos.pawn_key()),
+            None => -INFINITY,
         };
         if !in_check {
             if stand_pat >= beta {
