@@ -452,7 +452,7 @@ pub fn evaluate_with<T: Tracer>(pos: &Millennium, w: &MillenniumWeights, tr: &mu
 }
 
 impl Evaluate for Millennium {
-    /// A network of the game is loaded with `EvalFile` (none is built in yet).
+    /// A network of the game is loaded with `EvalFile` (none is built in yet: see docs/network.md).
     type PathState = GamePath;
 
     fn evaluate(&self) -> i32 {

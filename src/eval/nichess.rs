@@ -2,6 +2,7 @@
 //! damage (a 30-AP attacker takes a 60-HP piece in two hits, a 60-AP one in one), throw
 //! threats with their splash, and the safety of the 10-HP king, which any hit destroys.
 
+use super::network::embedded;
 use super::network::path::GamePath;
 use super::weights::nichess::WEIGHTS;
 use super::weights::{idx, NichessWeights, Tracer};
@@ -366,15 +367,16 @@ pub fn evaluate_with<T: Tracer>(pos: &Nichess, w: &NichessWeights, tr: &mut T) -
 }
 
 impl Evaluate for Nichess {
-    /// A network of the game is loaded with `EvalFile` (none is built in yet).
+    /// The hand-set evaluation with the built-in network's correction (or `EvalFile`'s).
     type PathState = GamePath;
 
     fn evaluate(&self) -> i32 {
-        evaluate_with(self, W, &mut ())
+        GamePath::new(Some(embedded::nichess()))
+            .evaluate_off_path(self, || evaluate_with(self, W, &mut ()))
     }
 
     fn path_state(options: EvalOptions) -> GamePath {
-        GamePath::new(options.network_for::<Nichess>(None))
+        GamePath::new(options.network_for::<Nichess>(Some(embedded::nichess())))
     }
 
     fn evaluate_off_path(&self, state: &GamePath) -> i32 {
@@ -436,8 +438,26 @@ mod tests {
     use crate::rules::nichess::START_FEN;
     use crate::rules::Game;
 
+    /// The hand-set evaluation, which these tests are about (the network corrects it).
     fn eval(fen: &str) -> i32 {
-        Nichess::from_fen(fen).unwrap().evaluate()
+        evaluate_with(&Nichess::from_fen(fen).unwrap(), W, &mut ())
+    }
+
+    #[test]
+    fn the_built_in_network_reads_and_corrects_the_start_only_a_little() {
+        let start = Nichess::startpos();
+        let correction = start.evaluate() - evaluate_with(&start, W, &mut ());
+        assert!(correction.abs() < 60, "start position corrected by {correction}");
+        assert!(embedded::nichess().is_residual());
+        // `Use NNUE false`: the hand-set evaluation alone.
+        let off = Nichess::path_state(EvalOptions {
+            use_network: false,
+            loaded_network: None,
+        });
+        assert_eq!(
+            start.evaluate_off_path(&off),
+            evaluate_with(&start, W, &mut ())
+        );
     }
 
     #[test]

@@ -121,7 +121,12 @@ tunable!(
     NichessWeights,
     nichess,
     "src/eval/weights/nichess.rs",
-    &["king_zone", "base"]
+    &["king_zone", "base"],
+    fn beyond_weights(&self) -> i32 {
+        use crate::eval::network::{embedded, path};
+        // The weights are fitted beside the network the engine plays with by default.
+        path::evaluate(embedded::nichess(), self)
+    }
 );
 
 /// The position's trace with `weights`: each weight's coefficient (White's view, taper

@@ -9,6 +9,7 @@
 //! the accumulators are `i16` and the output an integer dot product the compiler vectorises.
 
 pub mod chess;
+pub mod embedded;
 pub mod inputs;
 pub mod path;
 
