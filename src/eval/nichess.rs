@@ -447,7 +447,10 @@ mod tests {
     fn the_built_in_network_reads_and_corrects_the_start_only_a_little() {
         let start = Nichess::startpos();
         let correction = start.evaluate() - evaluate_with(&start, W, &mut ());
-        assert!(correction.abs() < 60, "start position corrected by {correction}");
+        assert!(
+            correction.abs() < 60,
+            "start position corrected by {correction}"
+        );
         assert!(embedded::nichess().is_residual());
         // `Use NNUE false`: the hand-set evaluation alone.
         let off = Nichess::path_state(EvalOptions {

@@ -3,6 +3,9 @@
 //! set of weights serves both sides; the games add what else a position holds (Millennium's
 //! pools, Nichess's health points).
 
+use super::path::PathSums;
+use super::squares::{self, SquareCodes, SquareInputs};
+use super::Network;
 use crate::board::Bitboard;
 use crate::rules::chess::{Chess, PieceKind};
 use crate::rules::millennium::{self, Millennium, POOL_KINDS};
@@ -26,6 +29,18 @@ pub trait NetworkInputs: Game {
     /// for training on mirrored positions: the rules are the same mirrored, castling aside,
     /// which the inputs do not see.
     fn mirrored_input(input: usize) -> usize;
+
+    /// The network's score of the position at `ply` of a search path, from the sums kept
+    /// there: by input lists (`super::path`), unless the game follows its board by squares.
+    #[inline]
+    fn evaluate_on_path(
+        network: &Network,
+        position: &Self,
+        sums: &mut PathSums,
+        ply: usize,
+    ) -> i32 {
+        super::path::evaluate_at(network, position, &mut sums.lists, ply)
+    }
 
     /// The largest first-layer weight (in float, 1.0 being an activation's top) that keeps
     /// [`NetworkInputs::MAX_ACTIVE`] inputs and a bias inside an `i16`.
@@ -128,12 +143,10 @@ impl NetworkInputs for Nichess {
             let side = theirs(perspective, color);
             for kind in nichess::PieceKind::ALL {
                 for sq in self.pieces(color, kind).squares() {
-                    let health = (self.hp_tens(sq.index()).clamp(1, 6) - 1) as usize;
-                    let square = match perspective {
-                        Color::White => sq.index(),
-                        Color::Black => sq.index() ^ 56,
-                    };
-                    out.push((((side * 6 + kind as usize) * 6 + health) * 64 + square) as u16);
+                    let health = nichess_health(self, sq.index());
+                    out.push(
+                        nichess_input(perspective, side, kind as usize, health, sq.index()) as u16,
+                    );
                 }
             }
         }
@@ -141,6 +154,67 @@ impl NetworkInputs for Nichess {
 
     fn mirrored_input(input: usize) -> usize {
         input ^ 7
+    }
+
+    #[inline]
+    fn evaluate_on_path(
+        network: &Network,
+        position: &Self,
+        sums: &mut PathSums,
+        ply: usize,
+    ) -> i32 {
+        squares::evaluate_at(network, position, &mut sums.squares, ply)
+    }
+}
+
+/// A Nichess piece's health step: 0 for 10 points or less, ... 5 for 60.
+#[inline(always)]
+fn nichess_health(position: &Nichess, square: usize) -> usize {
+    (position.hp_tens(square).clamp(1, 6) - 1) as usize
+}
+
+/// The Nichess input of a piece of `side` (0 own, 1 the other's) seen from `perspective`.
+#[inline(always)]
+fn nichess_input(
+    perspective: Color,
+    side: usize,
+    kind: usize,
+    health: usize,
+    square: usize,
+) -> usize {
+    let square = match perspective {
+        Color::White => square,
+        Color::Black => square ^ 56,
+    };
+    ((side * 6 + kind) * 6 + health) * 64 + square
+}
+
+/// A Nichess square's code: `1 + (colour × 6 + kind) × 6 + health`.
+impl SquareInputs for Nichess {
+    fn square_codes(&self) -> SquareCodes {
+        let mut codes = [0; squares::SQUARES];
+        for (c, color) in COLORS.into_iter().enumerate() {
+            for kind in nichess::PieceKind::ALL {
+                for sq in self.pieces(color, kind).squares() {
+                    let health = nichess_health(self, sq.index());
+                    codes[sq.index()] = (1 + (c * 6 + kind as usize) * 6 + health) as u8;
+                }
+            }
+        }
+        codes
+    }
+
+    #[inline(always)]
+    fn input(perspective: Color, code: u8, square: usize) -> usize {
+        let code = code as usize - 1;
+        let (color, kind, health) = (COLORS[code / 36], code / 6 % 6, code % 6);
+        nichess_input(
+            perspective,
+            theirs(perspective, color),
+            kind,
+            health,
+            square,
+        )
     }
 }
 

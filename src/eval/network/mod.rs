@@ -12,6 +12,7 @@ pub mod chess;
 pub mod embedded;
 pub mod inputs;
 pub mod path;
+pub mod squares;
 
 pub use inputs::NetworkInputs;
 

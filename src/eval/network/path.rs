@@ -4,6 +4,7 @@
 //! hook in move making and is right whatever position a stored sum came from. (Chess has a
 //! faster one of its own, comparing bitboards: `super::chess`.)
 
+use super::squares::SquarePath;
 use super::{Accumulator, Network, NetworkInputs};
 use crate::rules::Color;
 
@@ -94,18 +95,26 @@ impl Entry {
     }
 }
 
+/// The sums a search path keeps: by input lists (any game), or by squares (games whose inputs
+/// are the board alone, [`NetworkInputs::evaluate_on_path`]).
+#[derive(Default)]
+pub struct PathSums {
+    pub lists: NetworkPath,
+    pub squares: SquarePath,
+}
+
 /// A search path's network (none: `Use NNUE false`, or no network for the game) and its sums.
 #[derive(Default)]
 pub struct GamePath {
     network: Option<&'static Network>,
-    path: NetworkPath,
+    sums: PathSums,
 }
 
 impl GamePath {
     pub fn new(network: Option<&'static Network>) -> GamePath {
         GamePath {
             network,
-            path: NetworkPath::default(),
+            sums: PathSums::default(),
         }
     }
 
@@ -121,9 +130,9 @@ impl GamePath {
         ply: usize,
         hand_set: impl FnOnce() -> i32,
     ) -> i32 {
-        let path = &mut self.path;
+        let sums = &mut self.sums;
         super::with_network(self.network, hand_set, |network| {
-            evaluate_at(network, position, path, ply)
+            G::evaluate_on_path(network, position, sums, ply)
         })
     }
 
@@ -199,7 +208,7 @@ pub fn evaluate_at<G: NetworkInputs>(
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
     use crate::eval::network::Activation;
     use crate::players::Rng;
@@ -224,10 +233,13 @@ mod tests {
 
     /// Along random games, scoring at each ply from the path (with jumps back up the path, as
     /// a search makes) equals a fresh sum.
-    fn path_equals_fresh<G: NetworkInputs>(games: u64) {
+    pub(crate) fn path_equals_fresh<G: NetworkInputs, P: Default>(
+        games: u64,
+        evaluate_at: fn(&Network, &G, &mut P, usize) -> i32,
+    ) {
         for activation in [Activation::Crelu, Activation::Screlu] {
             let network = random_network::<G>(activation, 3);
-            let mut path = NetworkPath::default();
+            let mut path = P::default();
             let mut distinct = std::collections::HashSet::new();
             for seed in 0..games {
                 let mut rng = Rng::new(seed);
@@ -259,17 +271,23 @@ mod tests {
 
     #[test]
     fn chess_path_sums_equal_fresh_sums() {
-        path_equals_fresh::<Chess>(6);
+        path_equals_fresh::<Chess, NetworkPath>(6, evaluate_at);
     }
 
     #[test]
     fn millennium_path_sums_equal_fresh_sums() {
-        path_equals_fresh::<Millennium>(4);
+        path_equals_fresh::<Millennium, NetworkPath>(4, evaluate_at);
     }
 
     #[test]
     fn nichess_path_sums_equal_fresh_sums() {
-        path_equals_fresh::<Nichess>(6);
+        path_equals_fresh::<Nichess, NetworkPath>(6, evaluate_at);
+    }
+
+    #[test]
+    fn nichess_square_sums_equal_fresh_sums() {
+        use crate::eval::network::squares::{self, SquarePath};
+        path_equals_fresh::<Nichess, SquarePath>(6, squares::evaluate_at);
     }
 
     /// Millennium and Nichess score with a loaded network of their own (a correction added to
