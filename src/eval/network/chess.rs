@@ -120,13 +120,6 @@ impl Entry {
         }
         self.sets = *sets;
     }
-
-    fn output(&self, side: Color, network: &Network) -> i32 {
-        match side {
-            Color::White => network.output(&self.accumulators[0], &self.accumulators[1]),
-            Color::Black => network.output(&self.accumulators[1], &self.accumulators[0]),
-        }
-    }
 }
 
 /// The accumulators of one search thread, one pair a ply, and the network that search scores
@@ -154,7 +147,7 @@ impl PathAccumulators {
 pub fn evaluate(network: &Network, pos: &Chess) -> i32 {
     let mut entry = Entry::default();
     entry.refresh(pos, network);
-    entry.output(pos.side(), network)
+    network.output_for(pos.side(), &entry.accumulators)
 }
 
 /// The score of `pos` at `ply` of a search by the path's network, from the accumulators of the
@@ -180,7 +173,7 @@ pub fn evaluate_at(network: &Network, pos: &Chess, path: &mut PathAccumulators, 
     } else {
         entry.refresh(pos, network);
     }
-    entry.output(pos.side(), network)
+    network.output_for(pos.side(), &entry.accumulators)
 }
 
 #[cfg(test)]

@@ -319,6 +319,16 @@ impl Network {
         }
     }
 
+    /// [`Network::output`] for `side` to move, from the accumulators of White's perspective and
+    /// Black's.
+    #[inline]
+    pub fn output_for(&self, side: crate::rules::Color, [white, black]: &[Accumulator; 2]) -> i32 {
+        match side {
+            crate::rules::Color::White => self.output(white, black),
+            crate::rules::Color::Black => self.output(black, white),
+        }
+    }
+
     /// The evaluation in centipawns, side to move's view, from the two accumulators.
     #[inline]
     pub fn output(&self, side_to_move: &[i16], other: &[i16]) -> i32 {

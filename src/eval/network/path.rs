@@ -86,13 +86,6 @@ impl Entry {
         // Both perspectives change alike; White's says how much.
         difference(&self.inputs[0], &wanted[0], None)
     }
-
-    fn output(&self, side: Color, network: &Network) -> i32 {
-        match side {
-            Color::White => network.output(&self.accumulators[0], &self.accumulators[1]),
-            Color::Black => network.output(&self.accumulators[1], &self.accumulators[0]),
-        }
-    }
 }
 
 /// The sums a search path keeps: by input lists (any game), or by squares (games whose inputs
@@ -156,11 +149,7 @@ pub fn evaluate<G: NetworkInputs>(network: &Network, position: &G) -> i32 {
     for (accumulator, list) in accumulators.iter_mut().zip(&lists) {
         network.refresh(accumulator, list.iter().map(|&i| i as usize));
     }
-    let [white, black] = &accumulators;
-    match position.side_to_move() {
-        Color::White => network.output(white, black),
-        Color::Black => network.output(black, white),
-    }
+    network.output_for(position.side_to_move(), &accumulators)
 }
 
 /// The network's score of `position` at `ply` of a search, from the sums of the ply above.
@@ -204,7 +193,7 @@ pub fn evaluate_at<G: NetworkInputs>(
         entry.inputs[p].clone_from(wanted);
     }
     entry.filled = true;
-    entry.output(position.side_to_move(), network)
+    network.output_for(position.side_to_move(), &entry.accumulators)
 }
 
 #[cfg(test)]

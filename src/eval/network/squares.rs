@@ -83,13 +83,6 @@ impl Entry {
         }
         self.codes = *codes;
     }
-
-    fn output(&self, side: Color, network: &Network) -> i32 {
-        match side {
-            Color::White => network.output(&self.accumulators[0], &self.accumulators[1]),
-            Color::Black => network.output(&self.accumulators[1], &self.accumulators[0]),
-        }
-    }
 }
 
 /// The accumulators of one search thread, a pair a ply.
@@ -125,5 +118,5 @@ pub fn evaluate_at<G: SquareInputs>(
     } else {
         entry.refresh::<G>(&codes, network);
     }
-    entry.output(position.side_to_move(), network)
+    network.output_for(position.side_to_move(), &entry.accumulators)
 }
