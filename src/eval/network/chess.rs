@@ -153,22 +153,12 @@ pub fn evaluate(network: &Network, pos: &Chess) -> i32 {
 /// The score of `pos` at `ply` of a search by the path's network, from the accumulators of the
 /// ply above.
 pub fn evaluate_at(network: &Network, pos: &Chess, path: &mut PathAccumulators, ply: usize) -> i32 {
-    if path.entries.len() <= ply {
-        path.entries.resize(ply + 1, Entry::default());
-    }
     let sets = piece_sets(pos);
-    let own = path.entries[ply].distance(&sets);
-    let above = if ply > 0 {
-        path.entries[ply - 1].distance(&sets)
-    } else {
-        u32::MAX
-    };
-    if above < own && above <= REFRESH_ABOVE {
-        let (head, tail) = path.entries.split_at_mut(ply);
-        tail[0].clone_from(&head[ply - 1]);
-    }
-    let entry = &mut path.entries[ply];
-    if own.min(above) <= REFRESH_ABOVE {
+    let limit = REFRESH_ABOVE as usize;
+    let (entry, distance) = super::path_entry(&mut path.entries, ply, limit, |e| {
+        e.distance(&sets) as usize
+    });
+    if distance <= limit {
         entry.update(&sets, network);
     } else {
         entry.refresh(pos, network);

@@ -408,6 +408,31 @@ pub fn load_file(path: &std::path::Path) -> Result<(&'static str, &'static Netwo
     })
 }
 
+/// The entry to score `ply` of a search path in, brought up to ply's position as far as a cheap
+/// start allows: the entry of the ply above is copied down when it is nearer (in `distance`, the
+/// changes to the wanted position) than the one last kept at this ply and at most `limit` away.
+/// Returns the entry and how far it still is; beyond `limit`, a fresh sum is cheaper.
+pub(super) fn path_entry<E: Clone + Default>(
+    entries: &mut Vec<E>,
+    ply: usize,
+    limit: usize,
+    distance: impl Fn(&E) -> usize,
+) -> (&mut E, usize) {
+    if entries.len() <= ply {
+        entries.resize_with(ply + 1, E::default);
+    }
+    let own = distance(&entries[ply]);
+    let above = match ply {
+        0 => usize::MAX,
+        _ => distance(&entries[ply - 1]),
+    };
+    if above < own && above <= limit {
+        let (head, tail) = entries.split_at_mut(ply);
+        tail[0].clone_from(&head[ply - 1]);
+    }
+    (&mut entries[ply], own.min(above))
+}
+
 /// A score with `network`: the hand-set evaluation plus the network's correction, or the
 /// network alone for a network not trained as a correction; without a network (`Use NNUE
 /// false`, or a game with none), the hand-set evaluation alone.

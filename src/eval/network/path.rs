@@ -159,23 +159,14 @@ pub fn evaluate_at<G: NetworkInputs>(
     path: &mut NetworkPath,
     ply: usize,
 ) -> i32 {
-    if path.entries.len() <= ply {
-        path.entries.resize_with(ply + 1, Entry::default);
-    }
     sorted_inputs(position, &mut path.wanted);
-    let own = path.entries[ply].distance(&path.wanted);
-    let above = match ply {
-        0 => usize::MAX,
-        _ => path.entries[ply - 1].distance(&path.wanted),
-    };
-    if above < own && above <= REFRESH_ABOVE {
-        let (head, tail) = path.entries.split_at_mut(ply);
-        tail[0].clone_from(&head[ply - 1]);
-    }
-    let entry = &mut path.entries[ply];
+    let wanted_lists = &path.wanted;
+    let (entry, distance) = super::path_entry(&mut path.entries, ply, REFRESH_ABOVE, |e| {
+        e.distance(wanted_lists)
+    });
     for p in 0..2 {
         let wanted = &path.wanted[p];
-        if own.min(above) <= REFRESH_ABOVE {
+        if distance <= REFRESH_ABOVE {
             path.added.clear();
             path.removed.clear();
             difference(

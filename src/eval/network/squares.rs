@@ -99,21 +99,11 @@ pub fn evaluate_at<G: SquareInputs>(
     path: &mut SquarePath,
     ply: usize,
 ) -> i32 {
-    if path.entries.len() <= ply {
-        path.entries.resize_with(ply + 1, Entry::default);
-    }
     let codes = position.square_codes();
-    let own = path.entries[ply].distance(&codes);
-    let above = match ply {
-        0 => usize::MAX,
-        _ => path.entries[ply - 1].distance(&codes),
-    };
-    if above < own && above <= REFRESH_ABOVE {
-        let (head, tail) = path.entries.split_at_mut(ply);
-        tail[0].clone_from(&head[ply - 1]);
-    }
-    let entry = &mut path.entries[ply];
-    if own.min(above) <= REFRESH_ABOVE {
+    let (entry, distance) = super::path_entry(&mut path.entries, ply, REFRESH_ABOVE, |e| {
+        e.distance(&codes)
+    });
+    if distance <= REFRESH_ABOVE {
         entry.update::<G>(&codes, network);
     } else {
         entry.refresh::<G>(&codes, network);
