@@ -629,11 +629,7 @@ fn a_version_1_share_merges_with_a_version_2_share() {
     }
 }
 
-#[path = "arena/megachess.rs"]
 mod megachess;
-#[path = "arena/race.rs"]
 mod race;
-#[path = "arena/realtime.rs"]
 mod realtime;
-#[path = "arena/realtime_cli.rs"]
 mod realtime_cli;

@@ -1,7 +1,7 @@
 //! The front page in a real headless Chromium: served by `roger serve` with nothing fetched from
 //! elsewhere, and its session socket answering.
 
-mod browser_support;
+use crate::browser_support;
 
 use browser_support::{Browser, Served};
 use std::time::Duration;

@@ -3,7 +3,7 @@
 //! is replayed with the crate's own rules: every move of Roger's is legal, and the final FEN
 //! and result are the rules'.
 
-mod browser_support;
+use crate::browser_support;
 
 use browser_support::{Browser, Served};
 use roger::rules::registry::AnyGame;

@@ -7,7 +7,7 @@
 //! The knight (not e2e4): no black piece can reach f3 within the first seconds, so Roger's own
 //! moves cannot take it while the test watches its delay.
 
-mod browser_support;
+use crate::browser_support;
 
 use browser_support::{Browser, Served};
 use serde_json::{json, Value};

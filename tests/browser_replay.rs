@@ -1,7 +1,7 @@
 //! The replay page in a real headless Chromium: files of every kind opened through the page's
 //! file input, read by the server with our rules, and stepped through by clicks.
 
-mod browser_support;
+use crate::browser_support;
 
 use browser_support::{Browser, Served};
 use serde_json::json;

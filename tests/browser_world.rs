@@ -3,9 +3,8 @@
 //! server's `targets`), checked against the server's turn log; and the frame time of the canvas
 //! on a world of 10,000 pieces.
 
-mod browser_support;
-#[path = "world_support/mod.rs"]
-mod world_support;
+use crate::browser_support;
+use crate::world_support;
 
 use browser_support::{Browser, Served};
 use roger::world::api::TeamChoice;

@@ -1,7 +1,7 @@
 //! The learning pipeline from the command line, end to end on a tiny scale: sharded self-play,
 //! the data commands, a trained network, and the engine playing with it through `EvalFile`.
 
-mod common;
+use crate::common;
 
 use common::{Roger, PROMPT};
 use std::path::{Path, PathBuf};

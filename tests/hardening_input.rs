@@ -1,7 +1,7 @@
 //! Hostile and sloppy input, fed to the real binary (issue 9): separators other than spaces and
 //! tabs, and lines too long to hold.
 
-mod common;
+use crate::common;
 use common::{Roger, PROMPT};
 
 /// A memory figure of a process from `/proc/<pid>/status` (`VmRSS`, `VmHWM`), in KiB.

@@ -5,7 +5,7 @@
 use std::process::Command;
 use std::time::Instant;
 
-mod common;
+use crate::common;
 use common::{Roger, PROMPT, SEARCH};
 
 const GAMES: [&str; 3] = ["chess", "millennium", "nichess"];

@@ -2,7 +2,7 @@
 //! wrap, a Nichess game that has reached its move limit, and FEN text that is refused rather
 //! than quietly read.
 
-mod common;
+use crate::common;
 use common::Roger;
 
 const CHESS_START: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR";

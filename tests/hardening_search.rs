@@ -5,7 +5,7 @@
 use roger::rules::chess::Chess;
 use roger::rules::Game;
 
-mod common;
+use crate::common;
 use common::Roger;
 
 /// White's queen on a5 is attacked by Black's on b5; the first move generated is `f2e1`, which

@@ -9,7 +9,7 @@ use std::path::Path;
 use std::process::Command;
 use std::time::{Duration, Instant};
 
-mod common;
+use crate::common;
 use common::{Roger, PROMPT, SCHEDULING};
 
 /// Roger (or `roger play ...` with `args`) with Megachess selected.

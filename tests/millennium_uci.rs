@@ -2,10 +2,10 @@
 //! positions and moves with files `a`..`o`, perft after any move list, searches that answer with
 //! legal moves, a mate of the last king, and bad input refused with the last good state kept.
 
+use crate::common;
+use common::Roger;
 use roger::rules::millennium::{Millennium, START_FEN};
 use roger::rules::{Game, GameRecord};
-mod common;
-use common::Roger;
 
 #[test]
 fn perft_after_move_lists_matches_the_library() {

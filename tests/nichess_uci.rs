@@ -1,10 +1,10 @@
 //! Nichess through the real `roger` binary: variant selection, positions and moves in the
 //! game's notation, FEN with health, perft, and the end of a game by a destroyed king.
 
+use crate::common;
+use common::Roger;
 use roger::rules::nichess::{Nichess, START_FEN};
 use roger::rules::{Game, GameRecord};
-mod common;
-use common::Roger;
 
 #[test]
 fn perft_after_a_move_list_in_the_games_notation() {

@@ -11,7 +11,7 @@
 
 use std::time::Duration;
 
-mod common;
+use crate::common;
 use common::Roger;
 
 const PROTOCOL: &str = include_str!("../protocol.md");

@@ -5,7 +5,7 @@
 use roger::rules::realtime::{Color, EventKind, Order, RealtimeParams, RealtimeState};
 use std::time::{Duration, Instant};
 
-mod common;
+use crate::common;
 use common::{Roger, PROMPT};
 
 fn start_state() -> RealtimeState {

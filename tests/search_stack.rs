@@ -11,7 +11,7 @@ use roger::rules::{Game, GameRecord, MoveList};
 use roger::search::{search, Limits, SearchMemory, SearchOptions, TranspositionTable};
 use std::sync::atomic::AtomicBool;
 
-mod common;
+use crate::common;
 use common::{Roger, SEARCH};
 
 /// Positions where a search goes deepest for its nodes, per game: few pieces, nothing to

@@ -1,7 +1,7 @@
 //! `roger serve` without a browser: its files, its refusals, and a session socket's answers to
 //! good and bad messages.
 
-mod browser_support;
+use crate::browser_support;
 
 use browser_support::Served;
 use std::io::{Read, Write};

@@ -2,7 +2,7 @@
 //! survives the server being killed and restarted in the middle: it reconnects with its token
 //! and plays on until the world ends.
 
-mod world_support;
+use crate::world_support;
 
 use roger::world::events::Event;
 use roger::world::store::Store;

@@ -3,7 +3,7 @@
 //! and the same token when the connection drops, ends with exit 0 on `closing max-turns`, and
 //! with exit 2 on `bad-token`.
 
-mod world_support;
+use crate::world_support;
 
 use roger::rules::megachess::{Coord, Facing, MegachessParams, Move, Team, World, PARAMETERS};
 use roger::world::api::{ClientMessage, MoveResult, ServerMessage};

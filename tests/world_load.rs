@@ -9,7 +9,7 @@
 //! Each prints the server's own summary: turns per second, the longest turn-loop stall, and
 //! the server's peak memory; the house run adds the engines' memory.
 
-mod world_support;
+use crate::world_support;
 
 use roger::plan::MegachessPlayer;
 use roger::players::megachess::RandomMegachessPlayer;

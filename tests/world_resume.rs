@@ -2,7 +2,7 @@
 //! completed turn lost: the turn log of the completed turns is unchanged, and the first turn
 //! after the restart continues from exactly the stored world (its logged moves replay on it).
 
-mod world_support;
+use crate::world_support;
 
 use roger::rules::megachess::{Move, World};
 use roger::world::api::{ClientMessage, ServerMessage, TeamChoice};

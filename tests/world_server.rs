@@ -3,7 +3,7 @@
 //! that each scenario is a script: alabaster's back rank `R N B Q K B N R` on y = 0 with pawns
 //! on y = 1, metal's on y = 7 (y = 15 on a 16-high board) with pawns in front, facing south.
 
-mod world_support;
+use crate::world_support;
 
 use roger::world::api::{ClientMessage, ServerMessage, TeamChoice};
 use std::time::Duration;

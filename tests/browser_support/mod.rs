@@ -5,9 +5,6 @@
 //! Every wait is bounded, the children are killed when a test ends, and the screenshots go to
 //! `target/tmp/screenshots/` (the test prints the path).
 
-// Each test crate uses its own part of the driver.
-#![allow(dead_code)]
-
 use serde_json::{json, Value};
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::{TcpListener, TcpStream};
@@ -366,26 +363,6 @@ impl Browser {
             .as_str()
             .unwrap_or_default()
             .to_string()
-    }
-
-    /// Moves the pointer over the middle of the first match.
-    pub fn hover(&self, css: &str) {
-        for _ in 0..20 {
-            let id = self.find(css);
-            let origin = json!({ "element-6066-11e4-a52e-4f735466cecf": id });
-            let actions = json!({ "actions": [{
-                "type": "pointer", "id": "mouse", "parameters": { "pointerType": "mouse" },
-                "actions": [{ "type": "pointerMove", "duration": 0, "origin": origin, "x": 0, "y": 0 }]
-            }]});
-            match self.try_command("POST", "/actions", Some(&actions)) {
-                Ok(_) => return,
-                Err(answer) if answer["value"]["error"] == "stale element reference" => {
-                    std::thread::sleep(Duration::from_millis(25));
-                }
-                Err(answer) => panic!("hover {css}: {answer}"),
-            }
-        }
-        panic!("{css} went stale 20 times in a row");
     }
 
     /// Saves a PNG of the page as `<name>.png` in [`Browser::shots`] and prints where.

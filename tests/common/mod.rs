@@ -3,9 +3,6 @@
 //! Every read has a timeout (a reader thread feeds a channel), so a hung engine fails a test
 //! instead of hanging the suite, and the child is killed when a test ends.
 
-// Each test crate uses its own part of the driver.
-#![allow(dead_code)]
-
 use std::io::{BufRead, BufReader, Write};
 use std::process::{Child, ChildStdin, Command, Stdio};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError};

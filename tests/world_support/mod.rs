@@ -2,8 +2,6 @@
 //! WebSocket client speaking the JSON API, HTTP reads. Every wait is bounded; every process is
 //! killed when its handle drops.
 
-#![allow(dead_code)]
-
 use roger::world::api::{ClientMessage, ServerMessage, TeamChoice};
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::TcpStream;
