@@ -2,10 +2,10 @@
 //! ([`play_world`]: every player of the team to move is asked in turn, the world waits while it
 //! plans, each answer within `movetime`).
 //!
-//! `cargo test --release --test megachess_strength` plays one short greedy-against-random world.
+//! `cargo test --release --test suite megachess_strength::` plays one short greedy-against-random world.
 //! The measurements (1 v 1 against greedy and against random, 50 worlds each: king
 //! captured first; 8 v 8 team worlds against greedy's team, 20 worlds: the higher score) are
-//! `cargo test --release --test megachess_strength -- --ignored --nocapture --test-threads 1`
+//! `cargo test --release --test suite megachess_strength:: -- --ignored --nocapture --test-threads 1`
 //! (`ROGER_MC_WORLDS=n` for another number of worlds per match, `ROGER_MC_MOVETIME=ms` for
 //! another budget, `ROGER_MC_LAYOUT=ring:30` for another spawn layout; the default is
 //! `facing:16`, 200 turns, 100 ms, the rules page's parameters).

@@ -460,8 +460,8 @@ fn crowded_world_text() -> String {
 
 /// The figures behind protocol.md's "Learning the world by deltas": what reading a whole world
 /// line of 1,200 pieces costs, in the library and through the binary, against what applying a
-/// turn's moves to the last world (a delta) would. Run: `cargo test --release --test
-/// megachess_uci -- --ignored --nocapture`.
+/// turn's moves to the last world (a delta) would. Run: `cargo test --release --test suite
+/// megachess_uci:: -- --ignored --nocapture`.
 #[test]
 #[ignore]
 fn measure_the_cost_of_a_whole_world_line() {

@@ -1,9 +1,9 @@
 //! Roger's realtime planner against the reference players, in in-process lockstep games (every
 //! 100 ms of game time each side is asked; game time stands still while it thinks).
 //!
-//! `cargo test --release --test realtime_strength` runs a short smoke match; the issue's
+//! `cargo test --release --test suite realtime_strength::` runs a short smoke match; the issue's
 //! measurement (100 games each at tick 1000 and 100 ms against the greedy player at its fastest
-//! rate and against random) is `cargo test --release --test realtime_strength -- --ignored
+//! rate and against random) is `cargo test --release --test suite realtime_strength:: -- --ignored
 //! --nocapture` (`ROGER_RT_GAMES=n` for another number of games per match).
 
 use roger::arena::referee::realtime::{play_lockstep, LockstepSettings};

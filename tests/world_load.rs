@@ -1,5 +1,5 @@
 //! Load measurements of the world server (ignored by `cargo test`; run them with
-//! `cargo test --release --test world_load -- --ignored --nocapture --test-threads 1`):
+//! `cargo test --release --test suite world_load:: -- --ignored --nocapture --test-threads 1`):
 //!
 //! - 200 bot connections over loopback, each a client thread that plans its turns with the
 //!   random reference player (it moves pieces every turn, where the greedy one waits until an
