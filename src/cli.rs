@@ -63,7 +63,8 @@ pub enum Mode {
         args: Vec<String>,
     },
     /// Serve the protocol with a built-in reference player, random or greedy (one ply; in
-    /// realtime chess rate-limited); UCI, or xboard with `--xboard`.
+    /// realtime chess rate-limited), or for realtime chess only (`--variant realtime`) the
+    /// arrival-time sparring partner, arrival; UCI, or xboard with `--xboard`.
     Play(PlayArgs),
     /// Run a persistent Megachess world server: players and bots join over WebSocket, turns
     /// run on the clock or simulated, the world lives in SQLite (see docs/world-server.md).
@@ -108,7 +109,7 @@ pub enum FuzzCommand {
 /// `roger play`.
 #[derive(Args)]
 pub struct PlayArgs {
-    /// random or greedy.
+    /// random, greedy, or arrival (realtime chess only).
     pub player: String,
     /// Seed of the player's tie-breaks (mixed with each position).
     #[arg(long, default_value_t = 1)]

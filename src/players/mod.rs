@@ -1,10 +1,12 @@
 //! The reference players of any game, used for testing and calibration: a uniformly random one
-//! and a one-ply greedy one. (The engine itself is served as the protocol's `EngineAgent`.)
+//! and a one-ply greedy one, and for realtime chess the [`arrival`]-time sparring partner. (The
+//! engine itself is served as the protocol's `EngineAgent`.)
 //!
 //! `roger play` serves the reference players through the protocol session, as agents in place
 //! of the engine: [`reference`](mod@reference) (settings, faults, the agent), [`uci`] (the
 //! turn dialect's answers) and [`xboard`] (the xboard dialect).
 
+pub mod arrival;
 pub mod megachess;
 pub mod realtime;
 pub mod reference;

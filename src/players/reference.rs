@@ -8,6 +8,7 @@
 //! For the arena's tests the players can also misbehave on purpose ([`Fault`]): garbage output,
 //! an illegal move, a hang, a crash, a slow answer or no handshake at all.
 
+use super::arrival::ArrivalRealtimePlayer;
 use super::megachess::{GreedyMegachessPlayer, RandomMegachessPlayer};
 use super::realtime::{GreedyRealtimePlayer, RandomRealtimePlayer};
 use super::uci::UciPlayer;
@@ -33,6 +34,8 @@ use std::time::Duration;
 pub enum ReferencePlayer {
     Random,
     Greedy,
+    /// The arrival-time sparring partner: realtime chess only.
+    Arrival,
 }
 
 impl ReferencePlayer {
@@ -40,8 +43,9 @@ impl ReferencePlayer {
         match name {
             "random" => Ok(ReferencePlayer::Random),
             "greedy" => Ok(ReferencePlayer::Greedy),
+            "arrival" => Ok(ReferencePlayer::Arrival),
             other => Err(format!(
-                "unknown player '{other}': expected random or greedy"
+                "unknown player '{other}': expected random, greedy or arrival"
             )),
         }
     }
@@ -50,6 +54,7 @@ impl ReferencePlayer {
         match self {
             ReferencePlayer::Random => "random",
             ReferencePlayer::Greedy => "greedy",
+            ReferencePlayer::Arrival => "arrival",
         }
     }
 }
@@ -145,24 +150,24 @@ impl Agent for PlayerAgent {
     }
 
     fn families(&self) -> &'static [Family] {
-        match self.xboard {
-            true => &[Family::Turn],
-            false => &[Family::Turn, Family::Realtime, Family::World],
+        match (self.settings.player, self.xboard) {
+            (ReferencePlayer::Arrival, true) => &[],
+            (ReferencePlayer::Arrival, false) => &[Family::Realtime],
+            (_, true) => &[Family::Turn],
+            (_, false) => &[Family::Turn, Family::Realtime, Family::World],
         }
     }
 
     fn dialect(&self, family: Family) -> Option<Box<dyn Dialect>> {
-        match family {
-            Family::Turn if self.xboard => Some(Box::new(XboardDialect::new(self.settings))),
-            Family::Turn => Some(Box::new(TurnDialect::new(UciPlayer::new(self.settings)))),
-            Family::Realtime if !self.xboard => Some(Box::new(RealtimeDialect::new(
-                realtime_player(self.settings),
-            ))),
-            Family::World if !self.xboard => Some(Box::new(MegachessDialect::new(
-                megachess_player(self.settings),
-            ))),
-            Family::Realtime | Family::World => None,
+        if !self.families().contains(&family) {
+            return None;
         }
+        Some(match family {
+            Family::Turn if self.xboard => Box::new(XboardDialect::new(self.settings)),
+            Family::Turn => Box::new(TurnDialect::new(UciPlayer::new(self.settings))),
+            Family::Realtime => Box::new(RealtimeDialect::new(realtime_player(self.settings))),
+            Family::World => Box::new(MegachessDialect::new(megachess_player(self.settings))),
+        })
     }
 }
 
@@ -193,6 +198,7 @@ fn realtime_player(settings: PlaySettings) -> Box<dyn RealtimePlayer> {
     let player: Box<dyn RealtimePlayer> = match settings.player {
         ReferencePlayer::Random => Box::new(RandomRealtimePlayer::new(settings.seed)),
         ReferencePlayer::Greedy => Box::new(GreedyRealtimePlayer::new(settings.seed)),
+        ReferencePlayer::Arrival => Box::new(ArrivalRealtimePlayer::new(settings.seed)),
     };
     match settings.fault {
         Some(_) => Box::new(FaultyRealtimePlayer {
@@ -252,6 +258,7 @@ fn megachess_player(settings: PlaySettings) -> Box<dyn MegachessPlayer> {
     let player: Box<dyn MegachessPlayer> = match settings.player {
         ReferencePlayer::Random => Box::new(RandomMegachessPlayer::new(settings.seed)),
         ReferencePlayer::Greedy => Box::new(GreedyMegachessPlayer::new(settings.seed)),
+        ReferencePlayer::Arrival => unreachable!("arrival plays realtime chess only (families)"),
     };
     match settings.fault {
         Some(_) => Box::new(FaultyMegachessPlayer {
@@ -325,6 +332,7 @@ fn choose<G: Game + Evaluate>(record: &GameRecord<G>, settings: PlaySettings) ->
     let mut player: Box<dyn Player<G>> = match settings.player {
         ReferencePlayer::Random => Box::new(RandomPlayer::new(seed)),
         ReferencePlayer::Greedy => Box::new(GreedyPlayer::new(seed)),
+        ReferencePlayer::Arrival => unreachable!("arrival plays realtime chess only (families)"),
     };
     let mv = player.choose(record, None)?;
     Some(record.position().move_text(mv))
@@ -378,6 +386,32 @@ mod tests {
         let mut record = GameRecord::new(crate::rules::chess::Chess::startpos());
         record.play_text("e2e4").unwrap();
         assert!(record.position().parse_move(best).is_ok(), "{best}");
+    }
+
+    #[test]
+    fn arrival_plays_realtime_chess_only() {
+        let captured = Captured::default();
+        let input = "position state 7k/8/8/n7/8/8/8/R3K3 - 5000 0 d:a5:13000\ngo side white\n";
+        serve_player(
+            settings(ReferencePlayer::Arrival),
+            false,
+            "realtime",
+            input.as_bytes(),
+            captured.clone(),
+        )
+        .unwrap();
+        assert_eq!(captured.lines(), vec!["bestmove a1a5"]);
+        for (game, xboard) in [("chess", false), ("megachess", false), ("realtime", true)] {
+            let refused = serve_player(
+                settings(ReferencePlayer::Arrival),
+                xboard,
+                game,
+                "uci\n".as_bytes(),
+                Captured::default(),
+            );
+            let error = refused.expect_err(game).to_string();
+            assert!(error.contains("arrival does not play"), "{error}");
+        }
     }
 
     #[test]
