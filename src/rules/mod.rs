@@ -1,6 +1,7 @@
 //! The rules of each game, one module per game, behind one [`Game`] interface that the search,
 //! the engine and the arena use.
 
+mod move_list;
 #[macro_use]
 mod packed_move;
 #[macro_use]
@@ -16,6 +17,7 @@ mod record;
 pub mod registry;
 pub mod zobrist;
 
+pub use move_list::{BoundedList, Item, MoveList};
 pub use record::{GameRecord, Outcome};
 
 use crate::board::Square;
@@ -78,10 +80,6 @@ impl fmt::Display for RuleError {
 }
 
 impl std::error::Error for RuleError {}
-
-/// Room for every legal move of any position of any game we play.
-pub const MAX_MOVES: usize = 512;
-pub type MoveList<M> = arrayvec::ArrayVec<M, MAX_MOVES>;
 
 /// Why a game ended, or what makes it drawn.
 /// (Serialised in snake case, as the arena's JSON files name endings.)
@@ -309,6 +307,15 @@ pub trait Game: Clone + Send + Sync + Debug + 'static {
 
 /// A move that packs into 32 bits, so the shared transposition table can hold any game's moves.
 pub trait PackedMove: Copy + Eq + Default + Send + Sync + Debug + 'static {
+    /// The slots of the game's move lists ([`BoundedList`]): room for every legal move of any of
+    /// its positions.
+    type Slots<T: Item>: Copy
+        + Send
+        + Sync
+        + AsRef<[std::mem::MaybeUninit<T>]>
+        + AsMut<[std::mem::MaybeUninit<T>]>;
+    /// Slots with nothing in them yet.
+    fn empty_slots<T: Item>() -> Self::Slots<T>;
     fn pack(self) -> u32;
     fn unpack(bits: u32) -> Self;
     /// The from and to squares.

@@ -3,12 +3,13 @@
 //! `0000`, it prints as its text, and it packs into the transposition table's 32 bits.
 
 /// Declares the shared plumbing of the move type `$name($int)` with `$bits`-bit squares: `NULL`,
-/// `with_flag_bits`, `from`, `to`, `flag_bits`, `Debug` as its text, and [`PackedMove`]. The
+/// `with_flag_bits`, `from`, `to`, `flag_bits`, `Debug` as its text, and [`PackedMove`] with
+/// move lists of `$capacity` slots (at least the game's most legal moves in one position). The
 /// game writes its `text` and what its flags mean.
 ///
 /// [`PackedMove`]: crate::rules::PackedMove
 macro_rules! packed_move {
-    ($name:ident, $int:ty, $bits:expr) => {
+    ($name:ident, $int:ty, $bits:expr, $capacity:expr) => {
         impl $name {
             pub const NULL: $name = $name(0);
             const SQUARE_MASK: $int = (1 << $bits) - 1;
@@ -42,6 +43,11 @@ macro_rules! packed_move {
         }
 
         impl $crate::rules::PackedMove for $name {
+            type Slots<T: $crate::rules::Item> = [std::mem::MaybeUninit<T>; $capacity];
+            #[inline(always)]
+            fn empty_slots<T: $crate::rules::Item>() -> Self::Slots<T> {
+                [std::mem::MaybeUninit::uninit(); $capacity]
+            }
             #[inline(always)]
             fn pack(self) -> u32 {
                 self.0 as u32

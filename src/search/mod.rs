@@ -32,9 +32,10 @@ pub const MAX_PLY: usize = 128;
 /// The stack of every thread that runs a [`Searcher`] (the main one and the Lazy SMP
 /// helpers), whichever thread calls [`search`]: 16 MiB, reserved, not committed, so an unused
 /// stack costs address space only. The deepest path is [`MAX_PLY`] plies of `negamax`, each
-/// frame holding move lists of [`MAX_MOVES`](crate::rules::MAX_MOVES) entries (the moves, the
-/// scored moves, the quiets tried), and a singular-extension search or a ProbCut search adds a
-/// frame at the same ply; then up to eight plies of quiescence. Measured in an unoptimised
+/// frame holding move lists sized by the game (the moves, the scored moves, the quiets tried:
+/// [`BoundedList`](crate::rules::BoundedList)s of 256 entries in chess, 512 in Millennium and
+/// Nichess), and a singular-extension search or a ProbCut search adds a frame at the same ply;
+/// then up to eight plies of quiescence. Measured in an unoptimised
 /// (test) build, a path uses 7 to 10 KB a ply (Millennium the most), so even three frames a ply
 /// for all 128 plies (about 4 MB) leave a margin of four; the 2 MiB of a default thread do not.
 /// Stockfish gives its search threads 8 MiB for the same reason.

@@ -12,6 +12,14 @@ use crate::rules::fen::{
 };
 use crate::rules::{Color, RuleError};
 
+/// The pieces other than pawns and the king that a side starts with.
+const STARTING_COUNTS: [(PieceKind, u32); 4] = [
+    (PieceKind::Knight, 2),
+    (PieceKind::Bishop, 2),
+    (PieceKind::Rook, 2),
+    (PieceKind::Queen, 1),
+];
+
 impl PlacementTarget for Chess {
     type Kind = PieceKind;
     fn put_piece(&mut self, square: Square, piece: Piece) {
@@ -40,6 +48,20 @@ impl Chess {
                     "{} has {pieces} pieces, {pawns} of them pawns; a side has at most 16, \
                      at most 8 of them pawns",
                     color.name()
+                )));
+            }
+            // Every piece beyond the starting set is a promoted pawn. This also bounds the legal
+            // moves of a position (at most 218), which the move lists' size relies on.
+            let promoted: u32 = STARTING_COUNTS
+                .iter()
+                .map(|&(kind, start)| pos.pieces(color, kind).count().saturating_sub(start))
+                .sum();
+            if promoted > 8 - pawns {
+                return Err(error(format!(
+                    "{} has {promoted} pieces beyond its starting set but only {} pawns missing \
+                     to have promoted",
+                    color.name(),
+                    8 - pawns
                 )));
             }
         }

@@ -35,7 +35,8 @@ impl MoveFlag {
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Default)]
 pub struct Move(pub u16);
 
-packed_move!(Move, u16, 6);
+// No chess position has more than 218 legal moves.
+packed_move!(Move, u16, 6, 256);
 chess_move_flags!(Move, 8);
 
 impl Move {

@@ -98,6 +98,30 @@ fn transposed_positions_share_a_key() {
 }
 
 #[test]
+fn more_pieces_than_promotions_allow_are_refused_and_the_most_moves_fit_a_list() {
+    // Fifteen queens: fourteen beyond the starting set, with no pawn missing to account for them.
+    let error = Chess::from_fen("k7/8/8/8/8/8/QQQQQQQQ/QQQQQQQK w - - 0 1").unwrap_err();
+    assert!(
+        error
+            .to_string()
+            .contains("14 pieces beyond its starting set"),
+        "{error}"
+    );
+    // Three rooks and all eight pawns: one promoted piece, no pawn missing.
+    let error = Chess::from_fen("k7/8/8/8/8/8/PPPPPPPP/RRRK4 w - - 0 1").unwrap_err();
+    assert!(
+        error.to_string().contains("only 0 pawns missing"),
+        "{error}"
+    );
+    // The position with the most legal moves known (218): nine queens, eight of them promoted.
+    let most = Chess::from_fen("R6R/3Q4/1Q4Q1/4Q3/2Q4Q/Q4Q2/pp1Q4/kBNN1KB1 w - - 0 1").unwrap();
+    let mut moves = MoveList::new();
+    most.generate_moves(&mut moves);
+    assert_eq!(moves.len(), 218);
+    assert!(moves.capacity() >= 218);
+}
+
+#[test]
 fn malformed_fens_are_rejected_with_a_reason() {
     let cases = [
         ("", "fields"),

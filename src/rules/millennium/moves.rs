@@ -10,7 +10,8 @@ const FILES: u8 = 15;
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Default)]
 pub struct Move(pub u32);
 
-packed_move!(Move, u32, 7);
+// Room for Millennium's widest positions (15 files, two kings, promotions to four kinds).
+packed_move!(Move, u32, 7, 512);
 chess_move_flags!(Move, FILES);
 
 impl Move {

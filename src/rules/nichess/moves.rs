@@ -25,7 +25,8 @@ pub enum MoveKind {
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Default)]
 pub struct Move(pub u16);
 
-packed_move!(Move, u16, 6);
+// Moves and abilities together: kept at the size every game had before lists were per game.
+packed_move!(Move, u16, 6, 512);
 
 impl Move {
     #[inline(always)]

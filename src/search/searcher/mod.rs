@@ -7,8 +7,7 @@ use super::time::{Budget, Stability};
 use super::tt::{Bound, TranspositionTable};
 use super::{Info, Limits, Score, SearchOutcome, MATE, MATE_BOUND, MAX_PLY};
 use crate::eval::{EvalOptions, Evaluate};
-use crate::rules::{EndReason, Game, GameRecord, MoveList, PackedMove, MAX_MOVES};
-use arrayvec::ArrayVec;
+use crate::rules::{BoundedList, EndReason, Game, GameRecord, MoveList, PackedMove};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::OnceLock;
 use std::time::{Duration, Instant};
@@ -21,7 +20,7 @@ const INFINITY: i32 = 32_500;
 const QUIESCENCE_MAX_PLIES: usize = 8;
 
 /// Moves with their ordering scores, on the stack.
-type ScoredMoves<M> = ArrayVec<(M, i32), MAX_MOVES>;
+type ScoredMoves<M> = BoundedList<(M, i32), M>;
 /// Nodes between checks of the clock and the stop flag.
 const CHECK_INTERVAL: u64 = 1024;
 
