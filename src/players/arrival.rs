@@ -11,11 +11,11 @@
 
 use super::Rng;
 use crate::plan::realtime::view::{
-    capture_ms, dodge_deadline, file, promoted, rank, strikes_from, ticks, value, View, EMPTY,
+    capture_ms, dodge_deadline, file, promoted, rank, step, strikes_from, ticks, value, View, EMPTY,
 };
 use crate::plan::RealtimePlayer;
+use crate::rules::realtime::RealtimeState;
 use crate::rules::realtime::{Color, Kind, Ms, Order};
-use crate::rules::realtime::{Motion, RealtimeState};
 use std::time::Duration;
 
 /// What taking the king is worth: the game.
@@ -62,7 +62,7 @@ impl RealtimePlayer for ArrivalRealtimePlayer {
             return None;
         }
         let view = View::new(state);
-        let threatened = threatened_squares(state, &view, side);
+        let threatened = threatened_squares(&view, side);
         let scored: Vec<(i32, bool, Order)> = orders
             .iter()
             .map(|&order| {
@@ -94,42 +94,31 @@ impl RealtimePlayer for ArrivalRealtimePlayer {
 
 /// The squares of `side`'s standing pieces that a move under way will take (it lands on them or
 /// passes over them), with the ms of the hit.
-fn threatened_squares(state: &RealtimeState, view: &View, side: Color) -> Vec<(u8, Ms)> {
+fn threatened_squares(view: &View, side: Color) -> Vec<(u8, Ms)> {
     let tick = view.tick;
     let mut hits = Vec::new();
-    for unit in state.units() {
-        let Motion::Moving {
-            from,
-            to,
-            start,
-            arrive,
-        } = unit.motion
-        else {
+    for mover in view.pieces.iter().filter(|p| p.piece.color != side) {
+        let Some((from, start, arrive)) = mover.moving else {
             continue;
         };
-        if unit.piece.color == side {
-            continue;
-        }
-        let n = ticks(unit.piece.kind, from.0, to.0);
-        if unit.piece.kind == Kind::Knight {
-            hits.push((to.0, capture_ms(Kind::Knight, start, 2, tick)));
-            continue;
-        }
-        // Each square of the path after the start, with the first ms the mover holds it.
-        let (df, dr) = (
-            (file(to.0) - file(from.0)).signum(),
-            (rank(to.0) - rank(from.0)).signum(),
-        );
-        let mut square = from.0 as i8;
-        for k in 1..=n {
-            square += dr * 8 + df;
-            let held_from = start + (2 * k as Ms - 1) * tick / 2 + 1;
-            if held_from > state.now() && held_from <= arrive + tick {
-                hits.push((square as u8, held_from));
+        let kind = mover.piece.kind;
+        let n = ticks(kind, from, mover.square);
+        // A knight flies over its path, and the queenside rook of a castling keeps no pace:
+        // only their destination is struck.
+        let walks = kind != Kind::Knight && arrive - start == n as Ms * tick;
+        let first = if walks { 1 } else { n };
+        for k in first..=n {
+            let square = if k == n {
+                mover.square
+            } else {
+                step(from, mover.square, k)
+            };
+            let hit = capture_ms(kind, start, k, tick);
+            if hit > view.now && view.standing(square).is_some_and(|p| p.piece.color == side) {
+                hits.push((square, hit));
             }
         }
     }
-    hits.retain(|&(square, _)| view.standing(square).is_some_and(|p| p.piece.color == side));
     hits
 }
 

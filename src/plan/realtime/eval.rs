@@ -2,7 +2,7 @@
 //! way that nothing can stop, the pieces each side can win before the victim can get away (who
 //! arrives first, with the recapture), the kings' safety, and a little development.
 
-use super::view::{dodge_deadline, file, promoted, rank, ticks, value, Placed, View};
+use super::view::{dodge_deadline, file, promoted, rank, step, ticks, value, Placed, View};
 use crate::rules::realtime::{Color, Kind, Ms, RealtimeState};
 
 /// What a won king is worth: the game.
@@ -262,14 +262,6 @@ fn x_rays(view: &View, index: usize, mut f: impl FnMut(u8, u32, Ms)) {
             }
         }
     }
-}
-
-/// The `k`-th square from `from` towards `to` along their line.
-fn step(from: u8, to: u8, k: u32) -> u8 {
-    let df = (file(to) - file(from)).signum();
-    let dr = (rank(to) - rank(from)).signum();
-    let k = k as i8;
-    ((rank(from) + k * dr) * 8 + file(from) + k * df) as u8
 }
 
 /// What threats are worth: `whole`/10 of the largest and `rest`/10 of the others.

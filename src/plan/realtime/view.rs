@@ -176,6 +176,14 @@ pub fn ticks(kind: Kind, a: u8, b: u8) -> u32 {
     df.max(dr) as u32
 }
 
+/// The `k`-th square from `from` towards `to` along their line.
+pub fn step(from: u8, to: u8, k: u32) -> u8 {
+    let df = (file(to) - file(from)).signum();
+    let dr = (rank(to) - rank(from)).signum();
+    let k = k as i8;
+    ((rank(from) + k * dr) * 8 + file(from) + k * df) as u8
+}
+
 /// The first ms at which a move of `n` ticks started at `start` occupies its destination (when
 /// it takes what stands there).
 pub fn capture_ms(kind: Kind, start: Ms, n: u32, tick: Ms) -> Ms {
