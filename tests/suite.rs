@@ -2,6 +2,8 @@
 //! binary links the library once instead of once per file, which is most of a cold build's
 //! time on a small machine (see the README's testing section). Run a part of it by its module
 //! path: `cargo test --test suite uci::` or `cargo test --test suite world_load:: -- --ignored`.
+//! A new file of `tests/` must be named below: `autotests` is off in Cargo.toml, so cargo no
+//! longer builds a file of `tests/` on its own.
 
 // What the tests share: the protocol driver, the browser driver, the world server's driver.
 mod browser_support;
