@@ -9,6 +9,9 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::thread;
 use std::time::Instant;
 
+/// How late a thread may wake on a loaded machine (the integration tests allow the same).
+const SCHEDULING: Duration = Duration::from_millis(500);
+
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum Behaviour {
     /// Moves each piece it can, once, reporting after each move.
@@ -164,8 +167,11 @@ fn a_late_player_is_answered_for_with_its_best_so_far() {
         assert!(started.elapsed() < Duration::from_secs(2));
         thread::sleep(Duration::from_millis(1));
     }
+    // The watch answered, not the player (which sleeps a whole second). The watch's own
+    // deadline is the movetime; on a busy machine its thread may wake a little late, so the
+    // test allows the scheduling delay a loaded machine adds and no more.
     let took = started.elapsed();
-    assert!(took < Duration::from_millis(100), "{took:?}");
+    assert!(took < Duration::from_millis(100) + SCHEDULING, "{took:?}");
     let lines = captured.lines();
     assert!(
         lines.contains(
