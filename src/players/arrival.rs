@@ -11,7 +11,8 @@
 
 use super::Rng;
 use crate::plan::realtime::view::{
-    capture_ms, dodge_deadline, file, promoted, rank, step, strikes_from, ticks, value, View, EMPTY,
+    capture_ms, dodge_deadline, file, promoted, rank, strikes_from, struck_on_the_way, ticks,
+    value, View, EMPTY,
 };
 use crate::plan::RealtimePlayer;
 use crate::rules::realtime::RealtimeState;
@@ -98,22 +99,12 @@ fn threatened_squares(view: &View, side: Color) -> Vec<(u8, Ms)> {
     let tick = view.tick;
     let mut hits = Vec::new();
     for mover in view.pieces.iter().filter(|p| p.piece.color != side) {
-        let Some((from, start, arrive)) = mover.moving else {
+        let (Some(struck), Some((_, start, _))) = (struck_on_the_way(mover, tick), mover.moving)
+        else {
             continue;
         };
-        let kind = mover.piece.kind;
-        let n = ticks(kind, from, mover.square);
-        // A knight flies over its path, and the queenside rook of a castling keeps no pace:
-        // only their destination is struck.
-        let walks = kind != Kind::Knight && arrive - start == n as Ms * tick;
-        let first = if walks { 1 } else { n };
-        for k in first..=n {
-            let square = if k == n {
-                mover.square
-            } else {
-                step(from, mover.square, k)
-            };
-            let hit = capture_ms(kind, start, k, tick);
+        for (k, square) in struck {
+            let hit = capture_ms(mover.piece.kind, start, k, tick);
             if hit > view.now && view.standing(square).is_some_and(|p| p.piece.color == side) {
                 hits.push((square, hit));
             }

@@ -2,7 +2,9 @@
 //! way that nothing can stop, the pieces each side can win before the victim can get away (who
 //! arrives first, with the recapture), the kings' safety, and a little development.
 
-use super::view::{dodge_deadline, file, promoted, rank, step, ticks, value, Placed, View};
+use super::view::{
+    dodge_deadline, file, promoted, rank, struck_on_the_way, ticks, value, Placed, View,
+};
 use crate::rules::realtime::{Color, Kind, Ms, RealtimeState};
 
 /// What a won king is worth: the game.
@@ -75,20 +77,15 @@ impl<'a> Judge<'a> {
         let tick = view.tick;
         let mut doomed = vec![false; view.pieces.len()];
         for mover in &view.pieces {
-            let Some((from, start, arrive)) = mover.moving else {
+            let Some(struck) = struck_on_the_way(mover, tick) else {
+                continue;
+            };
+            let Some((from, start, _)) = mover.moving else {
                 continue;
             };
             let kind = mover.piece.kind;
             let n = ticks(kind, from, mover.square);
-            // A knight flies over its path; the queenside rook of a castling keeps no pace.
-            let walks = kind != Kind::Knight && arrive - start == n as Ms * tick;
-            let first = if walks { 1 } else { n };
-            for k in first..=n {
-                let square = if k == n {
-                    mover.square
-                } else {
-                    step(from, mover.square, k)
-                };
+            for (k, square) in struck {
                 let passed = start + (2 * k as Ms + 1) * tick / 2;
                 for (index, other) in view.pieces.iter().enumerate() {
                     if other.piece.color == mover.piece.color || other.square != square {

@@ -184,6 +184,19 @@ pub fn step(from: u8, to: u8, k: u32) -> u8 {
     ((rank(from) + k * dr) * 8 + file(from) + k * df) as u8
 }
 
+/// The squares a moving piece strikes on its way, each with its step `k` of the move's `n`: every
+/// square of a walking move, only the destination of a knight (it flies over its path) or of a
+/// castling's queenside rook (it keeps no pace). `None` for a standing piece.
+pub fn struck_on_the_way(mover: &Placed, tick: Ms) -> Option<impl Iterator<Item = (u32, u8)>> {
+    let (from, start, arrive) = mover.moving?;
+    let kind = mover.piece.kind;
+    let to = mover.square;
+    let n = ticks(kind, from, to);
+    let walks = kind != Kind::Knight && arrive - start == n as Ms * tick;
+    let first = if walks { 1 } else { n };
+    Some((first..=n).map(move |k| (k, if k == n { to } else { step(from, to, k) })))
+}
+
 /// The first ms at which a move of `n` ticks started at `start` occupies its destination (when
 /// it takes what stands there).
 pub fn capture_ms(kind: Kind, start: Ms, n: u32, tick: Ms) -> Ms {
