@@ -42,7 +42,8 @@ OPTIONS:
     --games N               games per encounter per round (default 2: one opening, both colours)
     --concurrency N         games at once (default 1)
     --openings file=F format=epd|moves [order=sequential|random] [start=N] [plies=N]
-    --random-plies N        random legal plies played from the opening (default 0)
+    --random-plies N        random legal plies played from the opening (default 0); realtime:
+                            N random orders started at 0 ms, White's and Black's in turn
     --seed N                seed for openings and random plies (default: from the clock)
     --draw movenumber=N movecount=N score=CP
     --resign movecount=N score=CP [twosided=true]
@@ -594,7 +595,10 @@ pub fn parse_arena_args(args: &[String]) -> Result<ArenaCommand, String> {
         Family::Realtime | Family::World => {
             let turn_only = [
                 ("--openings", book.is_some()),
-                ("--random-plies", random_plies > 0),
+                (
+                    "--random-plies",
+                    random_plies > 0 && entry.family == Family::World,
+                ),
                 ("--draw", adjudication.draw.is_some()),
                 ("--resign", adjudication.resign.is_some()),
                 ("--maxplies", adjudication.max_plies.is_some()),

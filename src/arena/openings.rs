@@ -2,7 +2,8 @@
 //! against the game's rules before any game starts.
 
 use crate::players::Rng;
-use crate::rules::registry::{bind_game, record_from, AnyGame, TurnGame};
+use crate::rules::realtime::{Color, RealtimeParams, RealtimeState};
+use crate::rules::registry::{bind_game, find, record_from, AnyGame, Family, TurnGame};
 use crate::rules::{Game, MoveList, Outcome};
 use serde::{Deserialize, Serialize};
 use std::path::PathBuf;
@@ -106,8 +107,36 @@ pub fn with_random_plies(
     plies: usize,
     seed: u64,
 ) -> Result<Opening, String> {
+    if find(variant).is_some_and(|entry| entry.family == Family::Realtime) {
+        return Ok(realtime_orders(plies, seed));
+    }
     let kind = TurnGame::named(variant).ok_or_else(|| format!("unknown variant '{variant}'"))?;
     bind_game!(kind, G => extend::<G>(opening, plies, seed))
+}
+
+/// A realtime opening: `plies` random orders started at 0 ms, White's and Black's in turn,
+/// each legal after those before it (a piece already under way is not sent twice).
+fn realtime_orders(plies: usize, seed: u64) -> Opening {
+    let mut state = RealtimeState::start(RealtimeParams::default());
+    let mut rng = Rng::new(seed);
+    let mut moves = Vec::new();
+    let mut events = Vec::new();
+    for ply in 0..plies {
+        let side = if ply % 2 == 0 {
+            Color::White
+        } else {
+            Color::Black
+        };
+        let orders = state.orders(side);
+        if orders.is_empty() {
+            continue;
+        }
+        let order = orders[rng.below(orders.len())];
+        if state.apply(side, order, &mut events).is_ok() {
+            moves.push(order.to_string());
+        }
+    }
+    Opening { fen: None, moves }
 }
 
 fn extend<G: Game>(opening: &Opening, plies: usize, seed: u64) -> Result<Opening, String> {

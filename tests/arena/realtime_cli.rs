@@ -86,6 +86,53 @@ fn roger_play_processes_in_lockstep_and_on_the_wall_clock() {
     }
 }
 
+#[test]
+fn random_plies_open_realtime_games_with_orders_at_zero() {
+    let args = [
+        "--engine",
+        "cmd=roger",
+        "args=play greedy --seed 1",
+        "--engine",
+        "cmd=roger",
+        "args=play greedy --seed 2",
+        "--games",
+        "4",
+        "--seed",
+        "5",
+        "--random-plies",
+        "6",
+        "--variant",
+        "realtime",
+        "--tick-ms",
+        "100",
+        "--max-game-ms",
+        "3000",
+    ];
+    let report = super::tournament("realtime-random-plies", &args);
+    let games = super::games(&report);
+    let openings: Vec<Vec<String>> = games
+        .iter()
+        .map(|game| serde_json::from_value(game["opening"]["moves"].clone()).unwrap())
+        .collect();
+    // A pair shares its opening with colours swapped; the next pair has another.
+    assert_eq!(openings[0].len(), 6, "{openings:?}");
+    assert_eq!(openings[0], openings[1]);
+    assert_eq!(openings[2], openings[3]);
+    assert_ne!(openings[0], openings[2]);
+    for (record, opening) in records(&report).iter().zip(&openings) {
+        // White's and Black's in turn, all started at 0 ms and none refused.
+        for (ply, (order, text)) in record.orders.iter().zip(opening).enumerate() {
+            assert_eq!((order.ms, &order.order), (0, text));
+            assert_eq!(order.side, if ply % 2 == 0 { "white" } else { "black" });
+            assert!(
+                order.refused.is_none() && order.time_ms.is_none(),
+                "{order:?}"
+            );
+        }
+        assert_replays(record);
+    }
+}
+
 /// The settings of an `roger arena` command line that must parse.
 fn arena_settings(line: &str) -> ArenaSettings {
     let args: Vec<String> = line.split_whitespace().map(String::from).collect();
@@ -141,10 +188,6 @@ fn the_realtime_flags_of_roger_arena() {
         (
             format!("--variant realtime {two} tc=1"),
             "realtime engines take st=",
-        ),
-        (
-            format!("--variant realtime {two} --random-plies 2"),
-            "--random-plies: not for",
         ),
         (
             format!("--variant realtime {two} --maxplies 20"),

@@ -1,17 +1,35 @@
 //! The planner's judgement of a realtime position in time: material, the captures already under
 //! way that nothing can stop, the pieces each side can win before the victim can get away (who
-//! arrives first, with the recapture), the kings' safety, and a little development.
+//! arrives first, with the recapture), the kings' safety, and a little development. A king
+//! gets away only to a square next to it that no other enemy piece can strike before its delay
+//! is out: with none left it is caged, and the side well ahead in material hunts it into that
+//! cage (pawns racing and the king walking up as the pieces come off) rather than drift into the
+//! no-capture draw.
 
 use super::view::{
-    dodge_deadline, file, promoted, rank, struck_on_the_way, ticks, value, Placed, View,
+    dodge_deadline, file, promoted, rank, strikes_from, struck_on_the_way, ticks, value, Placed,
+    View, EMPTY,
 };
 use crate::rules::realtime::{Color, Kind, Ms, RealtimeState};
+use arrayvec::ArrayVec;
 
 /// What a won king is worth: the game.
 pub const WIN: i32 = 1_000_000;
 
 /// What a king that may not move costs its side.
 const KING_ON_DELAY: i32 = 120;
+
+/// The pieces' material (knights to queens, both sides) at the start: the endgame weight grows
+/// as it is traded off.
+const OPENING_PIECES: i32 = 2 * (2 * 300 + 2 * 310 + 2 * 500 + 900);
+
+/// Material ahead from which the side ahead hunts the king down rather than drift into the
+/// no-capture draw.
+const HUNT_LEAD: i32 = 250;
+/// The hunter's bonus for each square next to the hunted king it cannot safely step to...
+const HUNT_CAGE: i32 = 10;
+/// ... and for each on a line of a hunter's piece, struck in time or not (yet).
+const HUNT_LINES: i32 = 8;
 
 /// A piece's worth in the material count (the king's loss is the game, judged apart).
 fn material(kind: Kind) -> i32 {
@@ -37,6 +55,54 @@ pub fn evaluate(state: &RealtimeState, me: Color, reaction: Ms) -> i32 {
     judge.score(me)
 }
 
+/// The squares next to a king it may step to (see [`Judge::room`]).
+#[derive(Clone, Debug, Default)]
+struct Room {
+    exits: ArrayVec<Exit, 8>,
+}
+
+/// One square a king may step to.
+#[derive(Clone, Copy, Debug, Default)]
+struct Exit {
+    /// How many enemy pieces could take the king there in time (counted up to 2), and the first.
+    strikers: u8,
+    first: u8,
+    /// Whether any enemy has the square on a line, in time or not (yet).
+    lined: bool,
+}
+
+impl Exit {
+    fn strike(&mut self, index: u8, timely: bool) {
+        self.lined = true;
+        if timely && (self.strikers == 0 || self.first != index) {
+            if self.strikers == 0 {
+                self.first = index;
+            }
+            self.strikers = (self.strikers + 1).min(2);
+        }
+    }
+}
+
+impl Room {
+    /// The squares no enemy strikes in time.
+    fn safe(&self) -> i32 {
+        self.exits.iter().filter(|e| e.strikers == 0).count() as i32
+    }
+
+    /// The squares no enemy has on a line.
+    fn unlined(&self) -> i32 {
+        self.exits.iter().filter(|e| !e.lined).count() as i32
+    }
+
+    /// Whether every square is struck in time by some enemy piece other than `attacker` (which
+    /// leaves its lines when it sets off for the king): then the king, attacked, has nowhere to go.
+    fn closed_against(&self, attacker: usize) -> bool {
+        self.exits
+            .iter()
+            .all(|e| e.strikers >= 2 || e.strikers == 1 && e.first as usize != attacker)
+    }
+}
+
 /// Who strikes each square, in how many ticks.
 struct Judge<'a> {
     view: &'a View,
@@ -46,6 +112,11 @@ struct Judge<'a> {
     strikers: Vec<Vec<(u8, u32, Ms)>>,
     /// Pieces a move under way takes for certain.
     doomed: Vec<bool>,
+    /// For each colour, the squares next to its king it may step to (see [`Judge::room`]);
+    /// `None` until the certain victims are known.
+    room: Option<[Room; 2]>,
+    /// How far into the endgame the position is: 0 with every piece on, 64 with pawns and kings.
+    endgame: i32,
 }
 
 impl<'a> Judge<'a> {
@@ -59,14 +130,85 @@ impl<'a> Judge<'a> {
                 strikers[target as usize].push((index as u8, n, clear))
             });
         }
+        let pieces: i32 = view
+            .pieces
+            .iter()
+            .filter(|p| !matches!(p.piece.kind, Kind::Pawn | Kind::King))
+            .map(|p| value(p.piece.kind))
+            .sum();
         let mut judge = Judge {
             view,
             reaction,
             strikers,
             doomed: vec![false; view.pieces.len()],
+            room: None,
+            endgame: (64 - 64 * pieces / OPENING_PIECES).clamp(0, 64),
         };
         judge.doomed = judge.certain_victims();
+        judge.room = Some([judge.room(Color::White), judge.room(Color::Black)]);
+        // A caged king a move under way strikes is taken too, dodge as it may.
+        judge.doomed = judge.certain_victims();
         judge
+    }
+
+    /// The squares next to `color`'s king it could step to (empty or holding an enemy) and who
+    /// strikes each: the enemy pieces that could take the king there before its delay is out
+    /// (doomed ones aside; a move under way, on the squares it has yet to pass), and whether any
+    /// enemy has it on a line at all. Lines through the king's own square count as open (it
+    /// leaves it), so stepping back along a line is no escape.
+    fn room(&self, color: Color) -> Room {
+        let view = self.view;
+        let is_king = |p: &&Placed| p.piece.color == color && p.piece.kind == Kind::King;
+        let Some(placed_king) = view.pieces.iter().find(is_king) else {
+            return Room::default();
+        };
+        let king = placed_king.square;
+        // Stepping next door, it lands a tick after it can start and then sits out its delay.
+        let leaves = placed_king.ready.max(view.now + self.reaction);
+        let free = leaves + view.tick + view.delay;
+        let mut room = Room::default();
+        let mut exits = [None; 64];
+        let (kf, kr) = (file(king), rank(king));
+        for df in -1i8..=1 {
+            for dr in -1i8..=1 {
+                let (f, r) = (kf + df, kr + dr);
+                if (df, dr) == (0, 0) || !(0..8).contains(&f) || !(0..8).contains(&r) {
+                    continue;
+                }
+                let square = (r * 8 + f) as u8;
+                if !view.at(square).is_some_and(|p| p.piece.color == color) {
+                    exits[square as usize] = Some(room.exits.len());
+                    room.exits.push(Exit::default());
+                }
+            }
+        }
+        for (index, placed) in view.pieces.iter().enumerate() {
+            if placed.piece.color == color || self.doomed[index] {
+                continue;
+            }
+            let mut strike = |target: u8, timely: bool| {
+                if let Some(exit) = exits[target as usize] {
+                    room.exits[exit].strike(index as u8, timely);
+                }
+            };
+            let blocked = |sq: u8| sq != king && view.board[sq as usize] != EMPTY;
+            let start = placed.ready.max(view.now);
+            strikes_from(placed.piece, placed.square, blocked, |target, n| {
+                strike(
+                    target,
+                    dodge_deadline(placed.piece.kind, start, n, view.tick) < free,
+                )
+            });
+            if let (Some(struck), Some((_, started, _))) =
+                (struck_on_the_way(placed, view.tick), placed.moving)
+            {
+                for (k, square) in struck {
+                    let passes = started + (2 * k as Ms + 1) * view.tick / 2;
+                    strike(square, passes >= leaves + view.tick);
+                }
+            }
+        }
+        room
     }
 
     /// The pieces a moving enemy piece strikes before they can leave: on its destination, or on
@@ -76,7 +218,7 @@ impl<'a> Judge<'a> {
         let view = self.view;
         let tick = view.tick;
         let mut doomed = vec![false; view.pieces.len()];
-        for mover in &view.pieces {
+        for (mover_index, mover) in view.pieces.iter().enumerate() {
             let Some(struck) = struck_on_the_way(mover, tick) else {
                 continue;
             };
@@ -92,7 +234,10 @@ impl<'a> Judge<'a> {
                         continue;
                     }
                     let struck = match other.moving {
-                        None => !self.escapes(other, dodge_deadline(kind, start, k, tick)),
+                        None => {
+                            !self.escapes(other, dodge_deadline(kind, start, k, tick))
+                                || self.caged(other, mover_index)
+                        }
                         Some((_, _, landing)) => k < n && landing <= passed,
                     };
                     doomed[index] |= struck;
@@ -100,6 +245,16 @@ impl<'a> Judge<'a> {
             }
         }
         doomed
+    }
+
+    /// Whether `piece` is a king with no square to step to when `attacker` comes for it: caught
+    /// however soon it sees the threat.
+    fn caged(&self, piece: &Placed, attacker: usize) -> bool {
+        piece.piece.kind == Kind::King
+            && self
+                .room
+                .as_ref()
+                .is_some_and(|room| room[piece.piece.color.index()].closed_against(attacker))
     }
 
     /// Whether `victim` can start leaving by `deadline`: it sees the threat now and answers at
@@ -124,7 +279,7 @@ impl<'a> Judge<'a> {
             }
             let start = view.now.max(attacker.ready).max(free_from).max(clear);
             let deadline = dodge_deadline(attacker.piece.kind, start, n, view.tick);
-            if self.escapes(victim, deadline) {
+            if self.escapes(victim, deadline) && !self.caged(victim, a as usize) {
                 continue;
             }
             let landed = start + n as Ms * view.tick;
@@ -167,7 +322,7 @@ impl<'a> Judge<'a> {
                 }
                 continue;
             }
-            total += sign * (material(placed.piece.kind) + placement(placed));
+            total += sign * (material(placed.piece.kind) + placement(placed, self.endgame));
             if placed.piece.kind == Kind::King && placed.ready > view.now + self.reaction {
                 // A king sitting out its delay cannot dodge.
                 total -= sign * KING_ON_DELAY;
@@ -180,7 +335,41 @@ impl<'a> Judge<'a> {
         let theirs = &mut threats[me.flip().index()].clone();
         total -= at_stake(mine, 10, 5);
         total += at_stake(theirs, 6, 1);
-        total + self.king_pressure(me) - self.king_pressure(me.flip())
+        total + self.king_pressure(me) - self.king_pressure(me.flip()) + self.hunt(me)
+    }
+
+    /// For the side well ahead in material, the hunt of the other king: the squares next to it
+    /// that it cannot step to, and the hunter's king close by (the last pieces need its help).
+    /// It counts for `me` when `me` hunts and against `me` when hunted, so the planner neither
+    /// drifts into the no-capture draw with a won game nor lets itself be caged.
+    fn hunt(&self, me: Color) -> i32 {
+        let view = self.view;
+        let mut lead = 0;
+        for (index, placed) in view.pieces.iter().enumerate() {
+            if !self.doomed[index] {
+                let sign = if placed.piece.color == me { 1 } else { -1 };
+                lead += sign * material(placed.piece.kind);
+            }
+        }
+        let (hunter, sign) = match lead {
+            l if l >= HUNT_LEAD => (me, 1),
+            l if l <= -HUNT_LEAD => (me.flip(), -1),
+            _ => return 0,
+        };
+        let hunted = hunter.flip();
+        let (Some(prey), Some(own)) = (view.king(hunted), view.king(hunter)) else {
+            return 0;
+        };
+        let Some(room) = self.room.as_ref().map(|room| &room[hunted.index()]) else {
+            return 0;
+        };
+        let cage = (8 - room.safe()) * HUNT_CAGE + (8 - room.unlined()) * HUNT_LINES;
+        let edge = {
+            let (f, r) = (file(prey) as i32, rank(prey) as i32);
+            ((2 * f - 7).abs() + (2 * r - 7).abs()) * 3
+        };
+        let near = (7 - ticks(Kind::King, own, prey) as i32) * 4;
+        sign * (cage + edge + near) * self.endgame.max(16) / 64
     }
 
     /// How hard `color` presses the enemy king: its pieces that strike the king's square or the
@@ -273,8 +462,9 @@ fn at_stake(gains: &mut [i32], whole: i32, rest: i32) -> i32 {
 }
 
 /// A little development: pawns forward, pieces off the back rank and towards the centre, the
-/// king at home.
-fn placement(placed: &Placed) -> i32 {
+/// king at home. As the pieces come off (`endgame` 0 to 64) the pawns race for the last rank and
+/// the king walks to the centre.
+fn placement(placed: &Placed, endgame: i32) -> i32 {
     let square = placed.square;
     let forward = match placed.piece.color {
         Color::White => rank(square),
@@ -286,15 +476,12 @@ fn placement(placed: &Placed) -> i32 {
         6 - ((2 * f - 7).abs() + (2 * r - 7).abs()) / 2
     };
     match placed.piece.kind {
-        Kind::Pawn => 4 * forward,
+        Kind::Pawn => 4 * forward + forward * forward * 4 * endgame / 64,
         Kind::Knight | Kind::Bishop => 3 * centre + if forward > 0 { 10 } else { 0 },
         Kind::Rook | Kind::Queen => centre,
         Kind::King => {
-            if forward == 0 {
-                30
-            } else {
-                -10 * forward
-            }
+            let home = if forward == 0 { 30 } else { -10 * forward };
+            (home * (64 - endgame) + 8 * centre * endgame) / 64
         }
     }
 }

@@ -83,6 +83,15 @@ impl Table {
                 return Err(Box::new(Some(self.lost(side, termination, detail))));
             }
         }
+        // The opening's orders (`--random-plies`) start at 0 ms, White's and Black's in turn.
+        for (ply, text) in session.game.opening.moves.iter().enumerate() {
+            let side = if ply % 2 == 0 {
+                Color::White
+            } else {
+                Color::Black
+            };
+            let _ = self.game.order_text(side, text, None);
+        }
         Ok(())
     }
 
