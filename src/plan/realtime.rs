@@ -1,12 +1,16 @@
 //! Roger's realtime chess player: it plans in time.
 //!
 //! At each decision it weighs every order it may start now against waiting: it starts the order
-//! on a copy of the game, lets the copy run a tick (the moves under way land or collide exactly as
+//! on a copy of the game, lets the copy run a poll (the moves under way land or collide exactly as
 //! the simulator says), and judges the result in time ([`eval`]): the captures nothing can stop
 //! any more, then for every piece whether an enemy can reach it before it can get away and what
-//! the recapture costs, the kings' safety and development. Dodging, captures timed inside the
-//! defender's delay and attacks on an exposed king all come out of that judgement. It answers
-//! within its budget: orders are weighed most promising first until a quarter of the budget is spent.
+//! the recapture costs, the kings' safety and development, and for the side well ahead the hunt
+//! of the other king. Dodging, captures timed inside the defender's delay and attacks on an
+//! exposed king all come out of that judgement. Then the best few orders and waiting are played
+//! out a few polls on copies, both sides deciding by that one-step judgement, and the best
+//! outcome is started: exchanges that lose material a move later, and threats the opponent
+//! answers, show there. It answers within its budget: orders are judged until a quarter of it is
+//! spent and played out until three fifths.
 
 pub mod eval;
 pub mod view;
@@ -19,6 +23,15 @@ use view::View;
 /// How much better than waiting an order must judge before the planner starts it: moving puts a
 /// piece on delay, which the judgement only partly sees.
 const START_MARGIN: i32 = 5;
+
+/// The share of the budget for judging every order one step ahead...
+const JUDGE_SHARE: f64 = 0.25;
+/// ... and up to which the best few are played out.
+const ROLLOUT_SHARE: f64 = 0.6;
+/// How many of the best orders are played out (besides waiting)...
+const ROLLOUT_CANDIDATES: usize = 4;
+/// ... for how many polls.
+const ROLLOUT_POLLS: u32 = 3;
 
 /// The longest reaction it assumes: decisions farther apart than this are not a poll.
 const MAX_REACTION: Ms = 10_000;
@@ -118,27 +131,118 @@ impl RealtimePlayer for RealtimePlanner {
         if state.outcome().is_some() {
             return None;
         }
-        let mut orders = state.orders(side);
-        if orders.is_empty() {
-            return None;
+        let deadline = began + budget.mul_f64(JUDGE_SHARE);
+        let ranked = self.rank(state, side, deadline)?;
+        let rollout_deadline = began + budget.mul_f64(ROLLOUT_SHARE);
+        if ROLLOUT_POLLS == 0 || Instant::now() >= rollout_deadline {
+            return ranked.choice();
         }
+        // The most promising few, and waiting, each played out a few polls with both sides
+        // deciding by the one-step judgement; the best outcome wins, the judgement breaks ties.
+        let mut best: Option<(i32, i32, Option<Order>)> = None;
+        // Waiting's play-out alone is no comparison.
+        let mut finished = 0;
+        let candidates = ranked.orders.iter().take(ROLLOUT_CANDIDATES);
+        let candidates = candidates.map(|&(score, order)| (score, Some(order)));
+        for (score, order) in std::iter::once((ranked.waiting, None)).chain(candidates) {
+            if Instant::now() >= rollout_deadline {
+                break;
+            }
+            let Some(outcome) = self.rollout(state, side, order, rollout_deadline) else {
+                continue;
+            };
+            finished += 1;
+            // The better outcome wins; on a tie (waiting, then starting the same order at the
+            // next poll, often plays out alike) the one-step judgement decides, waiting with
+            // the margin an order must beat.
+            let margin = if order.is_none() { START_MARGIN } else { 0 };
+            let key = (outcome, score + margin);
+            if best.is_none_or(|(o, s, _)| key > (o, s)) {
+                best = Some((key.0, key.1, order));
+            }
+        }
+        match best {
+            Some((_, _, order)) if finished >= 2 => order,
+            _ => ranked.choice(),
+        }
+    }
+}
+
+/// The orders of one decision judged one step ahead, best first, and waiting's judgement.
+struct Ranked {
+    orders: Vec<(i32, Order)>,
+    waiting: i32,
+}
+
+impl Ranked {
+    /// The best order if it beats waiting by the margin.
+    fn choice(&self) -> Option<Order> {
+        self.orders
+            .first()
+            .filter(|&&(score, _)| score > self.waiting + START_MARGIN)
+            .map(|&(_, order)| order)
+    }
+}
+
+impl RealtimePlanner {
+    /// Every order `side` may start now judged one step ahead (most promising first, until
+    /// `deadline`), best first.
+    fn rank(&self, state: &RealtimeState, side: Color, deadline: Instant) -> Option<Ranked> {
+        let mut orders = state.orders(side);
         let view = View::new(state);
         orders.sort_by_cached_key(|&order| std::cmp::Reverse(promise(&view, side, order)));
-        let allowed = budget / 4;
         let waiting = self.judge(state, side, None)?;
-        let mut best: Option<(i32, Order)> = None;
+        let mut judged = Vec::with_capacity(orders.len());
         for order in orders {
-            if began.elapsed() >= allowed {
+            if Instant::now() >= deadline {
                 break;
             }
             if let Some(score) = self.judge(state, side, Some(order)) {
-                if best.is_none_or(|(b, _)| score > b) {
-                    best = Some((score, order));
-                }
+                judged.push((score, order));
             }
         }
-        best.filter(|&(score, _)| score > waiting + START_MARGIN)
-            .map(|(_, order)| order)
+        judged.sort_by_key(|&(score, _)| std::cmp::Reverse(score));
+        Some(Ranked {
+            orders: judged,
+            waiting,
+        })
+    }
+
+    /// The judgement for `side` after it starts `order` (or waits) and both sides then decide
+    /// by the one-step judgement at every poll (or tick, if longer) for [`ROLLOUT_POLLS`] polls.
+    /// `None` if it could not finish by `deadline`.
+    fn rollout(
+        &self,
+        state: &RealtimeState,
+        side: Color,
+        order: Option<Order>,
+        deadline: Instant,
+    ) -> Option<i32> {
+        let mut game = state.clone();
+        let mut events = Vec::new();
+        if let Some(order) = order {
+            game.apply(side, order, &mut events).ok()?;
+        }
+        // Both sides decide once a poll, but at least a tick apart: a slow game is played out
+        // far enough for moves to land.
+        let step = self.reaction.max(state.params().tick());
+        for poll in 0..ROLLOUT_POLLS {
+            // At the first poll only the opponent has still to answer.
+            for mover in [side.flip(), side] {
+                if game.outcome().is_some() || (poll == 0 && mover == side) {
+                    continue;
+                }
+                if let Some(choice) = self.rank(&game, mover, deadline).and_then(|r| r.choice()) {
+                    let _ = game.apply(mover, choice, &mut events);
+                }
+            }
+            game.advance_to(game.now() + step, &mut events);
+            if game.outcome().is_some() {
+                break;
+            }
+        }
+        // Cut short, the play-out is not the model's: it says nothing.
+        (Instant::now() < deadline).then(|| eval::evaluate(&game, side, self.reaction))
     }
 }
 
