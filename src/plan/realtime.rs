@@ -7,7 +7,7 @@
 //! the recapture costs, the kings' safety and development, and for the side well ahead the hunt
 //! of the other king. Dodging, captures timed inside the defender's delay and attacks on an
 //! exposed king all come out of that judgement. Then the best few orders and waiting are played
-//! out a few polls on copies, both sides deciding by that one-step judgement, and the best
+//! out five polls on copies, both sides deciding by that one-step judgement, and the best
 //! outcome is started: exchanges that lose material a move later, and threats the opponent
 //! answers, show there. It answers within its budget: orders are judged until a quarter of it is
 //! spent and played out until three fifths.
@@ -31,7 +31,7 @@ const ROLLOUT_SHARE: f64 = 0.6;
 /// How many of the best orders are played out (besides waiting)...
 const ROLLOUT_CANDIDATES: usize = 4;
 /// ... for how many polls.
-const ROLLOUT_POLLS: u32 = 3;
+const ROLLOUT_POLLS: u32 = 5;
 
 /// The longest reaction it assumes: decisions farther apart than this are not a poll.
 const MAX_REACTION: Ms = 10_000;
