@@ -134,12 +134,12 @@ impl RealtimePlayer for RealtimePlanner {
         let deadline = began + budget.mul_f64(JUDGE_SHARE);
         let ranked = self.rank(state, side, deadline)?;
         let rollout_deadline = began + budget.mul_f64(ROLLOUT_SHARE);
-        if ROLLOUT_POLLS == 0 || Instant::now() >= rollout_deadline {
+        if Instant::now() >= rollout_deadline {
             return ranked.choice();
         }
         // The most promising few, and waiting, each played out a few polls with both sides
         // deciding by the one-step judgement; the best outcome wins, the judgement breaks ties.
-        let mut best: Option<(i32, i32, Option<Order>)> = None;
+        let mut best: Option<((i32, i32), Option<Order>)> = None;
         // Waiting's play-out alone is no comparison.
         let mut finished = 0;
         let candidates = ranked.orders.iter().take(ROLLOUT_CANDIDATES);
@@ -157,12 +157,12 @@ impl RealtimePlayer for RealtimePlanner {
             // the margin an order must beat.
             let margin = if order.is_none() { START_MARGIN } else { 0 };
             let key = (outcome, score + margin);
-            if best.is_none_or(|(o, s, _)| key > (o, s)) {
-                best = Some((key.0, key.1, order));
+            if best.is_none_or(|(best_key, _)| key > best_key) {
+                best = Some((key, order));
             }
         }
         match best {
-            Some((_, _, order)) if finished >= 2 => order,
+            Some((_, order)) if finished >= 2 => order,
             _ => ranked.choice(),
         }
     }
