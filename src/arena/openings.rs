@@ -122,11 +122,7 @@ fn realtime_orders(plies: usize, seed: u64) -> Opening {
     let mut moves = Vec::new();
     let mut events = Vec::new();
     for ply in 0..plies {
-        let side = if ply % 2 == 0 {
-            Color::White
-        } else {
-            Color::Black
-        };
+        let side = realtime_opening_side(ply);
         let orders = state.orders(side);
         if orders.is_empty() {
             continue;
@@ -137,6 +133,15 @@ fn realtime_orders(plies: usize, seed: u64) -> Opening {
         }
     }
     Opening { fen: None, moves }
+}
+
+/// Who starts the `ply`-th order of a realtime opening: White first, then in turn.
+pub fn realtime_opening_side(ply: usize) -> Color {
+    if ply.is_multiple_of(2) {
+        Color::White
+    } else {
+        Color::Black
+    }
 }
 
 fn extend<G: Game>(opening: &Opening, plies: usize, seed: u64) -> Result<Opening, String> {

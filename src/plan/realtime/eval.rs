@@ -7,8 +7,8 @@
 //! no-capture draw.
 
 use super::view::{
-    dodge_deadline, file, promoted, rank, strikes_from, struck_on_the_way, ticks, value, Placed,
-    View, EMPTY,
+    dodge_deadline, file, passed_ms, promoted, rank, strikes_from, struck_on_the_way, ticks, value,
+    Placed, View, EMPTY,
 };
 use crate::rules::realtime::{Color, Kind, Ms, RealtimeState};
 use arrayvec::ArrayVec;
@@ -203,7 +203,7 @@ impl<'a> Judge<'a> {
                 (struck_on_the_way(placed, view.tick), placed.moving)
             {
                 for (k, square) in struck {
-                    let passes = started + (2 * k as Ms + 1) * view.tick / 2;
+                    let passes = passed_ms(started, k, view.tick);
                     strike(square, passes >= leaves + view.tick);
                 }
             }
@@ -228,7 +228,7 @@ impl<'a> Judge<'a> {
             let kind = mover.piece.kind;
             let n = ticks(kind, from, mover.square);
             for (k, square) in struck {
-                let passed = start + (2 * k as Ms + 1) * tick / 2;
+                let passed = passed_ms(start, k, tick);
                 for (index, other) in view.pieces.iter().enumerate() {
                     if other.piece.color == mover.piece.color || other.square != square {
                         continue;

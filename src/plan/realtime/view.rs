@@ -197,6 +197,12 @@ pub fn struck_on_the_way(mover: &Placed, tick: Ms) -> Option<impl Iterator<Item 
     Some((first..=n).map(move |k| (k, if k == n { to } else { step(from, to, k) })))
 }
 
+/// The ms at which a walking move started at `start` has passed its `k`-th square (the middle of
+/// its `k`-th tick): a piece landing there before then is struck.
+pub fn passed_ms(start: Ms, k: u32, tick: Ms) -> Ms {
+    start + (2 * k as Ms + 1) * tick / 2
+}
+
 /// The first ms at which a move of `n` ticks started at `start` occupies its destination (when
 /// it takes what stands there).
 pub fn capture_ms(kind: Kind, start: Ms, n: u32, tick: Ms) -> Ms {

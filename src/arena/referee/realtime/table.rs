@@ -4,6 +4,7 @@
 
 use super::timeline::{outcome_detail, result_text, ClockMode, DecisionRecord, RefereeGame};
 use super::RealtimeSettings;
+use crate::arena::openings::realtime_opening_side;
 use crate::arena::process::GameSetup;
 use crate::arena::referee::{draw, win_for, RefereeSettings, Session, SessionRecord};
 use crate::arena::referee::{SessionResult, Termination};
@@ -85,12 +86,7 @@ impl Table {
         }
         // The opening's orders (`--random-plies`) start at 0 ms, White's and Black's in turn.
         for (ply, text) in session.game.opening.moves.iter().enumerate() {
-            let side = if ply % 2 == 0 {
-                Color::White
-            } else {
-                Color::Black
-            };
-            let _ = self.game.order_text(side, text, None);
+            let _ = self.game.order_text(realtime_opening_side(ply), text, None);
         }
         Ok(())
     }
