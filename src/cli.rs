@@ -63,8 +63,9 @@ pub enum Mode {
         args: Vec<String>,
     },
     /// Serve the protocol with a built-in reference player, random or greedy (one ply; in
-    /// realtime chess rate-limited), or for realtime chess only (`--variant realtime`) the
-    /// arrival-time sparring partner, arrival; UCI, or xboard with `--xboard`.
+    /// realtime chess rate-limited), for realtime chess only (`--variant realtime`) the
+    /// arrival-time sparring partner, arrival, or for Megachess only (`--variant megachess`) the
+    /// whole-turn guard, guard; UCI, or xboard with `--xboard`.
     Play(PlayArgs),
     /// Run a persistent Megachess world server: players and bots join over WebSocket, turns
     /// run on the clock or simulated, the world lives in SQLite (see docs/world-server.md).
@@ -109,7 +110,7 @@ pub enum FuzzCommand {
 /// `roger play`.
 #[derive(Args)]
 pub struct PlayArgs {
-    /// random, greedy, or arrival (realtime chess only).
+    /// random, greedy, arrival (realtime chess only) or guard (Megachess only).
     pub player: String,
     /// Seed of the player's tie-breaks (mixed with each position).
     #[arg(long, default_value_t = 1)]

@@ -14,13 +14,14 @@ pub mod crowd;
 pub mod eval;
 pub mod grid;
 pub mod local;
+mod rollout;
 pub mod search;
 #[cfg(test)]
 mod tests;
 
 use super::{MegachessPlayer, PlanProgress};
-use crate::engine::{check_option, strength_options, OptionSpec, Strength};
-use crate::rules::megachess::{Coord, Move, PlayerId, World};
+use crate::engine::{check_option, strength_options, OptionKind, OptionSpec, Strength};
+use crate::rules::megachess::{Coord, Move, PlayerId, SplitMix, World};
 use local::Local;
 use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
@@ -49,6 +50,10 @@ pub struct MegachessPlanner {
     skill: u32,
     /// `Skill Level`, `UCI_LimitStrength` and `UCI_Elo`, of which `skill` is the level.
     strength: Strength,
+    /// The `Seed` option: 0 draws a new one from the clock for every world.
+    seed: u64,
+    /// The seed of this world's choices among equally good plans.
+    world_seed: u64,
 }
 
 impl Default for MegachessPlanner {
@@ -63,10 +68,13 @@ impl MegachessPlanner {
             margin: WINDOW_MARGIN,
             skill: MAX_SKILL,
             strength: Strength::default(),
+            seed: 0,
+            world_seed: clock_seed(),
         }
     }
 
-    /// The plan for `me` without the check on the world (for tests and benches).
+    /// The plan for `me` without the rollouts and the check on the world (for tests).
+    #[cfg(test)]
     fn search(
         &self,
         world: &World,
@@ -76,21 +84,6 @@ impl MegachessPlanner {
         progress: &mut dyn FnMut(&PlanProgress),
         started: Instant,
     ) -> Vec<Move> {
-        let Some(player) = world.player(me) else {
-            return Vec::new();
-        };
-        if player.team != world.team_to_move() {
-            return Vec::new();
-        }
-        let Some(mut local) = Local::from_world(world, me, self.margin) else {
-            return Vec::new();
-        };
-        let mut fallback = nearest_enemy_king(world, &local).or_else(|| enemy_centre(&local));
-        if fallback.is_none() {
-            // Nobody in sight: the whole army, king included, goes looking.
-            local.king_approaches = true;
-            fallback = explore_target(world, &local);
-        }
         let mut report = |outcome: &search::Outcome| {
             progress(&PlanProgress {
                 elapsed: started.elapsed(),
@@ -100,8 +93,56 @@ impl MegachessPlanner {
                 moves: outcome.moves.clone(),
             })
         };
-        search::plan(&mut local, fallback, deadline, stop, &mut report).moves
+        self.sketch(world, me, deadline, stop, None, None, &mut report)
+            .map(|sketch| sketch.moves)
+            .unwrap_or_default()
     }
+
+    /// One sequential plan for `me` ([`search::plan`]) with its judgement, starting with the
+    /// move `first` when given (if it is legal), varied by `jitter` when given. `None` when
+    /// `me` does not move now or has nothing in the window.
+    fn sketch(
+        &self,
+        world: &World,
+        me: PlayerId,
+        deadline: Instant,
+        stop: &AtomicBool,
+        first: Option<Move>,
+        jitter: Option<&mut SplitMix>,
+        report: &mut dyn FnMut(&search::Outcome),
+    ) -> Option<Sketch> {
+        let player = world.player(me)?;
+        if player.team != world.team_to_move() {
+            return None;
+        }
+        let mut local = Local::from_world(world, me, self.margin)?;
+        let mut fallback = nearest_enemy_king(world, &local).or_else(|| enemy_centre(&local));
+        if fallback.is_none() {
+            // Nobody in sight: the whole army, king included, goes looking.
+            local.king_approaches = true;
+            fallback = explore_target(world, &local);
+        }
+        let mut moves = Vec::new();
+        if let Some(mv) = first {
+            world.check(me, mv).ok()?;
+            let index = local.at(mv.from)?;
+            moves.push(mv);
+            // Kept made: the plan goes on from there.
+            let _ = local.make(index, mv.to);
+        }
+        let outcome = search::plan(&mut local, fallback, deadline, stop, jitter, report);
+        moves.extend(outcome.moves);
+        Some(Sketch {
+            moves,
+            score: outcome.score,
+        })
+    }
+}
+
+/// A plan and the judgement of the window it leaves.
+struct Sketch {
+    moves: Vec<Move>,
+    score: i32,
 }
 
 /// The square of the enemy king nearest my king (or army) anywhere in the world: where to head
@@ -171,6 +212,29 @@ fn forget_some(world: &World, me: PlayerId, plan: Vec<Move>, skill: u32) -> Vec<
         .collect()
 }
 
+/// The option that fixes the planner's choices among equally good plans: 0 (the default) draws
+/// a new seed for every world, so that no line found once wins every time.
+pub const SEED: &str = "Seed";
+
+fn seed_option() -> OptionSpec {
+    OptionSpec {
+        name: SEED,
+        kind: OptionKind::Spin {
+            default: 0,
+            min: 0,
+            max: i64::from(i32::MAX),
+        },
+    }
+}
+
+/// A seed from the clock and the process, different for every world.
+fn clock_seed() -> u64 {
+    let nanos = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |since| since.as_nanos() as u64);
+    nanos ^ u64::from(std::process::id()).rotate_left(32)
+}
+
 /// The moves of `plan` that the world accepts in order (the others dropped).
 pub fn legal_prefix(world: &World, me: PlayerId, plan: &[Move]) -> Vec<Move> {
     let mut copy = world.clone();
@@ -188,10 +252,20 @@ impl MegachessPlayer for MegachessPlanner {
     /// `Skill Level` and, as for the turn games, `UCI_LimitStrength` with `UCI_Elo`: then the
     /// level is the Elo's (`(elo - 1000) / 70`, see [`crate::search::skill`]), rounded.
     fn options(&self) -> Vec<OptionSpec> {
-        strength_options()
+        let mut specs = strength_options();
+        specs.push(seed_option());
+        specs
     }
 
     fn set_option(&mut self, name: &str, value: &str) -> Result<(), String> {
+        if name.eq_ignore_ascii_case(SEED) {
+            let (_, value) = check_option(&[seed_option()], name, Some(value))?;
+            if let crate::engine::OptionValue::Spin(seed) = value {
+                self.seed = seed as u64;
+            }
+            self.new_game();
+            return Ok(());
+        }
         let specs = strength_options();
         if !specs
             .iter()
@@ -203,6 +277,13 @@ impl MegachessPlayer for MegachessPlanner {
         self.strength.set(name, &value);
         self.skill = (self.strength.level().round() as u32).min(MAX_SKILL);
         Ok(())
+    }
+
+    fn new_game(&mut self) {
+        self.world_seed = match self.seed {
+            0 => clock_seed(),
+            seed => seed,
+        };
     }
 
     fn plan_turn(
@@ -217,7 +298,11 @@ impl MegachessPlayer for MegachessPlanner {
         // A weaker player thinks less: a quarter of the search time at level 0.
         let share = SEARCH_SHARE * (0.25 + 0.75 * f64::from(self.skill) / f64::from(MAX_SKILL));
         let deadline = started + budget.mul_f64(share).saturating_sub(SLACK);
-        let plan = self.search(world, me, deadline, stop, progress, started);
+        // The choices among equally good plans: the world's seed, the turn and the player.
+        let mut choices = SplitMix::new(
+            self.world_seed ^ world.turn().wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ u64::from(me),
+        );
+        let plan = self.search_plans(world, me, started, deadline, stop, &mut choices, progress);
         let plan = forget_some(world, me, plan, self.skill);
         legal_prefix(world, me, &plan)
     }

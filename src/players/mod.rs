@@ -7,6 +7,7 @@
 //! turn dialect's answers) and [`xboard`] (the xboard dialect).
 
 pub mod arrival;
+pub mod guard;
 pub mod megachess;
 pub mod realtime;
 pub mod reference;

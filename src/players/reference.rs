@@ -9,6 +9,7 @@
 //! an illegal move, a hang, a crash, a slow answer or no handshake at all.
 
 use super::arrival::ArrivalRealtimePlayer;
+use super::guard::GuardMegachessPlayer;
 use super::megachess::{GreedyMegachessPlayer, RandomMegachessPlayer};
 use super::realtime::{GreedyRealtimePlayer, RandomRealtimePlayer};
 use super::uci::UciPlayer;
@@ -36,6 +37,8 @@ pub enum ReferencePlayer {
     Greedy,
     /// The arrival-time sparring partner: realtime chess only.
     Arrival,
+    /// The whole-turn guard: Megachess only.
+    Guard,
 }
 
 impl ReferencePlayer {
@@ -44,8 +47,9 @@ impl ReferencePlayer {
             "random" => Ok(ReferencePlayer::Random),
             "greedy" => Ok(ReferencePlayer::Greedy),
             "arrival" => Ok(ReferencePlayer::Arrival),
+            "guard" => Ok(ReferencePlayer::Guard),
             other => Err(format!(
-                "unknown player '{other}': expected random, greedy or arrival"
+                "unknown player '{other}': expected random, greedy, arrival or guard"
             )),
         }
     }
@@ -55,6 +59,7 @@ impl ReferencePlayer {
             ReferencePlayer::Random => "random",
             ReferencePlayer::Greedy => "greedy",
             ReferencePlayer::Arrival => "arrival",
+            ReferencePlayer::Guard => "guard",
         }
     }
 }
@@ -153,6 +158,8 @@ impl Agent for PlayerAgent {
         match (self.settings.player, self.xboard) {
             (ReferencePlayer::Arrival, true) => &[],
             (ReferencePlayer::Arrival, false) => &[Family::Realtime],
+            (ReferencePlayer::Guard, true) => &[],
+            (ReferencePlayer::Guard, false) => &[Family::World],
             (_, true) => &[Family::Turn],
             (_, false) => &[Family::Turn, Family::Realtime, Family::World],
         }
@@ -199,6 +206,7 @@ fn realtime_player(settings: PlaySettings) -> Box<dyn RealtimePlayer> {
         ReferencePlayer::Random => Box::new(RandomRealtimePlayer::new(settings.seed)),
         ReferencePlayer::Greedy => Box::new(GreedyRealtimePlayer::new(settings.seed)),
         ReferencePlayer::Arrival => Box::new(ArrivalRealtimePlayer::new(settings.seed)),
+        ReferencePlayer::Guard => unreachable!("guard plays Megachess only (families)"),
     };
     match settings.fault {
         Some(_) => Box::new(FaultyRealtimePlayer {
@@ -258,6 +266,7 @@ fn megachess_player(settings: PlaySettings) -> Box<dyn MegachessPlayer> {
     let player: Box<dyn MegachessPlayer> = match settings.player {
         ReferencePlayer::Random => Box::new(RandomMegachessPlayer::new(settings.seed)),
         ReferencePlayer::Greedy => Box::new(GreedyMegachessPlayer::new(settings.seed)),
+        ReferencePlayer::Guard => Box::new(GuardMegachessPlayer::new(settings.seed)),
         ReferencePlayer::Arrival => unreachable!("arrival plays realtime chess only (families)"),
     };
     match settings.fault {
@@ -333,6 +342,7 @@ fn choose<G: Game + Evaluate>(record: &GameRecord<G>, settings: PlaySettings) ->
         ReferencePlayer::Random => Box::new(RandomPlayer::new(seed)),
         ReferencePlayer::Greedy => Box::new(GreedyPlayer::new(seed)),
         ReferencePlayer::Arrival => unreachable!("arrival plays realtime chess only (families)"),
+        ReferencePlayer::Guard => unreachable!("guard plays Megachess only (families)"),
     };
     let mv = player.choose(record, None)?;
     Some(record.position().move_text(mv))

@@ -11,6 +11,9 @@ use crate::rules::megachess::{Coord, Kind};
 
 /// My king where an enemy piece can take it in the next turn.
 pub const KING_DANGER: i32 = 40_000;
+/// And again per enemy piece that can: taking or blocking one of several attackers is
+/// progress toward safety even while the king stays in reach.
+const KING_ATTACKER: i32 = 2_000;
 /// An enemy king that an unmoved piece of mine attacks: I can still take it this turn.
 const KING_PENDING: i32 = KING_CAPTURE * 9 / 10;
 /// An enemy king that my pieces attack at the end of the turn.
@@ -320,12 +323,13 @@ impl Judge {
                 continue;
             };
             let defended = threat.defended;
+            let attackers = threat.attackers.len() as i32;
             self.used[attacker] = generation;
             let loss = if local.pieces[i].kind == Kind::King {
                 if detail {
                     self.king_in_danger = true;
                 }
-                loss
+                loss + KING_ATTACKER * attackers
             } else if defended {
                 (loss - local.worth(local.pieces[attacker].kind)).max(0)
             } else {

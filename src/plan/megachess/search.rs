@@ -7,7 +7,7 @@
 
 use super::eval::{affected, approach_distance, approach_targets, Judge, KING_CAPTURE};
 use super::local::{reach, Local, Side, DIRECTIONS};
-use crate::rules::megachess::{Coord, Kind, Move};
+use crate::rules::megachess::{Coord, Kind, Move, SplitMix};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
@@ -32,12 +32,18 @@ pub struct Outcome {
     pub evaluated: u64,
 }
 
-/// Plans the turn on `local` (left as the plan leaves it).
+/// The most a varied plan adds at random to a judged move's score (hundredths of a pawn).
+pub const JITTER: u64 = 40;
+
+/// Plans the turn on `local` (left as the plan leaves it). With `jitter`, each judged move's
+/// score gets up to [`JITTER`] added at random when the best is picked (a move is still made
+/// only if it improves the judgement): a varied plan.
 pub fn plan(
     local: &mut Local,
     fallback_target: Option<Coord>,
     deadline: Instant,
     stop: &AtomicBool,
+    mut jitter: Option<&mut SplitMix>,
     progress: &mut dyn FnMut(&Outcome),
 ) -> Outcome {
     let mut judge = Judge::new(local);
@@ -80,7 +86,8 @@ pub fn plan(
         if judged < candidates.len() {
             candidates.select_nth_unstable_by(judged - 1, |a, b| b.quick.cmp(&a.quick));
         }
-        let mut best: Option<(i32, Candidate)> = None;
+        // (score with jitter, score, candidate)
+        let mut best: Option<(i32, i32, Candidate)> = None;
         let timer = Instant::now();
         let mut count = 0u32;
         let mut out_of_time = false;
@@ -102,8 +109,9 @@ pub fn plan(
             let score = judge.evaluate(local, &targets, true, false);
             local.unmake(undo);
             count += 1;
-            if best.is_none_or(|(b, _)| score > b) {
-                best = Some((score, *candidate));
+            let varied = score + jitter.as_mut().map_or(0, |r| r.below(JITTER) as i32);
+            if score > base && best.is_none_or(|(b, _, _)| varied > b) {
+                best = Some((varied, score, *candidate));
             }
         }
         outcome.evaluated += count as u64;
@@ -111,7 +119,7 @@ pub fn plan(
             judge_time = timer.elapsed() / count;
         }
         match best {
-            Some((score, candidate)) if score > base => {
+            Some((_, score, candidate)) => {
                 outcome
                     .moves
                     .push(local.world_move(candidate.piece, candidate.to));

@@ -1,0 +1,192 @@
+//! The search over whole-turn plans. The sequential plan ([`super::search`]) judges the end of
+//! my turn only; a plan that looks safe there can still walk into a net the enemy closes over
+//! two turns. So the planner sketches several whole-turn plans (the plain one, one starting
+//! with each step of my king when enemy pieces are near it, and plans varied at random), and
+//! plays each out: my plan, the nearest enemy players' replies (planned by the same planner
+//! from their side), and my next plan, whose judgement is the plan's value. The best value
+//! wins; among plans within [`VARIETY_MARGIN`] of it the world's seed picks, so a line that
+//! beat the planner once does not win every time.
+
+use super::{legal_prefix, MegachessPlanner, Sketch};
+use crate::plan::PlanProgress;
+use crate::rules::megachess::{Coord, Kind, Move, PlayerId, SplitMix, World, KING_STEPS};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, Instant};
+
+/// Enemy players whose replies a play-out plans: the ones whose kings are nearest mine.
+const MAX_REPLIERS: usize = 2;
+/// Plans whose value is within this of the best are as good: the seed picks among them.
+const VARIETY_MARGIN: i32 = 20;
+/// The value of a play-out in which my king is taken.
+const KING_LOST: i32 = -2_000_000;
+/// My king's steps are tried as first moves when an enemy piece stands this near it.
+const KING_PRESSURE: u32 = 8;
+/// The share of the search's time the first (plain) plan may take.
+const FIRST_SHARE: u32 = 4;
+
+/// Does nothing with a plan's progress (the play-outs' inner plans report none).
+fn silent(_: &super::search::Outcome) {}
+
+impl MegachessPlanner {
+    /// The best plan for `me` by its play-out, found by `deadline` (the plain plan when there
+    /// is no time for play-outs).
+    pub(super) fn search_plans(
+        &self,
+        world: &World,
+        me: PlayerId,
+        started: Instant,
+        deadline: Instant,
+        stop: &AtomicBool,
+        choices: &mut SplitMix,
+        progress: &mut dyn FnMut(&PlanProgress),
+    ) -> Vec<Move> {
+        let first_deadline = started + deadline.saturating_duration_since(started) / FIRST_SHARE;
+        let mut report = |outcome: &super::search::Outcome| {
+            progress(&PlanProgress {
+                elapsed: started.elapsed(),
+                iteration: outcome.steps,
+                evaluated: outcome.evaluated,
+                score: outcome.score as i64,
+                moves: outcome.moves.clone(),
+            })
+        };
+        let Some(plain) = self.sketch(world, me, first_deadline, stop, None, None, &mut report)
+        else {
+            return Vec::new();
+        };
+        let plain = legal_prefix(world, me, &plain.moves);
+        let mut openings: Vec<Option<Move>> = king_steps(world, me);
+        let mut tried: Vec<(i32, Vec<Move>)> = Vec::new();
+        let mut play_out_time = Duration::ZERO;
+        let mut candidate = Some(plain.clone());
+        while let Some(plan) = candidate.take() {
+            let now = Instant::now();
+            if now + play_out_time >= deadline || stop.load(Ordering::Relaxed) {
+                break;
+            }
+            // Each inner plan gets a third of a play-out's share of what is left: at least one
+            // more plan fits after this one.
+            let inner = deadline.saturating_duration_since(now) / 8;
+            if !tried.iter().any(|(_, moves)| *moves == plan) {
+                let value = self.play_out(world, me, &plan, inner, stop);
+                tried.push((value, plan));
+            }
+            play_out_time = play_out_time.max(now.elapsed());
+            // The next candidate: my king's steps first, then varied plans.
+            let next_deadline = Instant::now() + inner;
+            candidate = match openings.pop() {
+                Some(first) => {
+                    self.sketch(world, me, next_deadline, stop, first, None, &mut silent)
+                }
+                None => self.sketch(
+                    world,
+                    me,
+                    next_deadline,
+                    stop,
+                    None,
+                    Some(choices),
+                    &mut silent,
+                ),
+            }
+            .map(|sketch: Sketch| legal_prefix(world, me, &sketch.moves));
+        }
+        let Some(best) = tried.iter().map(|(value, _)| *value).max() else {
+            return plain;
+        };
+        let near_best: Vec<&Vec<Move>> = tried
+            .iter()
+            .filter(|(value, _)| *value >= best.saturating_sub(VARIETY_MARGIN))
+            .map(|(_, plan)| plan)
+            .collect();
+        near_best[choices.below(near_best.len() as u64) as usize].clone()
+    }
+
+    /// The value of `plan` for `me`: the judgement of my next plan after the nearest enemy
+    /// players' replies, each plan given `inner` to think.
+    fn play_out(
+        &self,
+        world: &World,
+        me: PlayerId,
+        plan: &[Move],
+        inner: Duration,
+        stop: &AtomicBool,
+    ) -> i32 {
+        let mut board = world.clone();
+        for &mv in plan {
+            let _ = board.apply(me, mv);
+        }
+        board.end_turn();
+        for enemy in nearest_enemies(&board, me) {
+            let deadline = Instant::now() + inner;
+            if let Some(reply) = self.sketch(&board, enemy, deadline, stop, None, None, &mut silent)
+            {
+                for mv in reply.moves {
+                    let _ = board.apply(enemy, mv);
+                }
+            }
+        }
+        board.end_turn();
+        if board.player(me).is_none() {
+            return KING_LOST;
+        }
+        let deadline = Instant::now() + inner;
+        self.sketch(&board, me, deadline, stop, None, None, &mut silent)
+            .map_or(KING_LOST / 2, |next| next.score)
+    }
+}
+
+/// The first moves to try besides the plain plan: each legal step of my king when an enemy
+/// piece stands within [`KING_PRESSURE`] of it (`None` entries never: every entry is a step).
+fn king_steps(world: &World, me: PlayerId) -> Vec<Option<Move>> {
+    let Some(king) = world
+        .player(me)
+        .and_then(|player| player.king)
+        .and_then(|id| world.piece(id))
+    else {
+        return Vec::new();
+    };
+    let at = king.at;
+    let pressed = world.pieces().any(|piece| {
+        piece.owner != crate::rules::megachess::NEUTRAL
+            && !world.allied(piece.owner, me)
+            && piece.at.chebyshev(at) <= KING_PRESSURE
+    });
+    if !pressed {
+        return Vec::new();
+    }
+    let params = world.params();
+    KING_STEPS
+        .iter()
+        .filter_map(|&(dx, dy)| at.offset(dx, dy, params.width, params.height))
+        .map(|to: Coord| Move::new(at, to))
+        .filter(|&mv| world.check(me, mv).is_ok())
+        .map(Some)
+        .collect()
+}
+
+/// The enemy players still playing whose kings are nearest `me`'s, at most [`MAX_REPLIERS`].
+fn nearest_enemies(world: &World, me: PlayerId) -> Vec<PlayerId> {
+    let mine = world
+        .player(me)
+        .and_then(|player| player.king)
+        .and_then(|id| world.piece(id))
+        .map(|king| king.at);
+    let Some(mine) = mine else {
+        return Vec::new();
+    };
+    let mut enemies: Vec<(u64, PlayerId)> = world
+        .players()
+        .filter(|player| player.present && !world.allied(player.id, me))
+        .filter_map(|player| {
+            let king = world.piece(player.king?)?;
+            debug_assert_eq!(king.kind, Kind::King);
+            Some((king.at.distance_squared(mine), player.id))
+        })
+        .collect();
+    enemies.sort_unstable();
+    enemies
+        .into_iter()
+        .take(MAX_REPLIERS)
+        .map(|(_, id)| id)
+        .collect()
+}
