@@ -14,7 +14,7 @@ mod worker;
 pub use go::{GoParams, SideClock};
 pub use options::{
     check_option, strength_options, variant_option, OptionKind, OptionSpec, OptionValue, Strength,
-    SKILL_LEVEL, SKILL_SEED, UCI_ELO, UCI_LIMIT_STRENGTH, UCI_VARIANT,
+    SKILL_LEVEL, SKILL_SEED, SKILL_SEED_MAX, UCI_ELO, UCI_LIMIT_STRENGTH, UCI_VARIANT,
 };
 pub use worker::{BestMove, Report};
 

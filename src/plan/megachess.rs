@@ -50,7 +50,7 @@ pub struct MegachessPlanner {
     skill: u32,
     /// `Skill Level`, `UCI_LimitStrength` and `UCI_Elo`, of which `skill` is the level.
     strength: Strength,
-    /// The `Seed` option: 0 draws a new one from the clock for every world.
+    /// The `Skill Seed` option: 0 draws a new seed from the clock for every world.
     seed: u64,
     /// The seed of this world's choices among equally good plans.
     world_seed: u64,
@@ -93,22 +93,21 @@ impl MegachessPlanner {
                 moves: outcome.moves.clone(),
             })
         };
-        self.sketch(world, me, deadline, stop, None, None, &mut report)
+        self.sketch(world, me, deadline, stop, Sketching::Plain, &mut report)
             .map(|sketch| sketch.moves)
             .unwrap_or_default()
     }
 
-    /// One sequential plan for `me` ([`search::plan`]) with its judgement, starting with the
-    /// move `first` when given (if it is legal), varied by `jitter` when given. `None` when
-    /// `me` does not move now or has nothing in the window.
+    /// One sequential plan for `me` ([`search::plan`]) with its judgement, the way `sketching`
+    /// says. `None` when `me` does not move now, has nothing in the window, or the first move
+    /// it is told to start with is not legal.
     fn sketch(
         &self,
         world: &World,
         me: PlayerId,
         deadline: Instant,
         stop: &AtomicBool,
-        first: Option<Move>,
-        jitter: Option<&mut SplitMix>,
+        sketching: Sketching,
         report: &mut dyn FnMut(&search::Outcome),
     ) -> Option<Sketch> {
         let player = world.player(me)?;
@@ -123,12 +122,17 @@ impl MegachessPlanner {
             fallback = explore_target(world, &local);
         }
         let mut moves = Vec::new();
-        if let Some(mv) = first {
-            world.check(me, mv).ok()?;
-            let index = local.at(mv.from)?;
-            moves.push(mv);
-            // Kept made: the plan goes on from there.
-            let _ = local.make(index, mv.to);
+        let mut jitter = None;
+        match sketching {
+            Sketching::Plain => {}
+            Sketching::StartingWith(mv) => {
+                world.check(me, mv).ok()?;
+                let index = local.at(mv.from)?;
+                moves.push(mv);
+                // Kept made: the plan goes on from there.
+                let _ = local.make(index, mv.to);
+            }
+            Sketching::Varied(random) => jitter = Some(random),
         }
         let outcome = search::plan(&mut local, fallback, deadline, stop, jitter, report);
         moves.extend(outcome.moves);
@@ -137,6 +141,16 @@ impl MegachessPlanner {
             score: outcome.score,
         })
     }
+}
+
+/// How a sketch is made.
+enum Sketching<'a> {
+    /// The sequential plan as it comes.
+    Plain,
+    /// The same, after this move (my king's step, say).
+    StartingWith(Move),
+    /// Each step's choice varied at random ([`search::JITTER`]).
+    Varied(&'a mut SplitMix),
 }
 
 /// A plan and the judgement of the window it leaves.
@@ -212,9 +226,10 @@ fn forget_some(world: &World, me: PlayerId, plan: Vec<Move>, skill: u32) -> Vec<
         .collect()
 }
 
-/// The option that fixes the planner's choices among equally good plans: 0 (the default) draws
-/// a new seed for every world, so that no line found once wins every time.
-pub const SEED: &str = "Seed";
+/// The option that fixes the planner's choices among equally good plans (the turn games' name
+/// for the seed of their choices): 0, the default, draws a new seed for every world, so that no
+/// line found once wins every time.
+pub const SEED: &str = crate::engine::SKILL_SEED;
 
 fn seed_option() -> OptionSpec {
     OptionSpec {
@@ -222,7 +237,7 @@ fn seed_option() -> OptionSpec {
         kind: OptionKind::Spin {
             default: 0,
             min: 0,
-            max: i64::from(i32::MAX),
+            max: crate::engine::SKILL_SEED_MAX,
         },
     }
 }
@@ -302,7 +317,7 @@ impl MegachessPlayer for MegachessPlanner {
         let mut choices = SplitMix::new(
             self.world_seed ^ world.turn().wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ u64::from(me),
         );
-        let plan = self.search_plans(world, me, started, deadline, stop, &mut choices, progress);
+        let plan = self.search_plans(world, me, deadline, stop, &mut choices, progress);
         let plan = forget_some(world, me, plan, self.skill);
         legal_prefix(world, me, &plan)
     }

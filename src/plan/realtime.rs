@@ -13,9 +13,11 @@
 //! spent and played out until three fifths.
 
 pub mod eval;
+pub mod skill;
 pub mod view;
 
 use super::RealtimePlayer;
+use crate::engine::{check_option, OptionSpec};
 use crate::rules::realtime::{Color, Motion, Ms, Order, RealtimeState, Unit};
 use std::time::{Duration, Instant};
 use view::View;
@@ -41,6 +43,8 @@ pub struct RealtimePlanner {
     /// The smallest gap seen between two decisions: how soon either side answers a new threat.
     reaction: Ms,
     last_now: Option<Ms>,
+    /// `Skill Level` and its kin: below 20 it reacts slower and chooses less carefully.
+    skill: skill::RealtimeSkill,
 }
 
 impl Default for RealtimePlanner {
@@ -57,6 +61,7 @@ impl RealtimePlanner {
         RealtimePlanner {
             reaction: Self::DEFAULT_REACTION,
             last_now: None,
+            skill: skill::RealtimeSkill::new(),
         }
     }
 
@@ -121,8 +126,22 @@ impl RealtimePlayer for RealtimePlanner {
         "roger".to_string()
     }
 
+    /// `Skill Level`, `UCI_LimitStrength`, `UCI_Elo` and `Skill Seed` ([`skill`]).
+    fn options(&self) -> Vec<OptionSpec> {
+        skill::RealtimeSkill::options()
+    }
+
+    fn set_option(&mut self, name: &str, value: &str) -> Result<(), String> {
+        let specs = skill::RealtimeSkill::options();
+        let (name, value) = check_option(&specs, name, Some(value))?;
+        self.skill.set(name, &value);
+        Ok(())
+    }
+
     fn new_game(&mut self) {
-        *self = RealtimePlanner::new();
+        self.reaction = Self::DEFAULT_REACTION;
+        self.last_now = None;
+        self.skill.new_game();
     }
 
     fn decide(&mut self, state: &RealtimeState, side: Color, budget: Duration) -> Option<Order> {
@@ -133,6 +152,9 @@ impl RealtimePlayer for RealtimePlanner {
         }
         let deadline = began + budget.mul_f64(JUDGE_SHARE);
         let ranked = self.rank(state, side, deadline)?;
+        if !self.skill.full_strength() {
+            return self.weaker_choice(&ranked);
+        }
         let rollout_deadline = began + budget.mul_f64(ROLLOUT_SHARE);
         if Instant::now() >= rollout_deadline {
             return ranked.choice();
@@ -172,6 +194,28 @@ impl RealtimePlayer for RealtimePlanner {
 struct Ranked {
     orders: Vec<(i32, Order)>,
     waiting: i32,
+}
+
+impl RealtimePlanner {
+    /// Below level 20: a winning order at once; otherwise, unless this decision passes, one
+    /// drawn among the orders within the level's margin of the best, if that one beats waiting.
+    fn weaker_choice(&mut self, ranked: &Ranked) -> Option<Order> {
+        let &(best, _) = ranked.orders.first()?;
+        if best >= eval::WIN / 2 {
+            return ranked.orders.first().map(|&(_, order)| order);
+        }
+        if self.skill.lets_pass() {
+            return None;
+        }
+        let margin = self.skill.margin();
+        let near = ranked
+            .orders
+            .iter()
+            .take_while(|&&(score, _)| score >= best - margin)
+            .count();
+        let (score, order) = ranked.orders[self.skill.pick(near)];
+        (score > ranked.waiting + START_MARGIN - margin).then_some(order)
+    }
 }
 
 impl Ranked {

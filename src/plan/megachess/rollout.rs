@@ -7,7 +7,7 @@
 //! wins; among plans within [`VARIETY_MARGIN`] of it the world's seed picks, so a line that
 //! beat the planner once does not win every time.
 
-use super::{legal_prefix, MegachessPlanner, Sketch};
+use super::{legal_prefix, MegachessPlanner, Sketch, Sketching};
 use crate::plan::PlanProgress;
 use crate::rules::megachess::{Coord, Kind, Move, PlayerId, SplitMix, World, KING_STEPS};
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -34,12 +34,12 @@ impl MegachessPlanner {
         &self,
         world: &World,
         me: PlayerId,
-        started: Instant,
         deadline: Instant,
         stop: &AtomicBool,
         choices: &mut SplitMix,
         progress: &mut dyn FnMut(&PlanProgress),
     ) -> Vec<Move> {
+        let started = Instant::now();
         let first_deadline = started + deadline.saturating_duration_since(started) / FIRST_SHARE;
         let mut report = |outcome: &super::search::Outcome| {
             progress(&PlanProgress {
@@ -50,12 +50,21 @@ impl MegachessPlanner {
                 moves: outcome.moves.clone(),
             })
         };
-        let Some(plain) = self.sketch(world, me, first_deadline, stop, None, None, &mut report)
-        else {
+        let Some(plain) = self.sketch(
+            world,
+            me,
+            first_deadline,
+            stop,
+            Sketching::Plain,
+            &mut report,
+        ) else {
             return Vec::new();
         };
         let plain = legal_prefix(world, me, &plain.moves);
-        let mut openings: Vec<Option<Move>> = king_steps(world, me);
+        if !few_players_near(world, me, self.margin) {
+            return plain;
+        }
+        let mut openings: Vec<Move> = king_steps(world, me);
         let mut tried: Vec<(i32, Vec<Move>)> = Vec::new();
         let mut play_out_time = Duration::ZERO;
         let mut candidate = Some(plain.clone());
@@ -74,21 +83,13 @@ impl MegachessPlanner {
             play_out_time = play_out_time.max(now.elapsed());
             // The next candidate: my king's steps first, then varied plans.
             let next_deadline = Instant::now() + inner;
-            candidate = match openings.pop() {
-                Some(first) => {
-                    self.sketch(world, me, next_deadline, stop, first, None, &mut silent)
-                }
-                None => self.sketch(
-                    world,
-                    me,
-                    next_deadline,
-                    stop,
-                    None,
-                    Some(choices),
-                    &mut silent,
-                ),
-            }
-            .map(|sketch: Sketch| legal_prefix(world, me, &sketch.moves));
+            let sketching = match openings.pop() {
+                Some(first) => Sketching::StartingWith(first),
+                None => Sketching::Varied(&mut *choices),
+            };
+            candidate = self
+                .sketch(world, me, next_deadline, stop, sketching, &mut silent)
+                .map(|sketch: Sketch| legal_prefix(world, me, &sketch.moves));
         }
         let Some(best) = tried.iter().map(|(value, _)| *value).max() else {
             return plain;
@@ -118,8 +119,8 @@ impl MegachessPlanner {
         board.end_turn();
         for enemy in nearest_enemies(&board, me) {
             let deadline = Instant::now() + inner;
-            if let Some(reply) = self.sketch(&board, enemy, deadline, stop, None, None, &mut silent)
-            {
+            let reply = self.sketch(&board, enemy, deadline, stop, Sketching::Plain, &mut silent);
+            if let Some(reply) = reply {
                 for mv in reply.moves {
                     let _ = board.apply(enemy, mv);
                 }
@@ -130,14 +131,41 @@ impl MegachessPlanner {
             return KING_LOST;
         }
         let deadline = Instant::now() + inner;
-        self.sketch(&board, me, deadline, stop, None, None, &mut silent)
+        self.sketch(&board, me, deadline, stop, Sketching::Plain, &mut silent)
             .map_or(KING_LOST / 2, |next| next.score)
     }
 }
 
+/// Whether the play-outs model the world around `me`: no ally and at most [`MAX_REPLIERS`]
+/// enemy players in its window. Among many players, a play-out that moves only the nearest
+/// enemies and none of my allies misleads more than it shows (8 v 8: the plain plan won 60% of
+/// 20 worlds against the planner before play-outs, with play-outs 7.5% of 40).
+fn few_players_near(world: &World, me: PlayerId, margin: u32) -> bool {
+    let Some(window) = world.army_rect(me, margin) else {
+        return false;
+    };
+    let mut enemies: Vec<PlayerId> = Vec::new();
+    for piece in world.pieces().filter(|piece| window.contains(piece.at)) {
+        let owner = piece.owner;
+        if owner == me || owner == crate::rules::megachess::NEUTRAL {
+            continue;
+        }
+        if world.allied(owner, me) {
+            return false;
+        }
+        if !enemies.contains(&owner) {
+            enemies.push(owner);
+            if enemies.len() > MAX_REPLIERS {
+                return false;
+            }
+        }
+    }
+    true
+}
+
 /// The first moves to try besides the plain plan: each legal step of my king when an enemy
-/// piece stands within [`KING_PRESSURE`] of it (`None` entries never: every entry is a step).
-fn king_steps(world: &World, me: PlayerId) -> Vec<Option<Move>> {
+/// piece stands within [`KING_PRESSURE`] of it.
+fn king_steps(world: &World, me: PlayerId) -> Vec<Move> {
     let Some(king) = world
         .player(me)
         .and_then(|player| player.king)
@@ -160,7 +188,6 @@ fn king_steps(world: &World, me: PlayerId) -> Vec<Option<Move>> {
         .filter_map(|&(dx, dy)| at.offset(dx, dy, params.width, params.height))
         .map(|to: Coord| Move::new(at, to))
         .filter(|&mv| world.check(me, mv).is_ok())
-        .map(Some)
         .collect()
 }
 
@@ -189,4 +216,52 @@ fn nearest_enemies(world: &World, me: PlayerId) -> Vec<PlayerId> {
         .take(MAX_REPLIERS)
         .map(|(_, id)| id)
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::megachess::{MegachessParams, Team};
+
+    fn world(pieces: &[(PlayerId, Kind, u32, u32)]) -> World {
+        let mut world = World::new(MegachessParams::default(), 1);
+        world.add_player(1, Team::Alabaster).unwrap();
+        for id in [2, 3, 4] {
+            world.add_player(id, Team::Metal).unwrap();
+        }
+        for &(owner, kind, x, y) in pieces {
+            world
+                .place(owner, kind, Coord::new(x, y), true, false, None)
+                .unwrap();
+        }
+        world
+    }
+
+    #[test]
+    fn king_steps_are_tried_only_with_an_enemy_near() {
+        let near = world(&[(1, Kind::King, 30, 30), (2, Kind::Knight, 30, 38)]);
+        let steps = king_steps(&near, 1);
+        assert_eq!(steps.len(), 8, "{steps:?}");
+        assert!(steps.iter().all(|mv| mv.from == Coord::new(30, 30)));
+        let far = world(&[(1, Kind::King, 30, 30), (2, Kind::Knight, 30, 39)]);
+        assert!(king_steps(&far, 1).is_empty());
+        // An own piece on a neighbour leaves that step out.
+        let blocked = world(&[
+            (1, Kind::King, 30, 30),
+            (1, Kind::Pawn, 31, 30),
+            (2, Kind::Knight, 30, 36),
+        ]);
+        assert_eq!(king_steps(&blocked, 1).len(), 7);
+    }
+
+    #[test]
+    fn the_nearest_enemy_kings_reply() {
+        let board = world(&[
+            (1, Kind::King, 30, 30),
+            (2, Kind::King, 90, 90),
+            (3, Kind::King, 30, 40),
+            (4, Kind::King, 50, 30),
+        ]);
+        assert_eq!(nearest_enemies(&board, 1), vec![3, 4]);
+    }
 }

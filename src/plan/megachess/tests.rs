@@ -309,3 +309,51 @@ fn limit_strength_maps_the_elo_onto_the_skill_level() {
     assert!(planner.set_option("UCI_Elo", "2401").is_err());
     assert_eq!(planner.skill, 3);
 }
+
+#[test]
+fn skill_seed_fixes_the_worlds_seed_and_zero_draws_one_per_world() {
+    let mut planner = MegachessPlanner::new();
+    assert!(planner
+        .options()
+        .iter()
+        .any(|spec| spec.name == "Skill Seed"));
+    planner.set_option("Skill Seed", "12345").unwrap();
+    assert_eq!(planner.world_seed, 12345);
+    planner.new_game();
+    assert_eq!(
+        planner.world_seed, 12345,
+        "a fixed seed stays for every world"
+    );
+    planner.set_option("skill seed", "0").unwrap();
+    let first = planner.world_seed;
+    // The clock's nanoseconds differ between two draws (a loop bounded by the draws, not time).
+    let drawn_again = (0..1000).any(|_| {
+        planner.new_game();
+        planner.world_seed != first
+    });
+    assert!(drawn_again, "seed 0 draws a new seed for a new world");
+    assert!(planner.set_option("Skill Seed", "-1").is_err());
+    assert!(planner.set_option("Skill Seed", "2147483648").is_err());
+}
+
+#[test]
+fn the_whole_planner_keeps_its_king_out_of_a_two_move_net_within_its_budget() {
+    // The same net as `its_king_escapes_a_threat_that_needs_two_enemy_moves`, through
+    // `plan_turn`: the play-outs of several plans must not lose what the plain plan keeps.
+    let world = world_with(&[
+        (ME, Kind::King, 20, 20),
+        (ME, Kind::Knight, 21, 22),
+        (ENEMY, Kind::Pawn, 20, 23),
+        (ENEMY, Kind::Queen, 20, 27),
+        (ENEMY, Kind::King, 50, 50),
+    ]);
+    assert!(king_falls_in_two(&world, ME), "the test's threat is real");
+    let mut planner = MegachessPlanner::new();
+    planner.set_option("Skill Seed", "3").unwrap();
+    let budget = Duration::from_millis(200);
+    let began = Instant::now();
+    let plan = planner.plan_turn(&world, ME, budget, &AtomicBool::new(false), &mut |_| {});
+    assert!(began.elapsed() < budget, "{:?}", began.elapsed());
+    let after = played(&world, ME, &plan);
+    assert!(!king_falls_in_two(&after, ME), "{plan:?}");
+}
