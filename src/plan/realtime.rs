@@ -362,6 +362,29 @@ mod tests {
     }
 
     #[test]
+    fn the_weakest_level_never_lets_a_won_king_pass_and_plays_worse_elsewhere() {
+        let won = state("8/8/8/4k3/8/8/8/Q3K3 - 5000 0 d:e5:14000");
+        let knight = state("7k/8/8/n7/8/8/8/R3K3 - 5000 0 d:a5:13000");
+        let mut other_choices = 0;
+        for seed in 1..=8 {
+            let mut planner = RealtimePlanner::new();
+            planner.set_option("Skill Level", "0").unwrap();
+            planner.set_option("Skill Seed", &seed.to_string()).unwrap();
+            let order = planner.decide(&won, Color::White, BUDGET);
+            assert_eq!(order, Some(Order::parse("a1e5").unwrap()), "seed {seed}");
+            if planner.decide(&knight, Color::White, BUDGET) != Some(Order::parse("a1a5").unwrap())
+            {
+                other_choices += 1;
+            }
+        }
+        // Full strength always takes the knight (`takes_a_piece_that_sits_out_its_delay`).
+        assert!(other_choices > 0, "level 0 took the knight every time");
+        let mut planner = RealtimePlanner::new();
+        assert!(planner.set_option("Skill Level", "21").is_err());
+        assert!(planner.set_option("Skill", "3").is_err());
+    }
+
+    #[test]
     fn strikes_a_king_that_cannot_get_away() {
         // The black king arrived on e5 and may not move before 14000.
         let start = state("8/8/8/4k3/8/8/8/Q3K3 - 5000 0 d:e5:14000");
