@@ -84,15 +84,7 @@ impl MegachessPlanner {
         progress: &mut dyn FnMut(&PlanProgress),
         started: Instant,
     ) -> Vec<Move> {
-        let mut report = |outcome: &search::Outcome| {
-            progress(&PlanProgress {
-                elapsed: started.elapsed(),
-                iteration: outcome.steps,
-                evaluated: outcome.evaluated,
-                score: outcome.score as i64,
-                moves: outcome.moves.clone(),
-            })
-        };
+        let mut report = |outcome: &search::Outcome| progress(&outcome.progress(started));
         self.sketch(world, me, deadline, stop, Sketching::Plain, &mut report)
             .map(|sketch| sketch.moves)
             .unwrap_or_default()

@@ -12,8 +12,8 @@
 //! No move is ever kept that leaves its king where an enemy piece can take it, if any other
 //! move avoids that.
 
-use super::Rng;
-use crate::engine::{OptionKind, OptionSpec};
+use super::{percent_option, read_percent, Rng};
+use crate::engine::OptionSpec;
 use crate::plan::{MegachessPlayer, PlanProgress};
 use crate::rules::megachess::{
     movement, Coord, Kind, Move, PieceId, PlayerId, World, KNIGHT_STEPS, NEUTRAL,
@@ -26,6 +26,20 @@ pub const ADVANCE: &str = "Advance";
 
 /// A king's worth in the guard's sums: above any army.
 const KING_WORTH: i64 = 10_000;
+
+/// Whether a piece of `kind` captures a piece `distance` squares away along the line `step`
+/// (knights never do: they jump).
+fn captures_along(kind: Kind, step: (i32, i32), distance: u32) -> bool {
+    let diagonal = step.0 != 0 && step.1 != 0;
+    match kind {
+        Kind::Pawn => diagonal && distance == 1,
+        Kind::Knight => false,
+        kind => {
+            let rule = movement(kind);
+            distance <= rule.range && rule.lines.contains(&step)
+        }
+    }
+}
 
 /// Whose a piece is, seen from the guard's player.
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -60,26 +74,11 @@ impl MegachessPlayer for GuardMegachessPlayer {
         "guard".to_string()
     }
     fn options(&self) -> Vec<OptionSpec> {
-        vec![OptionSpec {
-            name: ADVANCE,
-            kind: OptionKind::Spin {
-                default: Self::DEFAULT_ADVANCE,
-                min: 0,
-                max: 100,
-            },
-        }]
+        vec![percent_option(ADVANCE, Self::DEFAULT_ADVANCE)]
     }
     fn set_option(&mut self, name: &str, value: &str) -> Result<(), String> {
-        if !name.eq_ignore_ascii_case(ADVANCE) {
-            return Err(format!("unknown option '{name}'"));
-        }
-        match value.trim().parse::<u64>() {
-            Ok(percent) if percent <= 100 => {
-                self.advance_percent = percent;
-                Ok(())
-            }
-            _ => Err(format!("option '{ADVANCE}' takes 0 to 100, not '{value}'")),
-        }
+        self.advance_percent = read_percent(ADVANCE, name, value)?;
+        Ok(())
     }
     fn plan_turn(
         &mut self,
@@ -151,7 +150,6 @@ impl Turn {
         let params = self.board.params();
         let (width, height) = (params.width, params.height);
         for &(dx, dy) in &crate::rules::megachess::KING_STEPS {
-            let diagonal = dx != 0 && dy != 0;
             let mut at = square;
             for distance in 1..=7u32 {
                 let Some(next) = at.offset(dx, dy, width, height) else {
@@ -164,29 +162,24 @@ impl Turn {
                 if self.owner(piece.owner) != Owner::Enemy {
                     break;
                 }
-                let reaches = match piece.kind {
-                    Kind::Pawn => diagonal && distance == 1,
-                    Kind::Knight => false,
-                    kind => {
-                        let rule = movement(kind);
-                        distance <= rule.range && rule.lines.contains(&(dx, dy))
-                    }
-                };
-                if reaches {
+                if captures_along(piece.kind, (dx, dy), distance) {
                     out.push(self.worth(piece.kind));
                 }
             }
         }
-        for (dx, dy) in KNIGHT_STEPS {
-            if let Some(piece) = square
-                .offset(dx, dy, width, height)
-                .and_then(|at| self.board.piece_at(at))
-            {
-                if piece.kind == Kind::Knight && self.owner(piece.owner) == Owner::Enemy {
-                    out.push(self.worth(piece.kind));
-                }
-            }
-        }
+        let knights = self.knights_around(square, Owner::Enemy);
+        out.extend(std::iter::repeat_n(self.worth(Kind::Knight), knights));
+    }
+
+    /// How many knights of `whose` stand a knight's jump from `square`.
+    fn knights_around(&self, square: Coord, whose: Owner) -> usize {
+        let params = self.board.params();
+        KNIGHT_STEPS
+            .iter()
+            .filter_map(|&(dx, dy)| square.offset(dx, dy, params.width, params.height))
+            .filter_map(|at| self.board.piece_at(at))
+            .filter(|piece| piece.kind == Kind::Knight && self.owner(piece.owner) == whose)
+            .count()
     }
 
     /// Whether a piece of my team other than the one on `square` could take back there: the
@@ -194,18 +187,10 @@ impl Turn {
     fn defended(&self, square: Coord) -> bool {
         let params = self.board.params();
         let (width, height) = (params.width, params.height);
-        for (dx, dy) in KNIGHT_STEPS {
-            if let Some(piece) = square
-                .offset(dx, dy, width, height)
-                .and_then(|at| self.board.piece_at(at))
-            {
-                if piece.kind == Kind::Knight && self.owner(piece.owner) == Owner::Friend {
-                    return true;
-                }
-            }
+        if self.knights_around(square, Owner::Friend) > 0 {
+            return true;
         }
         for &(dx, dy) in &crate::rules::megachess::KING_STEPS {
-            let diagonal = dx != 0 && dy != 0;
             let mut at = square;
             for distance in 1..=7u32 {
                 let Some(next) = at.offset(dx, dy, width, height) else {
@@ -215,18 +200,10 @@ impl Turn {
                 let Some(piece) = self.board.piece_at(at) else {
                     continue;
                 };
-                if self.owner(piece.owner) == Owner::Friend {
-                    let reaches = match piece.kind {
-                        Kind::Pawn => diagonal && distance == 1,
-                        Kind::Knight => false,
-                        kind => {
-                            let rule = movement(kind);
-                            distance <= rule.range && rule.lines.contains(&(dx, dy))
-                        }
-                    };
-                    if reaches {
-                        return true;
-                    }
+                if self.owner(piece.owner) == Owner::Friend
+                    && captures_along(piece.kind, (dx, dy), distance)
+                {
+                    return true;
                 }
                 break;
             }

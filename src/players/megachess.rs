@@ -2,8 +2,8 @@
 //! open MMO bots (one piece at a time by a one-ply rule: the best capture, else a step toward
 //! the nearest enemy king).
 
-use super::Rng;
-use crate::engine::{OptionKind, OptionSpec};
+use super::{percent_option, read_percent, Rng};
+use crate::engine::OptionSpec;
 use crate::plan::{MegachessPlayer, PlanProgress};
 use crate::rules::megachess::{Coord, Kind, Move, PieceId, PlayerId, World, NEUTRAL};
 use std::collections::VecDeque;
@@ -37,28 +37,11 @@ impl MegachessPlayer for RandomMegachessPlayer {
         "random".to_string()
     }
     fn options(&self) -> Vec<OptionSpec> {
-        vec![OptionSpec {
-            name: RANDOM_MOVE_CHANCE,
-            kind: OptionKind::Spin {
-                default: Self::DEFAULT_CHANCE,
-                min: 0,
-                max: 100,
-            },
-        }]
+        vec![percent_option(RANDOM_MOVE_CHANCE, Self::DEFAULT_CHANCE)]
     }
     fn set_option(&mut self, name: &str, value: &str) -> Result<(), String> {
-        if !name.eq_ignore_ascii_case(RANDOM_MOVE_CHANCE) {
-            return Err(format!("unknown option '{name}'"));
-        }
-        match value.trim().parse::<u64>() {
-            Ok(percent) if percent <= 100 => {
-                self.chance_percent = percent;
-                Ok(())
-            }
-            _ => Err(format!(
-                "option '{RANDOM_MOVE_CHANCE}' takes 0 to 100, not '{value}'"
-            )),
-        }
+        self.chance_percent = read_percent(RANDOM_MOVE_CHANCE, name, value)?;
+        Ok(())
     }
     fn new_game(&mut self) {
         self.rng = Rng::new(self.seed);

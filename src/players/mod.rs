@@ -16,6 +16,7 @@ pub mod xboard;
 
 pub use reference::serve_player;
 
+use crate::engine::{OptionKind, OptionSpec};
 use crate::eval::Evaluate;
 use crate::rules::{EndReason, Game, GameRecord, MoveList};
 use crate::search::Clock;
@@ -27,6 +28,29 @@ pub trait Player<G: Game> {
     fn new_game(&mut self) {}
     /// A legal move of the record's current position, or `None` when it has none.
     fn choose(&mut self, record: &GameRecord<G>, clock: Option<Clock>) -> Option<G::Move>;
+}
+
+/// The spec of a reference player's percent option (0 to 100).
+pub fn percent_option(name: &'static str, default: i64) -> OptionSpec {
+    OptionSpec {
+        name,
+        kind: OptionKind::Spin {
+            default,
+            min: 0,
+            max: 100,
+        },
+    }
+}
+
+/// The value of the percent option `option` set as `name` (any case), or why it cannot be.
+pub fn read_percent(option: &str, name: &str, value: &str) -> Result<u64, String> {
+    if !name.eq_ignore_ascii_case(option) {
+        return Err(format!("unknown option '{name}'"));
+    }
+    match value.trim().parse::<u64>() {
+        Ok(percent) if percent <= 100 => Ok(percent),
+        _ => Err(format!("option '{option}' takes 0 to 100, not '{value}'")),
+    }
 }
 
 /// A small, fixed pseudo-random generator (xorshift64*), so that seeded runs repeat exactly.

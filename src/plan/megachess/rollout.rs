@@ -41,15 +41,7 @@ impl MegachessPlanner {
     ) -> Vec<Move> {
         let started = Instant::now();
         let first_deadline = started + deadline.saturating_duration_since(started) / FIRST_SHARE;
-        let mut report = |outcome: &super::search::Outcome| {
-            progress(&PlanProgress {
-                elapsed: started.elapsed(),
-                iteration: outcome.steps,
-                evaluated: outcome.evaluated,
-                score: outcome.score as i64,
-                moves: outcome.moves.clone(),
-            })
-        };
+        let mut report = |outcome: &super::search::Outcome| progress(&outcome.progress(started));
         let Some(plain) = self.sketch(
             world,
             me,

@@ -32,6 +32,19 @@ pub struct Outcome {
     pub evaluated: u64,
 }
 
+impl Outcome {
+    /// The outcome so far as the player's progress report, `started` being the turn's start.
+    pub fn progress(&self, started: Instant) -> crate::plan::PlanProgress {
+        crate::plan::PlanProgress {
+            elapsed: started.elapsed(),
+            iteration: self.steps,
+            evaluated: self.evaluated,
+            score: self.score as i64,
+            moves: self.moves.clone(),
+        }
+    }
+}
+
 /// The most a varied plan adds at random to a judged move's score (hundredths of a pawn).
 pub const JITTER: u64 = 40;
 

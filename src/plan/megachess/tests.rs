@@ -136,10 +136,9 @@ fn it_opens_its_own_line_to_take_a_king() {
     assert_eq!(after.piece_at(Coord::new(30, 25)).unwrap().owner, ME);
 }
 
-#[test]
-fn its_king_escapes_a_threat_that_needs_two_enemy_moves() {
-    // The enemy pawn on 20,23 may take the knight on 21,22 (or just step aside) and open the
-    // queen's file to the king seven squares away.
+/// The enemy pawn on 20,23 may take the knight on 21,22 (or just step aside) and open the
+/// queen's file to the king seven squares away.
+fn two_move_net() -> World {
     let world = world_with(&[
         (ME, Kind::King, 20, 20),
         (ME, Kind::Knight, 21, 22),
@@ -148,6 +147,12 @@ fn its_king_escapes_a_threat_that_needs_two_enemy_moves() {
         (ENEMY, Kind::King, 50, 50),
     ]);
     assert!(king_falls_in_two(&world, ME), "the test's threat is real");
+    world
+}
+
+#[test]
+fn its_king_escapes_a_threat_that_needs_two_enemy_moves() {
+    let world = two_move_net();
     let after = planned(&world);
     assert!(!king_falls_in_two(&after, ME));
 }
@@ -338,16 +343,9 @@ fn skill_seed_fixes_the_worlds_seed_and_zero_draws_one_per_world() {
 
 #[test]
 fn the_whole_planner_keeps_its_king_out_of_a_two_move_net_within_its_budget() {
-    // The same net as `its_king_escapes_a_threat_that_needs_two_enemy_moves`, through
-    // `plan_turn`: the play-outs of several plans must not lose what the plain plan keeps.
-    let world = world_with(&[
-        (ME, Kind::King, 20, 20),
-        (ME, Kind::Knight, 21, 22),
-        (ENEMY, Kind::Pawn, 20, 23),
-        (ENEMY, Kind::Queen, 20, 27),
-        (ENEMY, Kind::King, 50, 50),
-    ]);
-    assert!(king_falls_in_two(&world, ME), "the test's threat is real");
+    // The net of `its_king_escapes_a_threat_that_needs_two_enemy_moves`, through `plan_turn`:
+    // the play-outs of several plans must not lose what the plain plan keeps.
+    let world = two_move_net();
     let mut planner = MegachessPlanner::new();
     planner.set_option("Skill Seed", "3").unwrap();
     let budget = Duration::from_millis(200);
