@@ -147,28 +147,36 @@ impl Turn {
     /// lines pass through enemy pieces, stop at every other one.
     fn attackers(&self, square: Coord, out: &mut Vec<i64>) {
         out.clear();
-        let params = self.board.params();
-        let (width, height) = (params.width, params.height);
-        for &(dx, dy) in &crate::rules::megachess::KING_STEPS {
-            let mut at = square;
-            for distance in 1..=7u32 {
-                let Some(next) = at.offset(dx, dy, width, height) else {
-                    break;
-                };
-                at = next;
-                let Some(piece) = self.board.piece_at(at) else {
-                    continue;
-                };
+        for step in crate::rules::megachess::KING_STEPS {
+            for (distance, piece) in self.pieces_along(square, step) {
                 if self.owner(piece.owner) != Owner::Enemy {
                     break;
                 }
-                if captures_along(piece.kind, (dx, dy), distance) {
+                if captures_along(piece.kind, step, distance) {
                     out.push(self.worth(piece.kind));
                 }
             }
         }
         let knights = self.knights_around(square, Owner::Enemy);
         out.extend(std::iter::repeat_n(self.worth(Kind::Knight), knights));
+    }
+
+    /// The pieces along the line `step` from `square` (not included) within 7 squares, nearest
+    /// first, with their distance.
+    fn pieces_along(
+        &self,
+        square: Coord,
+        step: (i32, i32),
+    ) -> impl Iterator<Item = (u32, &crate::rules::megachess::Piece)> + '_ {
+        let params = self.board.params();
+        (1..=7u32)
+            .map_while(move |distance| {
+                let (dx, dy) = (step.0 * distance as i32, step.1 * distance as i32);
+                square
+                    .offset(dx, dy, params.width, params.height)
+                    .map(|at| (distance, at))
+            })
+            .filter_map(|(distance, at)| self.board.piece_at(at).map(|piece| (distance, piece)))
     }
 
     /// How many knights of `whose` stand a knight's jump from `square`.
@@ -185,30 +193,15 @@ impl Turn {
     /// Whether a piece of my team other than the one on `square` could take back there: the
     /// first piece along a line, or a knight.
     fn defended(&self, square: Coord) -> bool {
-        let params = self.board.params();
-        let (width, height) = (params.width, params.height);
-        if self.knights_around(square, Owner::Friend) > 0 {
-            return true;
-        }
-        for &(dx, dy) in &crate::rules::megachess::KING_STEPS {
-            let mut at = square;
-            for distance in 1..=7u32 {
-                let Some(next) = at.offset(dx, dy, width, height) else {
-                    break;
-                };
-                at = next;
-                let Some(piece) = self.board.piece_at(at) else {
-                    continue;
-                };
-                if self.owner(piece.owner) == Owner::Friend
-                    && captures_along(piece.kind, (dx, dy), distance)
-                {
-                    return true;
-                }
-                break;
-            }
-        }
-        false
+        self.knights_around(square, Owner::Friend) > 0
+            || crate::rules::megachess::KING_STEPS.into_iter().any(|step| {
+                self.pieces_along(square, step)
+                    .next()
+                    .is_some_and(|(distance, piece)| {
+                        self.owner(piece.owner) == Owner::Friend
+                            && captures_along(piece.kind, step, distance)
+                    })
+            })
     }
 
     /// What the enemy's next turn could take from me, summed over my pieces: an undefended
