@@ -13,8 +13,8 @@ mod worker;
 
 pub use go::{GoParams, SideClock};
 pub use options::{
-    check_option, strength_options, variant_option, OptionKind, OptionSpec, OptionValue, Strength,
-    SKILL_LEVEL, SKILL_SEED, SKILL_SEED_MAX, UCI_ELO, UCI_LIMIT_STRENGTH, UCI_VARIANT,
+    check_option, skill_seed_option, strength_options, variant_option, OptionKind, OptionSpec,
+    OptionValue, Strength, SKILL_LEVEL, SKILL_SEED, UCI_ELO, UCI_LIMIT_STRENGTH, UCI_VARIANT,
 };
 pub use worker::{BestMove, Report};
 

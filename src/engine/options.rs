@@ -96,8 +96,20 @@ pub fn option_specs(variants: &[&str]) -> Vec<OptionSpec> {
     ]
     .into_iter()
     .chain(strength_options())
-    .chain([spin(SKILL_SEED, 0, 0, SKILL_SEED_MAX)])
+    .chain([skill_seed_option()])
     .collect()
+}
+
+/// `Skill Seed`, the seed of a player's random choices (what 0 means is the player's).
+pub fn skill_seed_option() -> OptionSpec {
+    OptionSpec {
+        name: SKILL_SEED,
+        kind: OptionKind::Spin {
+            default: 0,
+            min: 0,
+            max: SKILL_SEED_MAX,
+        },
+    }
 }
 
 /// `Skill Level`, `UCI_LimitStrength` and `UCI_Elo`, every one at full strength by default

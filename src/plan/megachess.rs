@@ -20,7 +20,7 @@ pub mod search;
 mod tests;
 
 use super::{MegachessPlayer, PlanProgress};
-use crate::engine::{check_option, strength_options, OptionKind, OptionSpec, Strength};
+use crate::engine::{check_option, skill_seed_option, strength_options, OptionSpec, Strength};
 use crate::rules::megachess::{Coord, Move, PlayerId, SplitMix, World};
 use local::Local;
 use std::sync::atomic::AtomicBool;
@@ -223,17 +223,6 @@ fn forget_some(world: &World, me: PlayerId, plan: Vec<Move>, skill: u32) -> Vec<
 /// line found once wins every time.
 pub const SEED: &str = crate::engine::SKILL_SEED;
 
-fn seed_option() -> OptionSpec {
-    OptionSpec {
-        name: SEED,
-        kind: OptionKind::Spin {
-            default: 0,
-            min: 0,
-            max: crate::engine::SKILL_SEED_MAX,
-        },
-    }
-}
-
 /// A seed from the clock and the process, different for every world.
 fn clock_seed() -> u64 {
     let nanos = std::time::SystemTime::now()
@@ -260,13 +249,13 @@ impl MegachessPlayer for MegachessPlanner {
     /// level is the Elo's (`(elo - 1000) / 70`, see [`crate::search::skill`]), rounded.
     fn options(&self) -> Vec<OptionSpec> {
         let mut specs = strength_options();
-        specs.push(seed_option());
+        specs.push(skill_seed_option());
         specs
     }
 
     fn set_option(&mut self, name: &str, value: &str) -> Result<(), String> {
         if name.eq_ignore_ascii_case(SEED) {
-            let (_, value) = check_option(&[seed_option()], name, Some(value))?;
+            let (_, value) = check_option(&[skill_seed_option()], name, Some(value))?;
             if let crate::engine::OptionValue::Spin(seed) = value {
                 self.seed = seed as u64;
             }

@@ -90,12 +90,7 @@ impl MegachessPlayer for GuardMegachessPlayer {
     ) -> Vec<Move> {
         // The draws depend on the world's turn, the player and the seed only, so a world replays.
         let rng = Rng::new(self.seed ^ world.turn().rotate_left(17) ^ u64::from(me) << 40);
-        let mut turn = Turn {
-            board: world.clone(),
-            me,
-            rng,
-            moves: Vec::new(),
-        };
+        let mut turn = Turn::new(world.clone(), me, rng);
         turn.take_kings();
         turn.improve(Phase::KingSafety);
         turn.improve(Phase::Gain);
@@ -123,6 +118,15 @@ struct Turn {
 }
 
 impl Turn {
+    fn new(board: World, me: PlayerId, rng: Rng) -> Turn {
+        Turn {
+            board,
+            me,
+            rng,
+            moves: Vec::new(),
+        }
+    }
+
     fn owner(&self, piece_owner: PlayerId) -> Owner {
         if piece_owner == NEUTRAL {
             return Owner::Still;
@@ -460,12 +464,7 @@ mod tests {
         ]);
         let moves = plan(&mut GuardMegachessPlayer::new(1), &world, 1);
         let after = apply_all(&world, 1, &moves);
-        let turn = Turn {
-            board: after,
-            me: 1,
-            rng: Rng::new(1),
-            moves: Vec::new(),
-        };
+        let turn = Turn::new(after, 1, Rng::new(1));
         let king = turn.board.kingdom_centre(1).unwrap();
         let mut attackers = Vec::new();
         turn.attackers(king, &mut attackers);
@@ -494,12 +493,7 @@ mod tests {
                 .pieces_of(1)
                 .find(|p| p.kind == Kind::Queen)
                 .expect("the queen lives");
-            let turn = Turn {
-                board: after.clone(),
-                me: 1,
-                rng: Rng::new(1),
-                moves: Vec::new(),
-            };
+            let turn = Turn::new(after.clone(), 1, Rng::new(1));
             let mut attackers = Vec::new();
             turn.attackers(queen.at, &mut attackers);
             assert!(

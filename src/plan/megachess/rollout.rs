@@ -9,7 +9,7 @@
 
 use super::{legal_prefix, MegachessPlanner, Sketch, Sketching};
 use crate::plan::PlanProgress;
-use crate::rules::megachess::{Coord, Kind, Move, PlayerId, SplitMix, World, KING_STEPS};
+use crate::rules::megachess::{Coord, Move, PlayerId, SplitMix, World, KING_STEPS};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
@@ -158,14 +158,9 @@ fn few_players_near(world: &World, me: PlayerId, margin: u32) -> bool {
 /// The first moves to try besides the plain plan: each legal step of my king when an enemy
 /// piece stands within [`KING_PRESSURE`] of it.
 fn king_steps(world: &World, me: PlayerId) -> Vec<Move> {
-    let Some(king) = world
-        .player(me)
-        .and_then(|player| player.king)
-        .and_then(|id| world.piece(id))
-    else {
+    let Some(at) = world.kingdom_centre(me) else {
         return Vec::new();
     };
-    let at = king.at;
     let pressed = world.pieces().any(|piece| {
         piece.owner != crate::rules::megachess::NEUTRAL
             && !world.allied(piece.owner, me)
@@ -185,21 +180,15 @@ fn king_steps(world: &World, me: PlayerId) -> Vec<Move> {
 
 /// The enemy players still playing whose kings are nearest `me`'s, at most [`MAX_REPLIERS`].
 fn nearest_enemies(world: &World, me: PlayerId) -> Vec<PlayerId> {
-    let mine = world
-        .player(me)
-        .and_then(|player| player.king)
-        .and_then(|id| world.piece(id))
-        .map(|king| king.at);
-    let Some(mine) = mine else {
+    let Some(mine) = world.kingdom_centre(me) else {
         return Vec::new();
     };
     let mut enemies: Vec<(u64, PlayerId)> = world
         .players()
         .filter(|player| player.present && !world.allied(player.id, me))
         .filter_map(|player| {
-            let king = world.piece(player.king?)?;
-            debug_assert_eq!(king.kind, Kind::King);
-            Some((king.at.distance_squared(mine), player.id))
+            let king = world.kingdom_centre(player.id)?;
+            Some((king.distance_squared(mine), player.id))
         })
         .collect();
     enemies.sort_unstable();
@@ -213,7 +202,7 @@ fn nearest_enemies(world: &World, me: PlayerId) -> Vec<PlayerId> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::rules::megachess::{MegachessParams, Team};
+    use crate::rules::megachess::{Kind, MegachessParams, Team};
 
     fn world(pieces: &[(PlayerId, Kind, u32, u32)]) -> World {
         let mut world = World::new(MegachessParams::default(), 1);

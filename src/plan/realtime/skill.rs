@@ -5,7 +5,7 @@
 //! that judge within `MARGIN_PER_LEVEL * (20 - level)` of the best. An order that wins the game
 //! is never let pass. Level 20 plays as without the option.
 
-use crate::engine::{strength_options, OptionKind, OptionSpec, OptionValue, Strength};
+use crate::engine::{strength_options, OptionSpec, OptionValue, Strength};
 use crate::rules::megachess::SplitMix;
 
 /// Per level below 20, how far below the best order (in hundredths of a pawn) a choice may
@@ -40,14 +40,7 @@ impl RealtimeSkill {
     /// The options: the turn games' strength options and their `Skill Seed`.
     pub fn options() -> Vec<OptionSpec> {
         let mut specs = strength_options();
-        specs.push(OptionSpec {
-            name: crate::engine::SKILL_SEED,
-            kind: OptionKind::Spin {
-                default: 0,
-                min: 0,
-                max: crate::engine::SKILL_SEED_MAX,
-            },
-        });
+        specs.push(crate::engine::skill_seed_option());
         specs
     }
 
