@@ -3,6 +3,7 @@
 //! side has left, the threat on a keystone king, and promotion prospects that depend on what the
 //! pool can give back.
 
+use super::network::embedded;
 use super::network::path::GamePath;
 use super::weights::millennium::WEIGHTS;
 use super::weights::{idx, MillenniumWeights, Tracer};
@@ -452,15 +453,16 @@ pub fn evaluate_with<T: Tracer>(pos: &Millennium, w: &MillenniumWeights, tr: &mu
 }
 
 impl Evaluate for Millennium {
-    /// A network of the game is loaded with `EvalFile` (none is built in yet: see docs/network.md).
+    /// The hand-set evaluation with the built-in network's correction (or `EvalFile`'s).
     type PathState = GamePath;
 
     fn evaluate(&self) -> i32 {
-        evaluate_with(self, W, &mut ())
+        GamePath::new(Some(embedded::millennium()))
+            .evaluate_off_path(self, || evaluate_with(self, W, &mut ()))
     }
 
     fn path_state(options: EvalOptions) -> GamePath {
-        GamePath::new(options.network_for::<Millennium>(None))
+        GamePath::new(options.network_for::<Millennium>(Some(embedded::millennium())))
     }
 
     fn evaluate_off_path(&self, state: &GamePath) -> i32 {
@@ -510,6 +512,26 @@ mod tests {
 
     fn eval(fen: &str) -> i32 {
         Millennium::from_fen(fen).unwrap().evaluate()
+    }
+
+    #[test]
+    fn the_built_in_network_reads_and_corrects_the_start_only_a_little() {
+        let start = Millennium::startpos();
+        let correction = start.evaluate() - evaluate_with(&start, W, &mut ());
+        assert!(
+            correction.abs() < 60,
+            "start position corrected by {correction}"
+        );
+        assert!(embedded::millennium().is_residual());
+        // `Use NNUE false`: the hand-set evaluation alone.
+        let off = Millennium::path_state(EvalOptions {
+            use_network: false,
+            loaded_network: None,
+        });
+        assert_eq!(
+            start.evaluate_off_path(&off),
+            evaluate_with(&start, W, &mut ())
+        );
     }
 
     #[test]

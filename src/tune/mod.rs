@@ -114,7 +114,12 @@ tunable!(
     MillenniumWeights,
     millennium,
     "src/eval/weights/millennium.rs",
-    &["phase", "mobility_norm", "king_zone"]
+    &["phase", "mobility_norm", "king_zone"],
+    fn beyond_weights(&self) -> i32 {
+        use crate::eval::network::{embedded, path};
+        // The weights are fitted beside the network the engine plays with by default.
+        path::evaluate(embedded::millennium(), self)
+    }
 );
 tunable!(
     Nichess,

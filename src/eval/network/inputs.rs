@@ -92,28 +92,18 @@ impl NetworkInputs for Millennium {
     const MAX_ACTIVE: usize = 60 + 2 * POOL_INPUTS;
 
     fn active_inputs(&self, perspective: Color, out: &mut Vec<u16>) {
-        let files = millennium::FILES as usize;
         for color in COLORS {
-            let side = theirs(perspective, color);
             for kind in PieceKind::ALL {
                 for sq in self.pieces(color, kind).squares() {
-                    let (file, rank) = (sq.index() % files, sq.index() / files);
-                    let rank = if perspective == Color::White {
-                        rank
-                    } else {
-                        7 - rank
-                    };
-                    let square = rank * files + file;
                     out.push(
-                        (side * 6 * MILLENNIUM_SQUARES + kind.index() * MILLENNIUM_SQUARES + square)
-                            as u16,
+                        millennium_piece_input(perspective, color, kind.index(), sq.index()) as u16,
                     );
                 }
             }
             for (slot, &kind) in POOL_KINDS.iter().enumerate() {
                 for count in 0..self.pool_count(color, kind) as usize {
                     out.push(
-                        (MILLENNIUM_PIECES + side * POOL_INPUTS + POOL_OFFSETS[slot] + count)
+                        millennium_pool_input(perspective, color, POOL_OFFSETS[slot] + count)
                             as u16,
                     );
                 }
@@ -129,6 +119,73 @@ impl NetworkInputs for Millennium {
         let square = input % MILLENNIUM_SQUARES;
         let (file, rank) = (square % files, square / files);
         input - square + rank * files + (files - 1 - file)
+    }
+
+    #[inline]
+    fn evaluate_on_path(
+        network: &Network,
+        position: &Self,
+        sums: &mut PathSums,
+        ply: usize,
+    ) -> i32 {
+        squares::evaluate_at(network, position, &mut sums.squares, ply)
+    }
+}
+
+/// The Millennium input of a `color` piece of kind `kind` on `square`, seen from `perspective`.
+#[inline(always)]
+fn millennium_piece_input(perspective: Color, color: Color, kind: usize, square: usize) -> usize {
+    let files = millennium::FILES as usize;
+    let (file, rank) = (square % files, square / files);
+    let rank = match perspective {
+        Color::White => rank,
+        Color::Black => 7 - rank,
+    };
+    (theirs(perspective, color) * 6 + kind) * MILLENNIUM_SQUARES + rank * files + file
+}
+
+/// The Millennium input "`color`'s pool holds its piece `place`" (`place` counting within the
+/// side's 13), seen from `perspective`.
+#[inline(always)]
+fn millennium_pool_input(perspective: Color, color: Color, place: usize) -> usize {
+    MILLENNIUM_PIECES + theirs(perspective, color) * POOL_INPUTS + place
+}
+
+/// Millennium's slots: its 120 squares (code `1 + colour × 6 + kind`), then each side's 13 pool
+/// places (White's first; code 1 while the pool holds that piece).
+impl SquareInputs for Millennium {
+    const SLOTS: usize = MILLENNIUM_SQUARES + 2 * POOL_INPUTS;
+
+    fn square_codes(&self) -> SquareCodes {
+        let mut codes = [0; squares::MAX_SLOTS];
+        for (c, color) in COLORS.into_iter().enumerate() {
+            for kind in PieceKind::ALL {
+                for sq in self.pieces(color, kind).squares() {
+                    codes[sq.index()] = (1 + c * 6 + kind.index()) as u8;
+                }
+            }
+            let pool = MILLENNIUM_SQUARES + c * POOL_INPUTS;
+            for (slot, &kind) in POOL_KINDS.iter().enumerate() {
+                let start = pool + POOL_OFFSETS[slot];
+                codes[start..start + self.pool_count(color, kind) as usize].fill(1);
+            }
+        }
+        codes
+    }
+
+    #[inline(always)]
+    fn input(perspective: Color, code: u8, slot: usize) -> usize {
+        if slot < MILLENNIUM_SQUARES {
+            let code = code as usize - 1;
+            millennium_piece_input(perspective, COLORS[code / 6], code % 6, slot)
+        } else {
+            let place = slot - MILLENNIUM_SQUARES;
+            millennium_pool_input(
+                perspective,
+                COLORS[place / POOL_INPUTS],
+                place % POOL_INPUTS,
+            )
+        }
     }
 }
 
@@ -191,8 +248,10 @@ fn nichess_input(
 
 /// A Nichess square's code: `1 + (colour × 6 + kind) × 6 + health`.
 impl SquareInputs for Nichess {
+    const SLOTS: usize = 64;
+
     fn square_codes(&self) -> SquareCodes {
-        let mut codes = [0; squares::SQUARES];
+        let mut codes = [0; squares::MAX_SLOTS];
         for (c, color) in COLORS.into_iter().enumerate() {
             for kind in nichess::PieceKind::ALL {
                 for sq in self.pieces(color, kind).squares() {

@@ -270,6 +270,12 @@ pub(crate) mod tests {
         path_equals_fresh::<Nichess, SquarePath>(6, squares::evaluate_at);
     }
 
+    #[test]
+    fn millennium_square_sums_equal_fresh_sums() {
+        use crate::eval::network::squares::{self, SquarePath};
+        path_equals_fresh::<Millennium, SquarePath>(4, squares::evaluate_at);
+    }
+
     /// Millennium and Nichess score with a loaded network of their own (a correction added to
     /// the hand-set score), and ignore one of another game or with `Use NNUE false`.
     fn game_paths_use_a_loaded_network_that_fits<

@@ -1,26 +1,32 @@
-//! Accumulators that follow a search path for games whose inputs are the board alone, one input
-//! an occupied square (Nichess: the piece's side, kind and health). Each ply keeps the board as
-//! one small code a square; the squares whose codes differ from the ply above are the inputs to
-//! take out and put in. Comparing 64 bytes is much cheaper than building, sorting and merging
-//! the input lists that `super::path` compares for games with inputs off the board.
+//! Accumulators that follow a search path for games whose inputs are one a "square": the board
+//! (Nichess: the piece's side, kind and health; Millennium: side and kind) and, where a game has
+//! inputs off the board, slots of their own (Millennium's pool, one slot a piece it can hold).
+//! Each ply keeps the position as one small code a slot; the slots whose codes differ from the
+//! ply above are the inputs to take out and put in. Comparing a hundred-odd bytes is much cheaper
+//! than building, sorting and merging the input lists that `super::path` compares.
 
 use super::{Accumulator, Network, NetworkInputs};
 use crate::rules::Color;
 
-/// The squares of a board whose inputs this path follows.
-pub const SQUARES: usize = 64;
-/// A board seen as one code a square: 0 empty, else what [`SquareInputs::input`] reads.
-pub type SquareCodes = [u8; SQUARES];
+/// The most slots a game's codes may use (Millennium: 120 squares and 26 pool slots).
+pub const MAX_SLOTS: usize = 160;
+/// A position seen as one code a slot: 0 empty, else what [`SquareInputs::input`] reads. Slots
+/// from the game's [`SquareInputs::SLOTS`] on stay 0.
+pub type SquareCodes = [u8; MAX_SLOTS];
 
-/// A game whose network inputs are one a piece on its (64-square) board.
+/// A game whose network inputs are one an occupied slot.
 pub trait SquareInputs: NetworkInputs {
-    /// The position's board as codes (0: empty).
+    /// The slots the game uses, at most [`MAX_SLOTS`].
+    const SLOTS: usize;
+    /// The position as codes (0: empty).
     fn square_codes(&self) -> SquareCodes;
-    /// The input of the piece `code` on `square`, seen from `perspective`'s side.
-    fn input(perspective: Color, code: u8, square: usize) -> usize;
+    /// The input of `code` in `slot`, seen from `perspective`'s side.
+    fn input(perspective: Color, code: u8, slot: usize) -> usize;
 }
 
-/// Beyond this many changed squares a fresh sum is cheaper than the updates.
+/// Beyond this many changed slots a fresh sum is cheaper than the updates. One move changes at
+/// most four: castling's four squares, or a Millennium capture that promotes (two squares and a
+/// slot of each pool).
 const REFRESH_ABOVE: usize = 6;
 const PERSPECTIVES: [Color; 2] = [Color::White, Color::Black];
 
@@ -35,7 +41,7 @@ struct Entry {
 impl Default for Entry {
     fn default() -> Entry {
         Entry {
-            codes: [0; SQUARES],
+            codes: [0; MAX_SLOTS],
             accumulators: Default::default(),
             filled: false,
         }
@@ -43,17 +49,22 @@ impl Default for Entry {
 }
 
 impl Entry {
-    /// Squares whose codes differ from `codes`.
-    fn distance(&self, codes: &SquareCodes) -> usize {
+    /// Slots whose codes differ from `codes`.
+    fn distance<G: SquareInputs>(&self, codes: &SquareCodes) -> usize {
         if !self.filled {
             return usize::MAX;
         }
-        self.codes.iter().zip(codes).filter(|(a, b)| a != b).count()
+        let slots = G::SLOTS;
+        self.codes[..slots]
+            .iter()
+            .zip(&codes[..slots])
+            .filter(|(a, b)| a != b)
+            .count()
     }
 
     fn refresh<G: SquareInputs>(&mut self, codes: &SquareCodes, network: &Network) {
         for (accumulator, perspective) in self.accumulators.iter_mut().zip(PERSPECTIVES) {
-            let active = codes
+            let active = codes[..G::SLOTS]
                 .iter()
                 .enumerate()
                 .filter(|(_, &code)| code != 0)
@@ -64,12 +75,15 @@ impl Entry {
         self.filled = true;
     }
 
-    /// Moves the sums to `codes`, at most [`REFRESH_ABOVE`] squares away.
+    /// Moves the sums to `codes`, at most [`REFRESH_ABOVE`] slots away.
     fn update<G: SquareInputs>(&mut self, codes: &SquareCodes, network: &Network) {
         type Changes = arrayvec::ArrayVec<usize, REFRESH_ABOVE>;
         for (accumulator, perspective) in self.accumulators.iter_mut().zip(PERSPECTIVES) {
             let (mut added, mut removed) = (Changes::new(), Changes::new());
-            for (square, (&was, &now)) in self.codes.iter().zip(codes).enumerate() {
+            let slots = G::SLOTS;
+            for (square, (&was, &now)) in
+                self.codes[..slots].iter().zip(&codes[..slots]).enumerate()
+            {
                 if was != now {
                     if was != 0 {
                         removed.push(G::input(perspective, was, square));
@@ -101,7 +115,7 @@ pub fn evaluate_at<G: SquareInputs>(
 ) -> i32 {
     let codes = position.square_codes();
     let (entry, distance) = super::path_entry(&mut path.entries, ply, REFRESH_ABOVE, |e| {
-        e.distance(&codes)
+        e.distance::<G>(&codes)
     });
     if distance <= REFRESH_ABOVE {
         entry.update::<G>(&codes, network);
