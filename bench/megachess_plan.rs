@@ -16,7 +16,7 @@ const BUDGET: Duration = Duration::from_millis(1000);
 fn plan_once(planner: &mut MegachessPlanner, world: &roger::rules::megachess::World) -> usize {
     let stop = AtomicBool::new(false);
     planner
-        .plan_turn(world, CROWD_ME, BUDGET, &stop, &mut |_| {})
+        .plan_turn(world, CROWD_ME, BUDGET.into(), &stop, &mut |_| {})
         .len()
 }
 

@@ -172,6 +172,28 @@ fn a_legal_turn_comes_within_movetime_with_progress_before_it() {
 }
 
 #[test]
+fn go_nodes_answers_the_same_turn_every_time_with_a_fixed_seed() {
+    let mut roger = megachess(&[]);
+    roger.send("setoption name Skill Seed value 4");
+    let world = facing_world();
+    roger.send(&format!("position megachess {world}"));
+    assert!(roger.sync().is_empty());
+    let mut turns = Vec::new();
+    for _ in 0..2 {
+        roger.send("go nodes 3000");
+        let lines = roger.until("bestturn");
+        assert!(
+            !lines.iter().any(|line| line.contains("error")),
+            "{lines:#?}"
+        );
+        let moves = checked_bestturn(lines.last().unwrap(), &world, &MegachessParams::default());
+        assert!(!moves.is_empty(), "{lines:#?}");
+        turns.push(lines.last().unwrap().clone());
+    }
+    assert_eq!(turns[0], turns[1]);
+}
+
+#[test]
 fn every_bad_line_gets_one_error_and_the_last_world_stays() {
     let mut roger = megachess(&[]);
     roger.expect_error(

@@ -60,7 +60,7 @@ fn load_bot(url: String, index: u64, end: Instant) -> (u64, u64) {
                 let plan = player.plan_turn(
                     &view.world,
                     view.me,
-                    Duration::from_millis(50),
+                    Duration::from_millis(50).into(),
                     &stop,
                     &mut |_| {},
                 );

@@ -272,15 +272,26 @@ fn engine_config(
     };
     if let Some(family) = st_only {
         // A realtime engine is asked every poll, a Megachess engine every turn of each of its
-        // players: st= is the budget of one answer.
-        if limits.tc.is_some() || limits.nodes.is_some() || limits.depth.is_some() {
-            let (games, budget) = match family {
-                Family::World => ("Megachess", "the thinking time of each player's turn"),
-                _ => ("realtime", "the budget per decision"),
-            };
-            return Err(format!(
-                "{who}: {games} engines take st= ({budget}) and no tc=, nodes= or depth="
-            ));
+        // players: st= is the budget of one answer; a Megachess turn may instead be given
+        // nodes= moves to judge.
+        match family {
+            Family::World if limits.tc.is_some() || limits.depth.is_some() => {
+                return Err(format!(
+                    "{who}: Megachess engines take st= (the thinking time of each player's \
+                     turn) or nodes= (moves judged in each turn), and no tc= or depth="
+                ));
+            }
+            Family::World if limits.nodes.is_some() && limits.movetime.is_some() => {
+                return Err(format!("{who}: give st= or nodes=, not both"));
+            }
+            Family::World => {}
+            _ if limits.tc.is_some() || limits.nodes.is_some() || limits.depth.is_some() => {
+                return Err(format!(
+                    "{who}: realtime engines take st= (the budget per decision) and no tc=, \
+                     nodes= or depth="
+                ));
+            }
+            _ => {}
         }
     } else if limits.is_empty() {
         return Err(format!(

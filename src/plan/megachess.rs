@@ -8,23 +8,26 @@
 //! whole next turn can take with every one of its pieces, my king's safety against it, enemy
 //! kings still takeable this turn, fading, approach). The finished list is checked move by move
 //! on a copy of the world with the world's own rules before it is returned; what fails is
-//! dropped. It answers within its budget: the search stops at a share of it.
+//! dropped. It answers within its budget: the search stops at a share of it, or, given a number
+//! of moves to judge ([`TurnBudget::Work`]), when it has judged them.
 
 pub mod crowd;
 pub mod eval;
 pub mod grid;
 pub mod local;
+pub mod meter;
 mod rollout;
 pub mod search;
 #[cfg(test)]
 mod tests;
 
-use super::{MegachessPlayer, PlanProgress};
+use super::{MegachessPlayer, PlanProgress, TurnBudget};
 use crate::engine::{check_option, skill_seed_option, strength_options, OptionSpec, Strength};
 use crate::rules::megachess::{Coord, Move, PlayerId, SplitMix, World};
 use local::Local;
+use meter::{Deadline, Meter};
 use std::sync::atomic::AtomicBool;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 /// How far beyond its army the planner looks: its own moves reach 7 squares, and the enemy's
 /// replies 7 more from there.
@@ -79,11 +82,11 @@ impl MegachessPlanner {
         &self,
         world: &World,
         me: PlayerId,
-        deadline: Instant,
+        deadline: Deadline<'_>,
         stop: &AtomicBool,
         progress: &mut dyn FnMut(&PlanProgress),
-        started: Instant,
     ) -> Vec<Move> {
+        let started = deadline.meter().started();
         let mut report = |outcome: &search::Outcome| progress(&outcome.progress(started));
         self.sketch(world, me, deadline, stop, Sketching::Plain, &mut report)
             .map(|sketch| sketch.moves)
@@ -97,7 +100,7 @@ impl MegachessPlanner {
         &self,
         world: &World,
         me: PlayerId,
-        deadline: Instant,
+        deadline: Deadline<'_>,
         stop: &AtomicBool,
         sketching: Sketching,
         report: &mut dyn FnMut(&search::Outcome),
@@ -286,14 +289,23 @@ impl MegachessPlayer for MegachessPlanner {
         &mut self,
         world: &World,
         me: PlayerId,
-        budget: Duration,
+        budget: TurnBudget,
         stop: &AtomicBool,
         progress: &mut dyn FnMut(&PlanProgress),
     ) -> Vec<Move> {
-        let started = Instant::now();
-        // A weaker player thinks less: a quarter of the search time at level 0.
-        let share = SEARCH_SHARE * (0.25 + 0.75 * f64::from(self.skill) / f64::from(MAX_SKILL));
-        let deadline = started + budget.mul_f64(share).saturating_sub(SLACK);
+        // A weaker player thinks less: a quarter of the search's allowance at level 0.
+        let weight = 0.25 + 0.75 * f64::from(self.skill) / f64::from(MAX_SKILL);
+        let (meter, allowance) = match budget {
+            TurnBudget::Time(time) => {
+                let time = time.mul_f64(SEARCH_SHARE * weight).saturating_sub(SLACK);
+                (
+                    Meter::wall(),
+                    time.as_nanos().min(u128::from(u64::MAX)) as u64,
+                )
+            }
+            TurnBudget::Work(moves) => (Meter::work(), (moves as f64 * weight) as u64),
+        };
+        let deadline = meter.after(allowance);
         // The choices among equally good plans: the world's seed, the turn and the player.
         let mut choices = SplitMix::new(
             self.world_seed ^ world.turn().wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ u64::from(me),

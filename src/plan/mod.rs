@@ -42,6 +42,32 @@ pub struct PlanProgress {
     pub moves: Vec<Move>,
 }
 
+/// What one Megachess turn may spend.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TurnBudget {
+    /// Answer within this wall time (`go movetime`).
+    Time(Duration),
+    /// Judge about this many moves however long it takes (`go nodes`): the same turn on any
+    /// machine and under any load. Players that do not count their work answer at once.
+    Work(u64),
+}
+
+impl TurnBudget {
+    /// The wall time it allows, if it is one.
+    pub fn time(&self) -> Option<Duration> {
+        match *self {
+            TurnBudget::Time(time) => Some(time),
+            TurnBudget::Work(_) => None,
+        }
+    }
+}
+
+impl From<Duration> for TurnBudget {
+    fn from(time: Duration) -> TurnBudget {
+        TurnBudget::Time(time)
+    }
+}
+
 /// A Megachess player: Roger's turn planner, or a reference player (random, greedy).
 pub trait MegachessPlayer: Send {
     fn name(&self) -> String;
@@ -61,7 +87,7 @@ pub trait MegachessPlayer: Send {
         &mut self,
         world: &World,
         me: PlayerId,
-        budget: Duration,
+        budget: TurnBudget,
         stop: &AtomicBool,
         progress: &mut dyn FnMut(&PlanProgress),
     ) -> Vec<Move>;

@@ -14,12 +14,11 @@
 
 use super::{percent_option, read_percent, Rng};
 use crate::engine::OptionSpec;
-use crate::plan::{MegachessPlayer, PlanProgress};
+use crate::plan::{MegachessPlayer, PlanProgress, TurnBudget};
 use crate::rules::megachess::{
     movement, Coord, Kind, Move, PieceId, PlayerId, World, KNIGHT_STEPS, NEUTRAL,
 };
 use std::sync::atomic::AtomicBool;
-use std::time::Duration;
 
 /// The option: the chance, in percent, that a piece with a safe step toward the enemy takes it.
 pub const ADVANCE: &str = "Advance";
@@ -84,7 +83,7 @@ impl MegachessPlayer for GuardMegachessPlayer {
         &mut self,
         world: &World,
         me: PlayerId,
-        _budget: Duration,
+        _budget: TurnBudget,
         _stop: &AtomicBool,
         _progress: &mut dyn FnMut(&PlanProgress),
     ) -> Vec<Move> {
@@ -408,10 +407,17 @@ impl Turn {
 mod tests {
     use super::*;
     use crate::rules::megachess::{Facing, MegachessParams, Team};
+    use std::time::Duration;
 
     fn plan(player: &mut GuardMegachessPlayer, world: &World, me: PlayerId) -> Vec<Move> {
         let stop = AtomicBool::new(false);
-        player.plan_turn(world, me, Duration::from_millis(100), &stop, &mut |_| {})
+        player.plan_turn(
+            world,
+            me,
+            Duration::from_millis(100).into(),
+            &stop,
+            &mut |_| {},
+        )
     }
 
     fn apply_all(world: &World, me: PlayerId, moves: &[Move]) -> World {

@@ -4,11 +4,10 @@
 
 use super::{percent_option, read_percent, Rng};
 use crate::engine::OptionSpec;
-use crate::plan::{MegachessPlayer, PlanProgress};
+use crate::plan::{MegachessPlayer, PlanProgress, TurnBudget};
 use crate::rules::megachess::{Coord, Kind, Move, PieceId, PlayerId, World, NEUTRAL};
 use std::collections::VecDeque;
 use std::sync::atomic::AtomicBool;
-use std::time::Duration;
 
 pub const RANDOM_MOVE_CHANCE: &str = "RandomMoveChance";
 
@@ -50,7 +49,7 @@ impl MegachessPlayer for RandomMegachessPlayer {
         &mut self,
         world: &World,
         me: PlayerId,
-        _budget: Duration,
+        _budget: TurnBudget,
         _stop: &AtomicBool,
         _progress: &mut dyn FnMut(&PlanProgress),
     ) -> Vec<Move> {
@@ -149,7 +148,7 @@ impl MegachessPlayer for GreedyMegachessPlayer {
         &mut self,
         world: &World,
         me: PlayerId,
-        _budget: Duration,
+        _budget: TurnBudget,
         _stop: &AtomicBool,
         _progress: &mut dyn FnMut(&PlanProgress),
     ) -> Vec<Move> {
@@ -228,11 +227,18 @@ fn enemy_kings(board: &World, me: PlayerId) -> Vec<Coord> {
 mod tests {
     use super::*;
     use crate::rules::megachess::{Facing, MegachessParams, Team};
+    use std::time::Duration;
     use std::time::Instant;
 
     fn plan(player: &mut dyn MegachessPlayer, world: &World, me: PlayerId) -> Vec<Move> {
         let stop = AtomicBool::new(false);
-        player.plan_turn(world, me, Duration::from_millis(100), &stop, &mut |_| {})
+        player.plan_turn(
+            world,
+            me,
+            Duration::from_millis(100).into(),
+            &stop,
+            &mut |_| {},
+        )
     }
 
     /// Applies the moves in order to a copy of the world; every one must be legal then.

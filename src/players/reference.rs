@@ -16,7 +16,7 @@ use super::uci::UciPlayer;
 use super::xboard::XboardDialect;
 use super::{GreedyPlayer, Player, RandomPlayer};
 use crate::eval::Evaluate;
-use crate::plan::{MegachessPlayer, PlanProgress, RealtimePlayer};
+use crate::plan::{MegachessPlayer, PlanProgress, RealtimePlayer, TurnBudget};
 use crate::protocol::dialect::megachess::MegachessDialect;
 use crate::protocol::dialect::realtime::RealtimeDialect;
 use crate::protocol::dialect::turn::TurnDialect;
@@ -309,7 +309,7 @@ impl MegachessPlayer for FaultyMegachessPlayer {
         &mut self,
         world: &World,
         me: PlayerId,
-        budget: Duration,
+        budget: TurnBudget,
         stop: &AtomicBool,
         progress: &mut dyn FnMut(&PlanProgress),
     ) -> Vec<Move> {
@@ -318,7 +318,8 @@ impl MegachessPlayer for FaultyMegachessPlayer {
         match fault {
             None => self.player.plan_turn(world, me, budget, stop, progress),
             Some(Fault::Slow) => {
-                std::thread::sleep(budget + Duration::from_secs(1));
+                let time = budget.time().unwrap_or_default();
+                std::thread::sleep(time + Duration::from_secs(1));
                 Vec::new()
             }
             Some(Fault::Garbage | Fault::Illegal) => Vec::new(),

@@ -107,6 +107,56 @@ fn a_one_v_one_world_between_roger_play_processes() {
 }
 
 #[test]
+fn worlds_at_a_number_of_moves_judged_replay_exactly() {
+    // `nodes=`: each turn judges that many moves however loaded the machine is, so with a
+    // fixed `Skill Seed` the planner plays the same worlds again, move for move.
+    let play = |name: &str| {
+        let args = [
+            "--variant",
+            "megachess",
+            "--size",
+            "32",
+            "32",
+            "--turns",
+            "10",
+            "--layout",
+            "scatter",
+            "--seed",
+            "9",
+            "--engine",
+            "cmd=roger",
+            "name=roger",
+            "nodes=3000",
+            "option.Skill Seed=5",
+            "--engine",
+            "cmd=roger",
+            "name=guard",
+            "args=play guard --variant megachess",
+            "st=0.05",
+            "--games",
+            "2",
+            "--timemargin",
+            "1500",
+        ];
+        records(&super::tournament(name, &args))
+    };
+    let (first, second) = (play("megachess-nodes-1"), play("megachess-nodes-2"));
+    assert_eq!(first.len(), 2);
+    for (a, b) in first.iter().zip(&second) {
+        let roger = a.seats.iter().position(|s| s.moves > 0).unwrap();
+        assert!(
+            a.seats[roger].moves > 0 && a.seats[roger].late_turns == 0,
+            "{a:?}"
+        );
+        assert_eq!(
+            serde_json::to_value(&a.final_pieces).unwrap(),
+            serde_json::to_value(&b.final_pieces).unwrap()
+        );
+        assert_eq!((a.turns, &a.end), (b.turns, &b.end));
+    }
+}
+
+#[test]
 fn a_team_world_of_four_players_per_seat() {
     let mut args = SMALL_WORLD.to_vec();
     args.extend([
@@ -398,6 +448,10 @@ fn the_megachess_flags_of_roger_arena() {
         (
             format!("--variant megachess {two} tc=1"),
             "Megachess engines take st=",
+        ),
+        (
+            format!("--variant megachess {two} st=0.1 nodes=500"),
+            "give st= or nodes=, not both",
         ),
         (format!("--variant megachess {two} --size 40"), "two values"),
         (format!("--variant megachess {two} --size 0 40"), "width"),

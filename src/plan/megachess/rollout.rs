@@ -7,11 +7,11 @@
 //! wins; among plans within [`VARIETY_MARGIN`] of it the world's seed picks, so a line that
 //! beat the planner once does not win every time.
 
+use super::meter::{Deadline, Meter};
 use super::{legal_prefix, MegachessPlanner, Sketch, Sketching};
 use crate::plan::PlanProgress;
 use crate::rules::megachess::{Coord, Move, PlayerId, SplitMix, World, KING_STEPS};
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::time::{Duration, Instant};
 
 /// Enemy players whose replies a play-out plans: the ones whose kings are nearest mine.
 const MAX_REPLIERS: usize = 2;
@@ -21,26 +21,27 @@ const VARIETY_MARGIN: i32 = 20;
 const KING_LOST: i32 = -2_000_000;
 /// My king's steps are tried as first moves when an enemy piece stands this near it.
 const KING_PRESSURE: u32 = 8;
-/// The share of the search's time the first (plain) plan may take.
-const FIRST_SHARE: u32 = 4;
+/// The share of the search's allowance the first (plain) plan may take.
+const FIRST_SHARE: u64 = 4;
 
 /// Does nothing with a plan's progress (the play-outs' inner plans report none).
 fn silent(_: &super::search::Outcome) {}
 
 impl MegachessPlanner {
     /// The best plan for `me` by its play-out, found by `deadline` (the plain plan when there
-    /// is no time for play-outs).
+    /// is nothing left for play-outs).
     pub(super) fn search_plans(
         &self,
         world: &World,
         me: PlayerId,
-        deadline: Instant,
+        deadline: Deadline<'_>,
         stop: &AtomicBool,
         choices: &mut SplitMix,
         progress: &mut dyn FnMut(&PlanProgress),
     ) -> Vec<Move> {
-        let started = Instant::now();
-        let first_deadline = started + deadline.saturating_duration_since(started) / FIRST_SHARE;
+        let meter = deadline.meter();
+        let started = meter.started();
+        let first_deadline = deadline.share(FIRST_SHARE);
         let mut report = |outcome: &super::search::Outcome| progress(&outcome.progress(started));
         let Some(plain) = self.sketch(
             world,
@@ -58,23 +59,24 @@ impl MegachessPlanner {
         }
         let mut openings: Vec<Move> = king_steps(world, me);
         let mut tried: Vec<(i32, Vec<Move>)> = Vec::new();
-        let mut play_out_time = Duration::ZERO;
+        // The most a play-out has cost on the meter.
+        let mut play_out_cost = 0;
         let mut candidate = Some(plain.clone());
         while let Some(plan) = candidate.take() {
-            let now = Instant::now();
-            if now + play_out_time >= deadline || stop.load(Ordering::Relaxed) {
+            let now = meter.now();
+            if deadline.left() <= play_out_cost || stop.load(Ordering::Relaxed) {
                 break;
             }
             // Each inner plan gets a third of a play-out's share of what is left: at least one
             // more plan fits after this one.
-            let inner = deadline.saturating_duration_since(now) / 8;
+            let inner = deadline.left() / 8;
             if !tried.iter().any(|(_, moves)| *moves == plan) {
-                let value = self.play_out(world, me, &plan, inner, stop);
+                let value = self.play_out(world, me, &plan, meter, inner, stop);
                 tried.push((value, plan));
             }
-            play_out_time = play_out_time.max(now.elapsed());
+            play_out_cost = play_out_cost.max(meter.now() - now);
             // The next candidate: my king's steps first, then varied plans.
-            let next_deadline = Instant::now() + inner;
+            let next_deadline = meter.after(inner);
             let sketching = match openings.pop() {
                 Some(first) => Sketching::StartingWith(first),
                 None => Sketching::Varied(&mut *choices),
@@ -95,13 +97,14 @@ impl MegachessPlanner {
     }
 
     /// The value of `plan` for `me`: the judgement of my next plan after the nearest enemy
-    /// players' replies, each plan given `inner` to think.
+    /// players' replies, each plan given `inner` units of `meter` to think.
     fn play_out(
         &self,
         world: &World,
         me: PlayerId,
         plan: &[Move],
-        inner: Duration,
+        meter: &Meter,
+        inner: u64,
         stop: &AtomicBool,
     ) -> i32 {
         let mut board = world.clone();
@@ -110,7 +113,7 @@ impl MegachessPlanner {
         }
         board.end_turn();
         for enemy in nearest_enemies(&board, me) {
-            let deadline = Instant::now() + inner;
+            let deadline = meter.after(inner);
             let reply = self.sketch(&board, enemy, deadline, stop, Sketching::Plain, &mut silent);
             if let Some(reply) = reply {
                 for mv in reply.moves {
@@ -122,7 +125,7 @@ impl MegachessPlanner {
         if board.player(me).is_none() {
             return KING_LOST;
         }
-        let deadline = Instant::now() + inner;
+        let deadline = meter.after(inner);
         self.sketch(&board, me, deadline, stop, Sketching::Plain, &mut silent)
             .map_or(KING_LOST / 2, |next| next.score)
     }

@@ -3,13 +3,15 @@
 //! threat, how much closer it gets, whether it opens a line to an enemy king or shelters my
 //! king); the most promising are made, the window judged as a whole ([`eval`]), and unmade;
 //! the best is kept if it improves the judgement. Each move is legal after the ones before it
-//! by construction. It stops when no move improves, at the deadline, or on `stop`.
+//! by construction. It stops when no move improves, at the deadline (time or moves judged:
+//! [`super::meter`]), or on `stop`.
 
 use super::eval::{affected, approach_distance, approach_targets, Judge, KING_CAPTURE};
 use super::local::{reach, Local, Side, DIRECTIONS};
+use super::meter::Deadline;
 use crate::rules::megachess::{Coord, Kind, Move, SplitMix};
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 /// A candidate move: the piece, its destination, its quick score.
 #[derive(Clone, Copy, Debug)]
@@ -54,7 +56,7 @@ pub const JITTER: u64 = 40;
 pub fn plan(
     local: &mut Local,
     fallback_target: Option<Coord>,
-    deadline: Instant,
+    deadline: Deadline<'_>,
     stop: &AtomicBool,
     mut jitter: Option<&mut SplitMix>,
     progress: &mut dyn FnMut(&Outcome),
@@ -70,11 +72,14 @@ pub fn plan(
         steps: 0,
         evaluated: 0,
     };
-    let mut judge_time = Duration::from_micros(5);
+    let meter = deadline.meter();
+    // What one judgement costs on the meter (time, or one move judged).
+    let mut judge_cost = meter.first_judge_cost();
     loop {
         approach_targets(local, fallback_target, &mut targets);
         let base = judge.evaluate(local, &targets, false, true);
         outcome.evaluated += 1;
+        meter.charge(1);
         outcome.score = base;
         let reveal = reveal_squares(local);
         candidates.clear();
@@ -90,10 +95,9 @@ pub fn plan(
         if candidates.is_empty() {
             break;
         }
-        // As many as the time left allows for this step, assuming every movable piece moves.
-        let left = deadline.saturating_duration_since(Instant::now());
-        let per_step = left / movable.len().max(1) as u32;
-        let affordable = (per_step.as_nanos() / judge_time.as_nanos().max(1)) as usize;
+        // As many as what is left allows for this step, assuming every movable piece moves.
+        let per_step = deadline.left() / movable.len().max(1) as u64;
+        let affordable = (per_step / judge_cost.max(1)).min(usize::MAX as u64) as usize;
         let urgent = candidates.iter().filter(|c| c.quick >= MUST_JUDGE).count();
         let judged = affordable.max(MIN_JUDGED).max(urgent).min(candidates.len());
         if judged < candidates.len() {
@@ -101,12 +105,12 @@ pub fn plan(
         }
         // (score with jitter, score, candidate)
         let mut best: Option<(i32, i32, Candidate)> = None;
-        let timer = Instant::now();
+        let timer = meter.now();
         let mut count = 0u32;
         let mut out_of_time = false;
         for candidate in &candidates[..judged] {
             let check_clock = count > 0 && count.is_multiple_of(8);
-            if check_clock && (Instant::now() >= deadline || stop.load(Ordering::Relaxed)) {
+            if check_clock && (deadline.passed() || stop.load(Ordering::Relaxed)) {
                 out_of_time = true;
                 break;
             }
@@ -121,6 +125,7 @@ pub fn plan(
             approach_targets(local, fallback_target, &mut targets);
             let score = judge.evaluate(local, &targets, true, false);
             local.unmake(undo);
+            meter.charge(1);
             count += 1;
             let varied = score + jitter.as_mut().map_or(0, |r| r.below(JITTER) as i32);
             if score > base && best.is_none_or(|(b, _, _)| varied > b) {
@@ -129,7 +134,7 @@ pub fn plan(
         }
         outcome.evaluated += count as u64;
         if count > 0 {
-            judge_time = timer.elapsed() / count;
+            judge_cost = (meter.now() - timer) / u64::from(count);
         }
         match best {
             Some((_, score, candidate)) => {
@@ -150,7 +155,7 @@ pub fn plan(
             _ => break,
         }
         progress(&outcome);
-        if out_of_time || Instant::now() >= deadline || stop.load(Ordering::Relaxed) {
+        if out_of_time || deadline.passed() || stop.load(Ordering::Relaxed) {
             break;
         }
     }

@@ -2,8 +2,9 @@
 //! the world's own rules (not the planner's).
 
 use super::crowd::{crowd_world, CROWD_ME};
+use super::meter::Meter;
 use super::{MegachessPlanner, MAX_SKILL};
-use crate::plan::MegachessPlayer;
+use crate::plan::{MegachessPlayer, TurnBudget};
 use crate::rules::megachess::{Coord, Kind, MegachessParams, Move, PlayerId, Team, World};
 use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
@@ -30,17 +31,21 @@ fn world_with(pieces: &[(PlayerId, Kind, u32, u32)]) -> World {
     world
 }
 
-/// The planner's moves before the final check on the world, so that a test sees its own order.
-fn raw_plan(world: &World, me: PlayerId, budget: Duration) -> Vec<Move> {
+/// Enough judgements for a plain plan of a small army to finish.
+const RAW_PLAN_MOVES: u64 = 200_000;
+
+/// The planner's moves before the final check on the world, so that a test sees its own order:
+/// a plain plan with room to judge `moves` moves (enough to finish it), whatever the machine's
+/// load.
+fn raw_plan(world: &World, me: PlayerId, moves: u64) -> Vec<Move> {
     let planner = MegachessPlanner::new();
-    let started = Instant::now();
+    let meter = Meter::work();
     planner.search(
         world,
         me,
-        started + budget,
+        meter.after(moves),
         &AtomicBool::new(false),
         &mut |_| {},
-        started,
     )
 }
 
@@ -56,7 +61,7 @@ fn played(world: &World, me: PlayerId, plan: &[Move]) -> World {
 }
 
 fn planned(world: &World) -> World {
-    let plan = raw_plan(world, ME, Duration::from_millis(300));
+    let plan = raw_plan(world, ME, RAW_PLAN_MOVES);
     played(world, ME, &plan)
 }
 
@@ -105,7 +110,7 @@ fn a_plan_is_legal_in_order() {
             crate::rules::megachess::Facing::South,
         )
         .unwrap();
-    let plan = raw_plan(&world, ME, Duration::from_millis(300));
+    let plan = raw_plan(&world, ME, RAW_PLAN_MOVES);
     assert!(plan.len() >= 4, "an army moves: {plan:?}");
     played(&world, ME, &plan);
 }
@@ -214,7 +219,7 @@ fn it_answers_within_budget_for_200_pieces_among_1000() {
     let plan = planner.plan_turn(
         &world,
         CROWD_ME,
-        budget,
+        budget.into(),
         &AtomicBool::new(false),
         &mut |p| last = Some(p.clone()),
     );
@@ -242,7 +247,7 @@ fn it_stops_soon_after_stop() {
     planner.plan_turn(
         &world,
         CROWD_ME,
-        Duration::from_secs(30),
+        Duration::from_secs(30).into(),
         &stop,
         &mut |_| {},
     );
@@ -258,7 +263,7 @@ fn plan_at(world: &World, skill: u32) -> Vec<Move> {
     planner.plan_turn(
         world,
         ME,
-        Duration::from_millis(200),
+        Duration::from_millis(200).into(),
         &AtomicBool::new(false),
         &mut |_| {},
     )
@@ -350,8 +355,45 @@ fn the_whole_planner_keeps_its_king_out_of_a_two_move_net_within_its_budget() {
     planner.set_option("Skill Seed", "3").unwrap();
     let budget = Duration::from_millis(200);
     let began = Instant::now();
-    let plan = planner.plan_turn(&world, ME, budget, &AtomicBool::new(false), &mut |_| {});
+    let plan = planner.plan_turn(
+        &world,
+        ME,
+        budget.into(),
+        &AtomicBool::new(false),
+        &mut |_| {},
+    );
     assert!(began.elapsed() < budget, "{:?}", began.elapsed());
     let after = played(&world, ME, &plan);
     assert!(!king_falls_in_two(&after, ME), "{plan:?}");
+}
+
+/// The planner's turn and how many moves it judged, with `Skill Seed` 3 and `budget`.
+fn seeded_turn(world: &World, budget: TurnBudget) -> (Vec<Move>, u64) {
+    let mut planner = MegachessPlanner::new();
+    planner.set_option("Skill Seed", "3").unwrap();
+    planner.new_game();
+    let mut judged = 0;
+    let plan = planner.plan_turn(world, ME, budget, &AtomicBool::new(false), &mut |p| {
+        judged = judged.max(p.evaluated)
+    });
+    (plan, judged)
+}
+
+#[test]
+fn a_turn_given_work_is_the_same_on_any_machine_and_grows_with_the_work() {
+    // The two-move net: play-outs run, so the whole search spends its allowance.
+    let world = two_move_net();
+    let (small, small_judged) = seeded_turn(&world, TurnBudget::Work(20_000));
+    assert_eq!(
+        seeded_turn(&world, TurnBudget::Work(20_000)),
+        (small.clone(), small_judged)
+    );
+    // The plain plan's share: a tiny allowance cuts it short, a large one lets it finish.
+    let (_, tiny_judged) = seeded_turn(&world, TurnBudget::Work(8));
+    assert!(
+        tiny_judged > 0 && small_judged > tiny_judged,
+        "{tiny_judged} {small_judged}"
+    );
+    let after = played(&world, ME, &small);
+    assert!(!king_falls_in_two(&after, ME), "{small:?}");
 }

@@ -25,7 +25,7 @@ use command::{Limit, MegachessCommand};
 use std::io;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
-use thinker::{lock_player, SharedPlayer, Thinker};
+use thinker::{lock_player, SharedPlayer, ThinkLimit, Thinker};
 
 /// The registry's name of Megachess.
 pub const MEGACHESS: &str = "megachess";
@@ -110,12 +110,13 @@ impl MegachessDialect {
         })
     }
 
-    /// The `movetime` of a `go`: given, or most of a turn (`None`: until `stop`).
-    fn movetime(&self, limit: Limit) -> Option<Duration> {
+    /// A `go`'s limit as the thinker takes it: `go` alone is most of a turn.
+    fn think_limit(&self, limit: Limit) -> ThinkLimit {
         match limit {
-            Limit::Movetime(movetime) => Some(movetime),
-            Limit::Turn => Some(turn_movetime(self.params.turn_ms)),
-            Limit::Infinite => None,
+            Limit::Movetime(movetime) => ThinkLimit::Movetime(movetime),
+            Limit::Turn => ThinkLimit::Movetime(turn_movetime(self.params.turn_ms)),
+            Limit::Nodes(moves) => ThinkLimit::Work(moves),
+            Limit::Infinite => ThinkLimit::UntilStop,
         }
     }
 
@@ -140,9 +141,9 @@ impl MegachessDialect {
                     );
                 };
                 let (world, me) = (told.world.clone(), told.me);
-                let movetime = self.movetime(limit);
+                let limit = self.think_limit(limit);
                 self.thinker
-                    .go(world, me, movetime, out)
+                    .go(world, me, limit, out)
                     .map_err(|error| format!("go: {error}"))?;
             }
             MegachessCommand::Stop => self.thinker.stop(),

@@ -383,7 +383,7 @@ pub fn play_world(
     let stop = AtomicBool::new(false);
     let mut ask = |seat: usize, view: &World, me: PlayerId| {
         let began = Instant::now();
-        let moves = players[seat].plan_turn(view, me, movetime, &stop, &mut |_| {});
+        let moves = players[seat].plan_turn(view, me, movetime.into(), &stop, &mut |_| {});
         if began.elapsed() > late {
             SeatAnswer::Late
         } else {
@@ -605,7 +605,8 @@ mod tests {
                 "turn {}",
                 view.turn()
             );
-            let moves = players[seat].plan_turn(view, me, Duration::ZERO, &stop, &mut |_| {});
+            let moves =
+                players[seat].plan_turn(view, me, Duration::ZERO.into(), &stop, &mut |_| {});
             SeatAnswer::Moves(moves.iter().map(ToString::to_string).collect())
         };
         let record = game.run(&mut ask, &AtomicBool::new(false)).unwrap();

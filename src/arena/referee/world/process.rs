@@ -37,10 +37,19 @@ impl WorldReferee {
         WorldReferee { settings }
     }
 
-    /// How long an engine that answered too late may take to answer after `stop`.
-    fn grace(&self, budget: Duration) -> Duration {
-        (budget * 2 + Duration::from_secs(1)).min(self.settings.hang_timeout.max(budget))
+    /// How long an engine that answered later than `wait` may take to answer after `stop`.
+    fn grace(&self, wait: Duration) -> Duration {
+        (wait * 2 + Duration::from_secs(1)).min(self.settings.hang_timeout.max(wait))
     }
+}
+
+/// What a seat's engine is asked for each turn: an answer within `st=`, or about `nodes=` moves
+/// judged however long that takes (up to the hang timeout): turns that do not depend on the
+/// machine's load, for self-play tests.
+#[derive(Clone, Copy)]
+enum SeatBudget {
+    Movetime(Duration),
+    Nodes(u64),
 }
 
 /// A seat's engine fault: how it ends the world's termination, and in words.
@@ -73,10 +82,13 @@ impl Referee for WorldReferee {
                 return Some(unplayed(&setup, None, Termination::StartFailure, detail));
             }
         };
-        let budgets: Vec<Duration> = session
+        let budgets: Vec<SeatBudget> = session
             .limits
             .iter()
-            .map(|limits| limits.movetime.unwrap_or(DEFAULT_MOVETIME))
+            .map(|limits| match limits.nodes {
+                Some(moves) => SeatBudget::Nodes(moves),
+                None => SeatBudget::Movetime(limits.movetime.unwrap_or(DEFAULT_MOVETIME)),
+            })
             .collect();
         let mut faults: Vec<SeatFault> = vec![None; seats];
         for (seat, fault) in faults.iter_mut().enumerate() {
@@ -89,7 +101,7 @@ impl Referee for WorldReferee {
             }
         }
         let (clients, inbox, cancel) = (&mut *session.clients, &mut *session.inbox, session.cancel);
-        let margin = self.settings.margin;
+        let (margin, hang_timeout) = (self.settings.margin, self.settings.hang_timeout);
         // Set to stop the world: the tournament is stopping, or a whole team has faulted.
         let stop = AtomicBool::new(faulted_team(&faults).is_some());
         let mut ask = |seat: usize, view: &World, me: PlayerId| -> SeatAnswer {
@@ -102,8 +114,15 @@ impl Referee for WorldReferee {
             }
             let client = clients[seat].as_mut();
             let line = view.position_line(me, None);
-            let (budget, grace) = (budgets[seat], self.grace(budgets[seat]));
-            match ask_turn(client, inbox, &line, budget, budget + margin, grace, cancel) {
+            let (go, wait) = match budgets[seat] {
+                SeatBudget::Movetime(time) => (
+                    format!("go movetime {}", time.as_millis().max(1)),
+                    time + margin,
+                ),
+                SeatBudget::Nodes(moves) => (format!("go nodes {moves}"), hang_timeout),
+            };
+            let grace = self.grace(wait);
+            match ask_turn(client, inbox, &line, &go, wait, grace, cancel) {
                 Ok(Some(moves)) => SeatAnswer::Moves(moves),
                 Ok(None) => SeatAnswer::Late,
                 Err(error) => {
@@ -184,12 +203,13 @@ impl WorldReferee {
     }
 }
 
-/// Asks one player's turn: its moves, or `None` when the answer came later than `wait`.
+/// Asks one player's turn with `go`: its moves, or `None` when the answer came later than
+/// `wait`.
 fn ask_turn(
     client: &mut dyn Client,
     inbox: &mut Inbox,
     position: &str,
-    budget: Duration,
+    go: &str,
     wait: Duration,
     grace: Duration,
     cancel: &AtomicBool,
@@ -197,7 +217,7 @@ fn ask_turn(
     // Lines left over from before (late `info` lines) are not this answer's.
     drain(client, inbox)?;
     client.send(position)?;
-    let sent = client.send(&format!("go movetime {}", budget.as_millis().max(1)))?;
+    let sent = client.send(go)?;
     match best_turn(client, inbox, sent + wait, sent, cancel) {
         Ok(moves) => Ok(Some(moves)),
         Err(EngineFault::Timeout(_)) => {

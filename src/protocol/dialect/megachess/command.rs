@@ -6,6 +6,8 @@ use std::time::Duration;
 
 /// The largest `movetime` taken: a day.
 pub const MAX_MOVETIME_MS: u64 = 86_400_000;
+/// The largest `nodes` taken: about a minute of judging on one core.
+pub const MAX_NODES: u64 = 100_000_000;
 
 /// The commands of Megachess (the session answers the shared ones itself).
 pub const COMMANDS: &str = "ucinewgame, position, go, stop";
@@ -15,6 +17,9 @@ pub const COMMANDS: &str = "ucinewgame, position, go, stop";
 pub enum Limit {
     /// `go movetime <ms>`: the answer comes within this.
     Movetime(Duration),
+    /// `go nodes <n>`: the answer comes when about this many moves are judged, however long
+    /// that takes.
+    Nodes(u64),
     /// `go` alone: within the turn (the dialect derives it from `turn_ms`).
     Turn,
     /// `go infinite`: until `stop`.
@@ -94,26 +99,34 @@ fn parse_go(arguments: &[&str]) -> Result<MegachessCommand<'static>, String> {
         ["movetime"] => {
             Err("go: 'movetime' needs a number of ms at token 3, found end of line".into())
         }
-        ["movetime", value, rest @ ..] => {
+        ["nodes"] => {
+            Err("go: 'nodes' needs a number of moves at token 3, found end of line".into())
+        }
+        [name @ ("movetime" | "nodes"), value, rest @ ..] => {
             if let Some(extra) = rest.first() {
                 return Err(format!("go: unexpected token {} at token 4", quote(extra)));
             }
+            let (what, most) = match *name {
+                "movetime" => ("ms", MAX_MOVETIME_MS),
+                _ => ("moves", MAX_NODES),
+            };
             // Numbers are written as in the world line: no leading zero.
-            match read_decimal(value, 0..=MAX_MOVETIME_MS) {
-                Ok(ms) => Ok(MegachessCommand::Go(Limit::Movetime(
+            match read_decimal(value, 0..=most) {
+                Ok(ms) if *name == "movetime" => Ok(MegachessCommand::Go(Limit::Movetime(
                     Duration::from_millis(ms),
                 ))),
+                Ok(moves) => Ok(MegachessCommand::Go(Limit::Nodes(moves))),
                 Err(DecimalError::NotANumber) => Err(format!(
-                    "go: 'movetime' needs a number of ms at token 3, found {}",
+                    "go: '{name}' needs a number of {what} at token 3, found {}",
                     quote(value)
                 )),
                 Err(DecimalError::LeadingZero { plain }) => Err(format!(
-                    "go: 'movetime' value {} at token 3 has a leading zero: write it as \
+                    "go: '{name}' value {} at token 3 has a leading zero: write it as \
                      '{plain}'",
                     quote(value)
                 )),
                 Err(DecimalError::OutOfRange(_)) => Err(format!(
-                    "go: 'movetime' value {} at token 3 is out of range 0..={MAX_MOVETIME_MS}",
+                    "go: '{name}' value {} at token 3 is out of range 0..={most}",
                     quote(value)
                 )),
             }
@@ -123,8 +136,8 @@ fn parse_go(arguments: &[&str]) -> Result<MegachessCommand<'static>, String> {
             quote(extra)
         )),
         [other, ..] => Err(format!(
-            "go: unknown parameter {} at token 2, megachess takes 'go', 'go movetime <ms>' or \
-             'go infinite'",
+            "go: unknown parameter {} at token 2, megachess takes 'go', 'go movetime <ms>', \
+             'go nodes <n>' or 'go infinite'",
             quote(other)
         )),
     }
@@ -153,6 +166,7 @@ mod tests {
             parse("go movetime 0"),
             Ok(Go(Limit::Movetime(Duration::ZERO)))
         );
+        assert_eq!(parse("go nodes 4000"), Ok(Go(Limit::Nodes(4000))));
     }
 
     #[test]
@@ -203,6 +217,18 @@ mod tests {
         assert_eq!(
             refused("go infinite 5"),
             "go: unexpected token '5' at token 3, 'infinite' takes nothing more"
+        );
+        assert_eq!(
+            refused("go nodes"),
+            "go: 'nodes' needs a number of moves at token 3, found end of line"
+        );
+        assert_eq!(
+            refused("go nodes 1e6"),
+            "go: 'nodes' needs a number of moves at token 3, found '1e6'"
+        );
+        assert_eq!(
+            refused("go nodes 100000001"),
+            "go: 'nodes' value '100000001' at token 3 is out of range 0..=100000000"
         );
         assert!(refused("go depth 3").starts_with("go: unknown parameter 'depth' at token 2"));
     }

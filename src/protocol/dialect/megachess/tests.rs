@@ -2,7 +2,7 @@
 //! per piece), are late, fail, or plan moves the rules refuse.
 
 use super::*;
-use crate::plan::PlanProgress;
+use crate::plan::{PlanProgress, TurnBudget};
 use crate::protocol::output::Captured;
 use crate::rules::megachess::{Coord, Move};
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -53,7 +53,7 @@ impl MegachessPlayer for TestPlayer {
         &mut self,
         world: &World,
         me: PlayerId,
-        _budget: Duration,
+        _budget: TurnBudget,
         stop: &AtomicBool,
         progress: &mut dyn FnMut(&PlanProgress),
     ) -> Vec<Move> {

@@ -5,7 +5,7 @@
 //! world before it is printed: a move the rules refuse is dropped, never sent. Two threads live
 //! as long as the dialect (the planner's and the watch), so a `go` costs no thread start.
 
-use crate::plan::{MegachessPlayer, PlanProgress};
+use crate::plan::{MegachessPlayer, PlanProgress, TurnBudget};
 use crate::protocol::print::{error_line, info_string};
 use crate::protocol::Output;
 use crate::rules::megachess::{Move, PlayerId, World};
@@ -236,7 +236,18 @@ impl Go {
 
 struct Request {
     go: Arc<Go>,
-    budget: Duration,
+    budget: TurnBudget,
+}
+
+/// How long one `go` thinks.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ThinkLimit {
+    /// Answer within this (`go movetime`, or `go` alone: most of a turn).
+    Movetime(Duration),
+    /// Answer when the player has judged about this many moves (`go nodes`).
+    Work(u64),
+    /// Answer at `stop` (`go infinite`).
+    UntilStop,
 }
 
 struct Watch {
@@ -270,13 +281,12 @@ impl Thinker {
         self.current.as_ref().is_some_and(|go| !go.is_given())
     }
 
-    /// Starts planning `me`'s turn; the answer goes to `out` within `movetime` (`None`: until
-    /// `stop`).
+    /// Starts planning `me`'s turn; the answer goes to `out` as `limit` says.
     pub fn go(
         &mut self,
         world: Arc<World>,
         me: PlayerId,
-        movetime: Option<Duration>,
+        limit: ThinkLimit,
         out: &Output,
     ) -> Result<(), String> {
         if self.is_thinking() {
@@ -287,7 +297,7 @@ impl Thinker {
             me,
             name: self.name.clone(),
             started: Instant::now(),
-            infinite: movetime.is_none(),
+            infinite: limit == ThinkLimit::UntilStop,
             stop: AtomicBool::new(false),
             progress: Mutex::new((None, None)),
             answer: Mutex::new(Answer::default()),
@@ -296,9 +306,12 @@ impl Thinker {
         });
         self.current = Some(go.clone());
         let (planner, watch) = self.workers();
-        let budget = match movetime {
-            Some(movetime) => planning_budget(movetime),
-            None => Duration::from_millis(super::command::MAX_MOVETIME_MS),
+        let budget = match limit {
+            ThinkLimit::Movetime(movetime) => TurnBudget::Time(planning_budget(movetime)),
+            ThinkLimit::Work(moves) => TurnBudget::Work(moves),
+            ThinkLimit::UntilStop => {
+                TurnBudget::Time(Duration::from_millis(super::command::MAX_MOVETIME_MS))
+            }
         };
         let mut sent = planner
             .send(Request {
@@ -306,7 +319,7 @@ impl Thinker {
                 budget,
             })
             .is_ok();
-        if let Some(movetime) = movetime {
+        if let ThinkLimit::Movetime(movetime) = limit {
             sent &= watch
                 .send(Watch {
                     go: go.clone(),
