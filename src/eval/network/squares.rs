@@ -48,18 +48,59 @@ impl Default for Entry {
     }
 }
 
+/// The slots a game uses, rounded up to whole words of 8: slots past [`SquareInputs::SLOTS`] are
+/// 0 in every code array, so comparing them changes nothing.
+fn words<G: SquareInputs>() -> usize {
+    G::SLOTS.div_ceil(8)
+}
+
+/// Word `index` of the codes (8 slots).
+#[inline(always)]
+fn word(codes: &SquareCodes, index: usize) -> u64 {
+    let bytes: [u8; 8] = codes[index * 8..index * 8 + 8]
+        .try_into()
+        .expect("eight bytes");
+    u64::from_le_bytes(bytes)
+}
+
+/// How many of the eight bytes of `x` are not zero.
+#[inline(always)]
+fn nonzero_bytes(x: u64) -> u32 {
+    const LOW7: u64 = 0x7F7F_7F7F_7F7F_7F7F;
+    // A byte's top bit ends up set exactly when the byte is zero.
+    let zero = !(((x & LOW7) + LOW7) | x | LOW7);
+    8 - zero.count_ones()
+}
+
+/// The slots that differ between two code arrays, with their old and new codes.
+type Changes = arrayvec::ArrayVec<(usize, u8, u8), REFRESH_ABOVE>;
+
 impl Entry {
     /// Slots whose codes differ from `codes`.
     fn distance<G: SquareInputs>(&self, codes: &SquareCodes) -> usize {
         if !self.filled {
             return usize::MAX;
         }
-        let slots = G::SLOTS;
-        self.codes[..slots]
-            .iter()
-            .zip(&codes[..slots])
-            .filter(|(a, b)| a != b)
-            .count()
+        (0..words::<G>())
+            .map(|i| nonzero_bytes(word(&self.codes, i) ^ word(codes, i)) as usize)
+            .sum()
+    }
+
+    /// The differing slots, at most [`REFRESH_ABOVE`] (the caller checked the distance).
+    fn changes<G: SquareInputs>(&self, codes: &SquareCodes) -> Changes {
+        let mut changes = Changes::new();
+        for i in 0..words::<G>() {
+            if word(&self.codes, i) == word(codes, i) {
+                continue;
+            }
+            for slot in i * 8..i * 8 + 8 {
+                let (was, now) = (self.codes[slot], codes[slot]);
+                if was != now {
+                    changes.push((slot, was, now));
+                }
+            }
+        }
+        changes
     }
 
     fn refresh<G: SquareInputs>(&mut self, codes: &SquareCodes, network: &Network) {
@@ -75,22 +116,19 @@ impl Entry {
         self.filled = true;
     }
 
-    /// Moves the sums to `codes`, at most [`REFRESH_ABOVE`] slots away.
+    /// Moves the sums to `codes`, at most [`REFRESH_ABOVE`] slots away: the differing slots
+    /// are found once, then each perspective's inputs taken out and put in.
     fn update<G: SquareInputs>(&mut self, codes: &SquareCodes, network: &Network) {
-        type Changes = arrayvec::ArrayVec<usize, REFRESH_ABOVE>;
+        type Inputs = arrayvec::ArrayVec<usize, REFRESH_ABOVE>;
+        let changes = self.changes::<G>(codes);
         for (accumulator, perspective) in self.accumulators.iter_mut().zip(PERSPECTIVES) {
-            let (mut added, mut removed) = (Changes::new(), Changes::new());
-            let slots = G::SLOTS;
-            for (square, (&was, &now)) in
-                self.codes[..slots].iter().zip(&codes[..slots]).enumerate()
-            {
-                if was != now {
-                    if was != 0 {
-                        removed.push(G::input(perspective, was, square));
-                    }
-                    if now != 0 {
-                        added.push(G::input(perspective, now, square));
-                    }
+            let (mut added, mut removed) = (Inputs::new(), Inputs::new());
+            for &(slot, was, now) in &changes {
+                if was != 0 {
+                    removed.push(G::input(perspective, was, slot));
+                }
+                if now != 0 {
+                    added.push(G::input(perspective, now, slot));
                 }
             }
             network.update(accumulator, &added, &removed);
@@ -123,4 +161,25 @@ pub fn evaluate_at<G: SquareInputs>(
         entry.refresh::<G>(&codes, network);
     }
     network.output_for(position.side_to_move(), &entry.accumulators)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn nonzero_bytes_are_counted_in_every_place() {
+        assert_eq!(nonzero_bytes(0), 0);
+        assert_eq!(nonzero_bytes(u64::MAX), 8);
+        for place in 0..8 {
+            for byte in [0x01u64, 0x7F, 0x80, 0xFF] {
+                assert_eq!(
+                    nonzero_bytes(byte << (place * 8)),
+                    1,
+                    "{byte:#x} at {place}"
+                );
+            }
+        }
+        assert_eq!(nonzero_bytes(0x0100_8000_0000_0001), 3);
+    }
 }
