@@ -3,9 +3,7 @@
 //! set of weights serves both sides; the games add what else a position holds (Millennium's
 //! pools, Nichess's health points).
 
-use super::path::PathSums;
 use super::squares::{self, SquareCodes, SquareInputs};
-use super::Network;
 use crate::board::Bitboard;
 use crate::rules::chess::{Chess, PieceKind};
 use crate::rules::millennium::{self, Millennium, POOL_KINDS};
@@ -29,18 +27,6 @@ pub trait NetworkInputs: Game {
     /// for training on mirrored positions: the rules are the same mirrored, castling aside,
     /// which the inputs do not see.
     fn mirrored_input(input: usize) -> usize;
-
-    /// The network's score of the position at `ply` of a search path, from the sums kept
-    /// there: by input lists (`super::path`), unless the game follows its board by squares.
-    #[inline]
-    fn evaluate_on_path(
-        network: &Network,
-        position: &Self,
-        sums: &mut PathSums,
-        ply: usize,
-    ) -> i32 {
-        super::path::evaluate_at(network, position, &mut sums.lists, ply)
-    }
 
     /// The largest first-layer weight (in float, 1.0 being an activation's top) that keeps
     /// [`NetworkInputs::MAX_ACTIVE`] inputs and a bias inside an `i16`.
@@ -119,16 +105,6 @@ impl NetworkInputs for Millennium {
         let square = input % MILLENNIUM_SQUARES;
         let (file, rank) = (square % files, square / files);
         input - square + rank * files + (files - 1 - file)
-    }
-
-    #[inline]
-    fn evaluate_on_path(
-        network: &Network,
-        position: &Self,
-        sums: &mut PathSums,
-        ply: usize,
-    ) -> i32 {
-        squares::evaluate_at(network, position, &mut sums.squares, ply)
     }
 }
 
@@ -211,16 +187,6 @@ impl NetworkInputs for Nichess {
 
     fn mirrored_input(input: usize) -> usize {
         input ^ 7
-    }
-
-    #[inline]
-    fn evaluate_on_path(
-        network: &Network,
-        position: &Self,
-        sums: &mut PathSums,
-        ply: usize,
-    ) -> i32 {
-        squares::evaluate_at(network, position, &mut sums.squares, ply)
     }
 }
 

@@ -1,10 +1,12 @@
 //! Accumulators that follow a search path, for any game's network: at each ply the position's
 //! active inputs are compared with those summed at the ply above (or last at this ply, whichever
 //! differs less), and only the difference is added and removed. Comparing input lists needs no
-//! hook in move making and is right whatever position a stored sum came from. (Chess has a
-//! faster one of its own, comparing bitboards: `super::chess`.)
+//! hook in move making and is right whatever position a stored sum came from. It works for any
+//! game with inputs and is the reference the faster paths are tested against: chess's, which
+//! compares bitboards (`super::chess`), and the slots of Millennium and Nichess
+//! (`super::squares`), which [`GamePath`], the evaluation's path state for those games, keeps.
 
-use super::squares::SquarePath;
+use super::squares::{SquareInputs, SquarePath};
 use super::{Accumulator, Network, NetworkInputs};
 use crate::rules::Color;
 
@@ -88,26 +90,20 @@ impl Entry {
     }
 }
 
-/// The sums a search path keeps: by input lists (any game), or by squares (games whose inputs
-/// are the board alone, [`NetworkInputs::evaluate_on_path`]).
-#[derive(Default)]
-pub struct PathSums {
-    pub lists: NetworkPath,
-    pub squares: SquarePath,
-}
-
-/// A search path's network (none: `Use NNUE false`, or no network for the game) and its sums.
+/// A search path's network (none: `Use NNUE false`, or no network for the game) and its sums,
+/// which follow the path by slots ([`super::squares`]; every game that keeps a `GamePath`
+/// codes its inputs so).
 #[derive(Default)]
 pub struct GamePath {
     network: Option<&'static Network>,
-    sums: PathSums,
+    sums: SquarePath,
 }
 
 impl GamePath {
     pub fn new(network: Option<&'static Network>) -> GamePath {
         GamePath {
             network,
-            sums: PathSums::default(),
+            sums: SquarePath::default(),
         }
     }
 
@@ -117,7 +113,7 @@ impl GamePath {
 
     /// The score at `ply`: `hand_set`, with the path's network's correction (or in its place).
     #[inline]
-    pub fn evaluate_at<G: NetworkInputs>(
+    pub fn evaluate_at<G: SquareInputs>(
         &mut self,
         position: &G,
         ply: usize,
@@ -125,7 +121,7 @@ impl GamePath {
     ) -> i32 {
         let sums = &mut self.sums;
         super::with_network(self.network, hand_set, |network| {
-            G::evaluate_on_path(network, position, sums, ply)
+            super::squares::evaluate_at(network, position, sums, ply)
         })
     }
 

@@ -93,8 +93,9 @@ impl Entry {
             if word(&self.codes, i) == word(codes, i) {
                 continue;
             }
-            for slot in i * 8..i * 8 + 8 {
-                let (was, now) = (self.codes[slot], codes[slot]);
+            let range = i * 8..i * 8 + 8;
+            let pairs = self.codes[range.clone()].iter().zip(&codes[range.clone()]);
+            for (slot, (&was, &now)) in range.zip(pairs) {
                 if was != now {
                     changes.push((slot, was, now));
                 }
