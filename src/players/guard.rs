@@ -407,18 +407,8 @@ impl Turn {
 mod tests {
     use super::*;
     use crate::rules::megachess::{Facing, MegachessParams, Team};
-    use std::time::Duration;
 
-    fn plan(player: &mut GuardMegachessPlayer, world: &World, me: PlayerId) -> Vec<Move> {
-        let stop = AtomicBool::new(false);
-        player.plan_turn(
-            world,
-            me,
-            Duration::from_millis(100).into(),
-            &stop,
-            &mut |_| {},
-        )
-    }
+    use crate::players::megachess::tests::plan;
 
     fn apply_all(world: &World, me: PlayerId, moves: &[Move]) -> World {
         let mut board = world.clone();

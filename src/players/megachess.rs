@@ -224,13 +224,14 @@ fn enemy_kings(board: &World, me: PlayerId) -> Vec<Coord> {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
     use crate::rules::megachess::{Facing, MegachessParams, Team};
     use std::time::Duration;
     use std::time::Instant;
 
-    fn plan(player: &mut dyn MegachessPlayer, world: &World, me: PlayerId) -> Vec<Move> {
+    /// One turn of `player` for `me`, with 100 ms (the reference players' tests).
+    pub(crate) fn plan(player: &mut dyn MegachessPlayer, world: &World, me: PlayerId) -> Vec<Move> {
         let stop = AtomicBool::new(false);
         player.plan_turn(
             world,
