@@ -6,7 +6,7 @@
 //! kings my unmoved pieces can still take this turn, and the approach to enemy kings.
 
 pub use super::local::KING_CAPTURE;
-use super::local::{reach, Local, Side, DIRECTIONS, KNIGHT_STEPS};
+use super::local::{reach, Local, Side, Undo, DIRECTIONS, KNIGHT_STEPS};
 use crate::rules::megachess::{Coord, Kind};
 
 /// My king where an enemy piece can take it in the next turn.
@@ -140,7 +140,7 @@ fn kept_value(local: &Local, index: usize, king: Option<Coord>) -> i32 {
 
 /// The enemy's reach on one piece of mine: who may take it next turn, and whether I could take
 /// back.
-#[derive(Clone, Default)]
+#[derive(Clone, Default, Debug, PartialEq)]
 struct Threat {
     attackers: Vec<usize>,
     defended: bool,
@@ -347,13 +347,25 @@ impl Judge {
     }
 }
 
-/// My pieces whose threat a move from `from` to `to` (made) may have changed: the mover, and
-/// mine within 7 squares of either square along the eight lines or a knight's step away.
-pub fn affected(local: &Local, mover: usize, from: Coord, out: &mut Vec<usize>) {
+/// My pieces whose threat a made move (`undo`'s) may have changed: the mover, and around
+/// each square the move changed (the one it left, the one it landed on, each bonus piece it
+/// collected) the first piece along each line that is not an enemy's, when it is mine and
+/// within 7 (enemy lines pass through enemy pieces and stop at any other, and a defender's
+/// line stops at the first piece, so a piece further out cannot see the square), and mine a
+/// knight's step away when a knight left, landed, was taken or was collected there. The
+/// nearest changed square on a line is seen in the position after the move, so this finds
+/// every piece whose lines changed. A king's capture hands an army over: the caller
+/// recomputes everything instead.
+pub fn affected(local: &Local, undo: &Undo, out: &mut Vec<usize>) {
     out.clear();
+    let mover = undo.mover();
     out.push(mover);
+    let mover_knight = local.pieces[mover].kind == Kind::Knight;
+    let taken_knight = undo
+        .captured()
+        .is_some_and(|c| local.pieces[c].kind == Kind::Knight);
     let to = local.pieces[mover].at;
-    for square in [from, to] {
+    let mut visit = |square: Coord, knight: bool, out: &mut Vec<usize>| {
         for (dx, dy) in DIRECTIONS {
             let mut at = square;
             for _ in 0..7 {
@@ -361,21 +373,127 @@ pub fn affected(local: &Local, mover: usize, from: Coord, out: &mut Vec<usize>) 
                     break;
                 };
                 at = next;
-                if let Some(i) = local.at(at) {
+                let Some(i) = local.at(at) else {
+                    continue;
+                };
+                let side = local.pieces[i].side;
+                if side == Side::Mine && !out.contains(&i) {
+                    out.push(i);
+                }
+                if side != Side::Enemy {
+                    break;
+                }
+            }
+        }
+        if knight {
+            for (dx, dy) in KNIGHT_STEPS {
+                if let Some(i) = local.step(square, dx, dy).and_then(|at| local.at(at)) {
                     if local.pieces[i].side == Side::Mine && !out.contains(&i) {
                         out.push(i);
                     }
                 }
             }
         }
-        for (dx, dy) in KNIGHT_STEPS {
-            if let Some(at) = local.step(square, dx, dy) {
-                if let Some(i) = local.at(at) {
-                    if local.pieces[i].side == Side::Mine && !out.contains(&i) {
-                        out.push(i);
+    };
+    visit(undo.from(), mover_knight, out);
+    visit(to, mover_knight || taken_knight, out);
+    for &collected in undo.collected() {
+        let piece = &local.pieces[collected];
+        visit(piece.at, piece.kind == Kind::Knight, out);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::plan::megachess::crowd::{crowd_world, CROWD_ME};
+    use crate::rules::megachess::{SplitMix, Team, NEUTRAL};
+
+    /// Along random plans (moves tried and taken back, moves kept, enemy kings taken, bonus
+    /// pieces collected), the judge's kept threats on every piece of mine are what a fresh
+    /// count finds: the pieces [`affected`] leaves out are truly unchanged.
+    #[test]
+    fn kept_threats_equal_a_fresh_count_along_random_plans() {
+        let mut collected = 0;
+        let mut kings_taken = 0;
+        for seed in 1..=24u64 {
+            let mut world = crowd_world(96, 96, 30, 30, 24, 60, seed);
+            let mut random = SplitMix::new(seed);
+            // A second enemy player whose king stands beside the army: its capture hands the
+            // army over.
+            world.add_player(9, Team::Metal).unwrap();
+            world
+                .place(9, Kind::King, Coord::new(29, 31), true, false, None)
+                .unwrap();
+            world
+                .place(9, Kind::Rook, Coord::new(28, 33), true, false, None)
+                .unwrap();
+            for _ in 0..40 {
+                let at = Coord::new(
+                    26 + (random.next_u64() % 24) as u32,
+                    26 + (random.next_u64() % 24) as u32,
+                );
+                let kind = [Kind::Knight, Kind::Rook, Kind::Bishop][seed as usize % 3];
+                let _ = world.place(NEUTRAL, kind, at, false, false, None);
+            }
+            let mut local = Local::from_world(&world, CROWD_ME, 12).unwrap();
+            let mut judge = Judge::new(&local);
+            let mut touched = Vec::new();
+            let mut destinations = Vec::new();
+            for step in 0..400 {
+                let movable: Vec<usize> = local.movable().collect();
+                if movable.is_empty() {
+                    break;
+                }
+                let piece = movable[(random.next_u64() % movable.len() as u64) as usize];
+                destinations.clear();
+                local.targets(piece, &mut destinations);
+                if destinations.is_empty() {
+                    continue;
+                }
+                // A king in reach is taken (its army then changes hands).
+                let king = destinations.iter().copied().find(|&d| {
+                    local
+                        .at(d)
+                        .is_some_and(|v| local.pieces[v].kind == Kind::King)
+                });
+                let to = king.unwrap_or_else(|| {
+                    destinations[(random.next_u64() % destinations.len() as u64) as usize]
+                });
+                let undo = local.make(piece, to);
+                collected += undo.collected().len();
+                let keep = random.next_u64() % 4 == 0;
+                if undo.handed_over() {
+                    kings_taken += 1;
+                    judge.refresh_all(&local);
+                } else {
+                    affected(&local, &undo, &mut touched);
+                    if keep {
+                        judge.commit(&local, &touched);
+                    } else {
+                        judge.try_move(&local, &touched);
+                    }
+                }
+                for &i in &local.mine {
+                    let mut fresh = Threat::default();
+                    threat_of(&local, i, &mut fresh);
+                    let tried = !keep && !undo.handed_over();
+                    assert_eq!(
+                        judge.threat(i, tried),
+                        &fresh,
+                        "seed {seed} step {step}: piece {i} after {piece} to {to}"
+                    );
+                }
+                if !keep {
+                    let handed_over = undo.handed_over();
+                    local.unmake(undo);
+                    if handed_over {
+                        judge.refresh_all(&local);
                     }
                 }
             }
         }
+        assert!(collected > 0, "no bonus piece was collected");
+        assert!(kings_taken > 0, "no king was taken");
     }
 }

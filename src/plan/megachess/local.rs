@@ -71,6 +71,8 @@ pub struct Undo {
     captured: Option<usize>,
     /// The pieces whose owner changed (hand-over, collection), as they were.
     changed: Vec<(usize, LocalPiece)>,
+    /// The bonus pieces collected (also in `changed`).
+    collected: Vec<usize>,
     /// The player who left when its king was captured.
     king_of: Option<PlayerId>,
     mine_len: usize,
@@ -84,6 +86,18 @@ impl Undo {
     /// A king was captured: its army changed hands.
     pub fn handed_over(&self) -> bool {
         self.king_of.is_some()
+    }
+    /// The piece that moved.
+    pub fn mover(&self) -> usize {
+        self.mover
+    }
+    /// The square it left.
+    pub fn from(&self) -> Coord {
+        self.before.at
+    }
+    /// The bonus pieces the move collected (when no army changed hands).
+    pub fn collected(&self) -> &[usize] {
+        &self.collected
     }
 }
 
@@ -322,6 +336,7 @@ impl Local {
             before,
             captured: None,
             changed: Vec::new(),
+            collected: Vec::new(),
             king_of: None,
             mine_len: self.mine.len(),
             enemy_material: self.enemy_material,
@@ -371,6 +386,7 @@ impl Local {
             if let Some(n) = self.at(square) {
                 if self.pieces[n].side == Side::Neutral {
                     undo.changed.push((n, self.pieces[n]));
+                    undo.collected.push(n);
                     self.mine.push(n);
                     let piece = &mut self.pieces[n];
                     piece.owner = self.me;

@@ -114,12 +114,11 @@ pub fn plan(
                 out_of_time = true;
                 break;
             }
-            let from = local.pieces[candidate.piece].at;
             let undo = local.make(candidate.piece, candidate.to);
             if undo.handed_over() {
                 touched.clone_from(&local.mine);
             } else {
-                affected(local, candidate.piece, from, &mut touched);
+                affected(local, &undo, &mut touched);
             }
             judge.try_move(local, &touched);
             approach_targets(local, fallback_target, &mut targets);
@@ -141,12 +140,11 @@ pub fn plan(
                 outcome
                     .moves
                     .push(local.world_move(candidate.piece, candidate.to));
-                let from = local.pieces[candidate.piece].at;
                 let undo = local.make(candidate.piece, candidate.to);
                 if undo.handed_over() {
                     judge.refresh_all(local);
                 } else {
-                    affected(local, candidate.piece, from, &mut touched);
+                    affected(local, &undo, &mut touched);
                     judge.commit(local, &touched);
                 }
                 outcome.score = score;
