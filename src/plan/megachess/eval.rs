@@ -5,6 +5,7 @@
 //! takes at most one of mine; a defended piece costs the exchange), my king's danger, enemy
 //! kings my unmoved pieces can still take this turn, and the approach to enemy kings.
 
+use super::grid::Walk;
 pub use super::local::KING_CAPTURE;
 use super::local::{reach, Local, Side, Undo, DIRECTIONS, KNIGHT_STEPS};
 use crate::rules::megachess::{Coord, Kind};
@@ -33,70 +34,72 @@ const SHELTER_RADIUS: u32 = 7;
 /// Appends the enemy pieces (of players still playing) that may capture on `square` in their
 /// next turn: lines pass through enemy pieces, stop at any other piece.
 pub fn enemy_attackers(local: &Local, square: Coord, out: &mut Vec<usize>) {
-    for (direction, &(dx, dy)) in DIRECTIONS.iter().enumerate() {
-        let mut at = square;
-        for distance in 1..=7u32 {
-            let Some(next) = local.step(at, dx, dy) else {
-                break;
-            };
-            at = next;
-            let Some(i) = local.at(at) else {
-                continue;
-            };
+    for (direction, &step) in DIRECTIONS.iter().enumerate() {
+        local.walk(square, step, 7, |distance, i| {
             let piece = &local.pieces[i];
             if piece.side != Side::Enemy {
-                break;
+                return Walk::Stop;
             }
             if distance <= reach(piece.kind, direction) {
                 out.push(i);
             }
-        }
+            Walk::Go
+        });
     }
     for (dx, dy) in KNIGHT_STEPS {
-        if let Some(at) = local.step(square, dx, dy) {
-            if let Some(i) = local.at(at) {
-                let piece = &local.pieces[i];
-                if piece.side == Side::Enemy && piece.kind == Kind::Knight {
-                    out.push(i);
-                }
+        if let Some(Some(i)) = local.neighbour(square, dx, dy) {
+            let piece = &local.pieces[i];
+            if piece.side == Side::Enemy && piece.kind == Kind::Knight {
+                out.push(i);
             }
         }
     }
 }
 
-/// Whether a piece of mine (not `except`; only unmoved ones when `unmoved`) attacks `square`
-/// along open lines; its index.
-pub fn my_attacker(local: &Local, square: Coord, except: usize, unmoved: bool) -> Option<usize> {
-    let mine = |i: usize| {
-        let p = &local.pieces[i];
-        i != except && p.side == Side::Mine && (!unmoved || !p.moved_now)
+/// How my pieces attack a square along open lines, from least to most.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub enum MyAttack {
+    None,
+    /// Only pieces that moved this turn (they take there next turn).
+    Moved,
+    /// A piece that may still move this turn (it can take there now).
+    Unmoved,
+}
+
+/// How pieces of mine (not `except`) attack `square`; the scan ends as soon as it finds an
+/// attack of kind `enough` (`Moved`: whether any does).
+pub fn my_attack(local: &Local, square: Coord, except: usize, enough: MyAttack) -> MyAttack {
+    let mut best = MyAttack::None;
+    let mut found = |i: usize| {
+        let kind = if local.pieces[i].moved_now {
+            MyAttack::Moved
+        } else {
+            MyAttack::Unmoved
+        };
+        best = best.max(kind);
+        best >= enough
     };
+    let mine = |i: usize| i != except && local.pieces[i].side == Side::Mine;
     for (dx, dy) in KNIGHT_STEPS {
-        if let Some(at) = local.step(square, dx, dy) {
-            if let Some(i) = local.at(at) {
-                if mine(i) && local.pieces[i].kind == Kind::Knight {
-                    return Some(i);
-                }
+        if let Some(Some(i)) = local.neighbour(square, dx, dy) {
+            if mine(i) && local.pieces[i].kind == Kind::Knight && found(i) {
+                return best;
             }
         }
     }
-    for (direction, &(dx, dy)) in DIRECTIONS.iter().enumerate() {
-        let mut at = square;
-        for distance in 1..=7u32 {
-            let Some(next) = local.step(at, dx, dy) else {
-                break;
-            };
-            at = next;
-            let Some(i) = local.at(at) else {
-                continue;
-            };
+    for (direction, &step) in DIRECTIONS.iter().enumerate() {
+        let mut attacker = None;
+        local.walk(square, step, 7, |distance, i| {
             if mine(i) && distance <= reach(local.pieces[i].kind, direction) {
-                return Some(i);
+                attacker = Some(i);
             }
-            break;
+            Walk::Stop
+        });
+        if attacker.is_some_and(&mut found) {
+            return best;
         }
     }
-    None
+    best
 }
 
 /// The king-step distance from `square` to the nearest of `targets`, capped.
@@ -150,8 +153,8 @@ fn threat_of(local: &Local, index: usize, threat: &mut Threat) {
     threat.attackers.clear();
     let at = local.pieces[index].at;
     enemy_attackers(local, at, &mut threat.attackers);
-    threat.defended =
-        !threat.attackers.is_empty() && my_attacker(local, at, index, false).is_some();
+    threat.defended = !threat.attackers.is_empty()
+        && my_attack(local, at, index, MyAttack::Moved) != MyAttack::None;
 }
 
 /// Judges windows, keeping the enemy's reach on each of my pieces for the plan so far and
@@ -292,15 +295,15 @@ impl Judge {
         // Enemy kings: takeable still this turn, or attacked for the next.
         for king in local.enemy_kings() {
             let at = local.pieces[king].at;
-            if my_attacker(local, at, usize::MAX, true).is_some() {
-                score += KING_PENDING;
-            } else if my_attacker(local, at, usize::MAX, false).is_some() {
-                score += KING_ATTACKED;
+            match my_attack(local, at, usize::MAX, MyAttack::Unmoved) {
+                MyAttack::Unmoved => score += KING_PENDING,
+                MyAttack::Moved => score += KING_ATTACKED,
+                MyAttack::None => {}
             }
             for (dx, dy) in DIRECTIONS {
                 if let Some(near) = local.step(at, dx, dy) {
                     if local.at(near).is_none()
-                        && my_attacker(local, near, usize::MAX, false).is_some()
+                        && my_attack(local, near, usize::MAX, MyAttack::Moved) != MyAttack::None
                     {
                         score += KING_NET;
                     }
@@ -365,29 +368,23 @@ pub fn affected(local: &Local, undo: &Undo, out: &mut Vec<usize>) {
         .captured()
         .is_some_and(|c| local.pieces[c].kind == Kind::Knight);
     let to = local.pieces[mover].at;
-    let mut visit = |square: Coord, knight: bool, out: &mut Vec<usize>| {
-        for (dx, dy) in DIRECTIONS {
-            let mut at = square;
-            for _ in 0..7 {
-                let Some(next) = local.step(at, dx, dy) else {
-                    break;
-                };
-                at = next;
-                let Some(i) = local.at(at) else {
-                    continue;
-                };
+    let visit = |square: Coord, knight: bool, out: &mut Vec<usize>| {
+        for step in DIRECTIONS {
+            local.walk(square, step, 7, |_, i| {
                 let side = local.pieces[i].side;
                 if side == Side::Mine && !out.contains(&i) {
                     out.push(i);
                 }
-                if side != Side::Enemy {
-                    break;
+                if side == Side::Enemy {
+                    Walk::Go
+                } else {
+                    Walk::Stop
                 }
-            }
+            });
         }
         if knight {
             for (dx, dy) in KNIGHT_STEPS {
-                if let Some(i) = local.step(square, dx, dy).and_then(|at| local.at(at)) {
+                if let Some(Some(i)) = local.neighbour(square, dx, dy) {
                     if local.pieces[i].side == Side::Mine && !out.contains(&i) {
                         out.push(i);
                     }
