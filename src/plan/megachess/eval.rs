@@ -459,7 +459,7 @@ mod tests {
                 });
                 let undo = local.make(piece, to);
                 collected += undo.collected().len();
-                let keep = random.next_u64() % 4 == 0;
+                let keep = random.next_u64().is_multiple_of(4);
                 if undo.handed_over() {
                     kings_taken += 1;
                     judge.refresh_all(&local);

@@ -232,7 +232,7 @@ mod tests {
         let mut piece = 0;
         for x in rect.min.x..=rect.max.x {
             for y in rect.min.y..=rect.max.y {
-                if random.next_u64() % 3 == 0 {
+                if random.next_u64().is_multiple_of(3) {
                     dense.set(Coord::new(x, y), Some(piece));
                     sparse.set(Coord::new(x, y), Some(piece));
                     piece += 1;
