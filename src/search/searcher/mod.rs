@@ -24,8 +24,11 @@ type ScoredMoves<M> = BoundedList<(M, i32), M>;
 /// Nodes between checks of the clock and the stop flag.
 const CHECK_INTERVAL: u64 = 1024;
 
+mod node;
 mod probcut;
 mod quiescence;
+
+use node::NodeFacts;
 
 /// What every thread of one search shares.
 pub(super) struct Shared<'a> {
@@ -573,7 +576,7 @@ impl<'a, G: Game + Evaluate> Searcher<'a, G> {
         &mut self,
         pos: &G,
         mut depth: i32,
-        mut alpha: i32,
+        alpha: i32,
         beta: i32,
         ply: usize,
         pv_node: bool,
@@ -622,21 +625,11 @@ impl<'a, G: Game + Evaluate> Searcher<'a, G> {
         } else {
             self.shared.tt.probe(key)
         };
-        let mut hash_move = G::Move::default();
-        // The entry's score as seen from this ply (mates counted from here).
-        let tt_score = entry.map(|e| score_from_tt(e.score as i32, ply));
-        if let (Some(e), Some(score)) = (entry, tt_score) {
-            hash_move = G::Move::unpack(e.packed_move);
-            if !pv_node
-                && e.depth as i32 >= depth
-                && match e.bound {
-                    Bound::Exact => true,
-                    Bound::Lower => score >= beta,
-                    Bound::Upper => score <= alpha,
-                }
-            {
-                return score;
-            }
+        // The entry with its score as seen from this ply (mates counted from here).
+        let table = entry.map(|e| (e, score_from_tt(e.score as i32, ply)));
+        let hash_move = entry.map_or(G::Move::default(), |e| G::Move::unpack(e.packed_move));
+        if let Some(score) = node::table_cutoff(table, depth, alpha, beta, pv_node) {
+            return score;
         }
 
         // The table keeps the evaluation of a position seen before.
@@ -654,82 +647,61 @@ impl<'a, G: Game + Evaluate> Searcher<'a, G> {
             raw_eval + self.correction.get(pos.side_to_move(), pos.pawn_key())
         };
         self.stack[ply].static_eval = static_eval;
-        // Better than two plies ago (or than the last position out of check): prune less.
-        let improving = !in_check && (ply < 2 || static_eval > self.stack[ply - 2].static_eval);
-        let previous = self.previous_moves(ply);
-
         if ply > 0 {
             self.stack[ply].double_extensions = self.stack[ply - 1].double_extensions;
         }
-        // The table's score is a better guess than the static evaluation when its bound points
-        // away from it; the pruning below reads this guess.
-        let eval = match (entry, tt_score) {
-            (Some(e), Some(score)) if !in_check && score.abs() < MATE_BOUND => match e.bound {
-                Bound::Exact => score,
-                Bound::Lower if score > static_eval => score,
-                Bound::Upper if score < static_eval => score,
-                _ => static_eval,
-            },
-            _ => static_eval,
+        let mut node = NodeFacts {
+            depth,
+            ply,
+            key,
+            hash_move,
+            excluded,
+            table,
+            raw_eval,
+            pv_node,
+            in_check,
+            singular_search,
+            // Better than two plies ago (or than the last position out of check): prune less.
+            improving: !in_check && (ply < 2 || static_eval > self.stack[ply - 2].static_eval),
+            static_eval,
+            eval: node::refined_eval(table, in_check, static_eval),
         };
-        if !pv_node && !in_check && !singular_search {
-            // Reverse futility: far above beta at low depth, the opponent will not come back.
-            let margin = 80 * (depth - i32::from(improving));
-            if depth <= 6 && eval - margin >= beta && beta.abs() < MATE_BOUND {
-                return eval;
-            }
-            // Razoring: far below alpha near the leaves, only a capture can help; ask
-            // quiescence whether one does.
-            if depth <= 3 && eval + 200 + 150 * depth <= alpha && alpha.abs() < MATE_BOUND {
-                let score = self.quiescence(pos, alpha, alpha + 1, ply, 0);
-                if self.stopped {
-                    return 0;
-                }
-                if score <= alpha {
-                    return score;
-                }
-            }
-            // Null move: if passing still beats beta, a real move will too.
-            if depth >= 3 && eval >= beta && static_eval >= beta - 30 && pos.has_non_pawn_material()
-            {
-                if let Some(null) = pos.play_null() {
-                    let r = 3 + depth / 4 + ((eval - beta) / 200).min(2);
-                    self.stack[ply].piece_to = NO_PIECE_TO;
-                    self.keys.push(null.key());
-                    let score =
-                        -self.negamax(&null, depth - 1 - r, -beta, -beta + 1, ply + 1, false);
-                    self.keys.pop();
-                    if self.stopped {
-                        return 0;
-                    }
-                    if score >= beta {
-                        return if score >= MATE_BOUND { beta } else { score };
-                    }
-                }
-            }
-        }
-
-        // ProbCut: a capture whose shallow search beats beta by a margin would, with all
-        // likelihood, beat beta at full depth too.
-        let probcut_beta = beta + 200 - 50 * i32::from(improving);
-        if !pv_node
-            && !in_check
-            && !singular_search
-            && depth >= 5
-            && beta.abs() < MATE_BOUND
-            && !matches!((entry, tt_score), (Some(e), Some(score))
-                if e.depth as i32 >= depth - 3 && score < probcut_beta)
-        {
-            if let Some(score) = self.probcut(pos, key, probcut_beta, static_eval, depth, ply) {
-                return score;
-            }
+        if let Some(score) = self.prune_node(pos, &node, alpha, beta) {
+            return score;
         }
 
         // Internal iterative reduction: a node without a hash move was never searched, or
         // searched only shallowly; search it less deep now and let the table fill.
-        if depth >= 4 && hash_move == G::Move::default() && !singular_search {
-            depth -= 1;
+        if node.depth >= 4 && hash_move == G::Move::default() && !singular_search {
+            node.depth -= 1;
         }
+        self.search_moves(pos, &node, alpha, beta)
+    }
+
+    /// The loop over a node's moves (`node` as the node's first part found it): each move
+    /// searched, after the pruning, extensions and reductions that apply to it, then the
+    /// node's result learnt and stored.
+    fn search_moves(
+        &mut self,
+        pos: &G,
+        node: &NodeFacts<G::Move>,
+        mut alpha: i32,
+        beta: i32,
+    ) -> i32 {
+        let NodeFacts {
+            depth,
+            ply,
+            key,
+            hash_move,
+            excluded,
+            raw_eval,
+            pv_node,
+            in_check,
+            singular_search,
+            ..
+        } = *node;
+        let root = ply == 0;
+        let previous = self.previous_moves(ply);
 
         let mut moves = MoveList::new();
         pos.generate_moves(&mut moves);
@@ -762,83 +734,29 @@ impl<'a, G: Game + Evaluate> Searcher<'a, G> {
             };
 
             // Pruning is decided before the move is played, so that a pruned move is never
-            // made: a move is pruned when a rule below says so and it gives no check, and
-            // whether it checks is asked only then (most moves meet no rule).
+            // made; whether it checks is asked only when a rule would prune it.
             let prune = !root
                 && best_score > -MATE_BOUND
-                && if tactical {
-                    // A capture that loses much more than the depth can win back.
-                    depth <= 6 && !pos.see_ge(mv, -100 * depth)
-                } else {
-                    !in_check && {
-                        // Late move pruning and futility pruning of quiet moves near the leaves.
-                        let late = (3 + (depth * depth) as usize) / if improving { 1 } else { 2 };
-                        // The depth this move would be searched to after its late-move reduction:
-                        // the futility and exchange margins follow it, not the node's depth.
-                        let reduced_depth = (depth - 1 - reduction(depth, searched + 1)
-                            + quiet_score / 12_000)
-                            .max(0);
-                        (!pv_node && depth <= 4 && quiets_tried.len() >= late)
-                        // Quiet moves that history says fail, near the leaves.
-                        || (!pv_node && depth <= 3 && quiet_score < -3_000 * depth)
-                        || (!pv_node
-                            && reduced_depth <= 6
-                            && eval + 100 + 100 * reduced_depth <= alpha)
-                        // A quiet move that hands the opponent material near the leaves.
-                        || (depth <= 8 && !pos.see_ge(mv, -30 * reduced_depth * reduced_depth))
-                    }
-                };
+                && Self::prunes_move(
+                    pos,
+                    mv,
+                    node,
+                    alpha,
+                    tactical,
+                    quiet_score,
+                    (searched, quiets_tried.len()),
+                );
             if prune && !pos.gives_check(mv) {
                 continue;
             }
             let child = pos.play(mv);
             let gives_check = child.in_check();
 
-            // Singular extension: when the hash move is much better than every other move, it
-            // is searched one ply deeper (two if far better); when another move also beats
-            // beta, the node is cut at once (multi-cut), and a hash move that only seems good
-            // is searched less deep.
             let mut extension = 0;
-            if !root
-                && mv == hash_move
-                && depth >= 8
-                && !singular_search
-                && (ply as i32) < 2 * self.root_depth
-            {
-                if let (Some(e), Some(tt_score)) = (entry, tt_score) {
-                    if e.depth as i32 >= depth - 3
-                        && e.bound != Bound::Upper
-                        && tt_score.abs() < MATE_BOUND
-                    {
-                        let singular_beta = tt_score - 2 * depth;
-                        self.singular_excluded[ply] = mv;
-                        let score = self.negamax(
-                            pos,
-                            (depth - 1) / 2,
-                            singular_beta - 1,
-                            singular_beta,
-                            ply,
-                            false,
-                        );
-                        self.singular_excluded[ply] = G::Move::default();
-                        if self.stopped {
-                            return 0;
-                        }
-                        if score < singular_beta {
-                            extension = 1;
-                            if !pv_node
-                                && score < singular_beta - 25
-                                && self.stack[ply].double_extensions < 6
-                            {
-                                extension = 2;
-                                self.stack[ply].double_extensions += 1;
-                            }
-                        } else if singular_beta >= beta {
-                            return singular_beta;
-                        } else if tt_score >= beta {
-                            extension = -1;
-                        }
-                    }
+            if !root && mv == hash_move {
+                match self.singular_extension(pos, mv, node, beta) {
+                    Ok(by) => extension = by,
+                    Err(score) => return score,
                 }
             }
 
@@ -850,23 +768,11 @@ impl<'a, G: Game + Evaluate> Searcher<'a, G> {
             if searched == 1 {
                 score = -self.negamax(&child, depth - 1, -beta, -alpha, ply + 1, pv_node);
             } else {
-                // Late move reductions for quiet moves that come late in the order.
-                let mut r = 0;
-                if depth >= 3 && !tactical && !in_check && !gives_check && searched > 2 {
-                    r = reduction(depth, searched);
-                    if pv_node {
-                        r -= 1;
-                    }
-                    if mv == self.killers[ply][0] || mv == self.killers[ply][1] {
-                        r -= 1;
-                    }
-                    if !improving {
-                        r += 1;
-                    }
-                    // Moves with a good history are reduced less, bad ones more.
-                    r -= quiet_score / 12_000;
-                    r = r.clamp(0, depth - 2);
-                }
+                let r = if tactical || in_check || gives_check {
+                    0
+                } else {
+                    self.late_move_reduction(node, depth, mv, searched, quiet_score)
+                };
                 score = -self.negamax(&child, depth - 1 - r, -alpha - 1, -alpha, ply + 1, false);
                 if score > alpha && r > 0 {
                     score = -self.negamax(&child, depth - 1, -alpha - 1, -alpha, ply + 1, false);
@@ -903,16 +809,7 @@ impl<'a, G: Game + Evaluate> Searcher<'a, G> {
                 }
                 if score >= beta {
                     if !tactical {
-                        if self.killers[ply][0] != mv {
-                            self.killers[ply][1] = self.killers[ply][0];
-                            self.killers[ply][0] = mv;
-                        }
-                        let bonus = history::bonus(depth);
-                        for &quiet in &quiets_tried {
-                            let b = if quiet == mv { bonus } else { -bonus };
-                            self.history.reward(pos, quiet, previous, b);
-                        }
-                        self.history.set_counter_move(previous[0], mv);
+                        self.reward_quiet_cutoff(pos, mv, depth, ply, previous, &quiets_tried);
                     }
                     break;
                 }
@@ -923,25 +820,14 @@ impl<'a, G: Game + Evaluate> Searcher<'a, G> {
             // Every move was excluded (MultiPV) or pruned.
             return if root { -INFINITY } else { alpha };
         }
-        // Learn how far the evaluation was off, from results that bound it on the right side:
-        // not in check, no capture decided it, and no fail that says less than it knows.
-        let bound_ok = if best_score >= beta {
-            best_score > static_eval
-        } else if best_score <= original_alpha {
-            best_score < static_eval
-        } else {
-            true
-        };
-        if !in_check
-            && !singular_search
-            && bound_ok
-            && (best_move == G::Move::default() || !pos.is_tactical(best_move))
-            && best_score.abs() < MATE_BOUND
-        {
-            let error = best_score - raw_eval;
-            self.correction
-                .learn(pos.side_to_move(), pos.pawn_key(), error, depth);
-        }
+        self.learn_correction(
+            pos,
+            node,
+            raw_eval,
+            best_move,
+            best_score,
+            (original_alpha, beta),
+        );
         if (!root || self.excluded.is_empty()) && !singular_search {
             self.store(
                 key,
