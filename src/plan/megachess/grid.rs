@@ -42,19 +42,29 @@ pub enum Walk {
     Stop,
 }
 
+/// The window as an array with its border.
+#[derive(Clone)]
+pub struct Dense {
+    rect: Rect,
+    /// Cells a row: the window's width and the border on both sides.
+    stride: u32,
+    /// Piece index + 1; 0 is vacant, [`OUTSIDE`] is the border.
+    cells: Vec<u32>,
+}
+
+impl Dense {
+    /// The cell of a square of the window.
+    #[inline(always)]
+    fn cell(&self, square: Coord) -> usize {
+        (square.y - self.rect.min.y + PAD) as usize * self.stride as usize
+            + (square.x - self.rect.min.x + PAD) as usize
+    }
+}
+
 #[derive(Clone)]
 pub enum Grid {
-    Dense {
-        rect: Rect,
-        /// Cells a row: the window's width and the border on both sides.
-        stride: u32,
-        /// Piece index + 1; 0 is vacant, [`OUTSIDE`] is the border.
-        cells: Vec<u32>,
-    },
-    Sparse {
-        rect: Rect,
-        map: SquareMap,
-    },
+    Dense(Dense),
+    Sparse { rect: Rect, map: SquareMap },
 }
 
 fn key(square: Coord) -> u64 {
@@ -80,11 +90,11 @@ impl Grid {
                 let start = (row * stride + PAD) as usize;
                 cells[start..start + width as usize].fill(0);
             }
-            Grid::Dense {
+            Grid::Dense(Dense {
                 rect,
                 stride,
                 cells,
-            }
+            })
         } else {
             Grid::Sparse {
                 rect,
@@ -93,34 +103,20 @@ impl Grid {
         }
     }
 
-    /// The dense cell of a square of the window.
-    #[inline(always)]
-    fn cell(rect: &Rect, stride: u32, square: Coord) -> usize {
-        (square.y - rect.min.y + PAD) as usize * stride as usize
-            + (square.x - rect.min.x + PAD) as usize
-    }
-
     /// The piece on a square of the window (the caller keeps squares inside it).
     #[inline]
     pub fn get(&self, square: Coord) -> Option<u32> {
         match self {
-            Grid::Dense {
-                rect,
-                stride,
-                cells,
-            } => cells[Self::cell(rect, *stride, square)].checked_sub(1),
+            Grid::Dense(dense) => dense.cells[dense.cell(square)].checked_sub(1),
             Grid::Sparse { map, .. } => map.get(&key(square)).copied(),
         }
     }
 
     pub fn set(&mut self, square: Coord, piece: Option<u32>) {
         match self {
-            Grid::Dense {
-                rect,
-                stride,
-                cells,
-            } => {
-                cells[Self::cell(rect, *stride, square)] = piece.map_or(0, |p| p + 1);
+            Grid::Dense(dense) => {
+                let cell = dense.cell(square);
+                dense.cells[cell] = piece.map_or(0, |p| p + 1);
             }
             Grid::Sparse { map, .. } => match piece {
                 Some(p) => {
@@ -138,15 +134,10 @@ impl Grid {
     #[inline(always)]
     pub fn neighbour(&self, from: Coord, dx: i32, dy: i32) -> Option<Option<u32>> {
         match self {
-            Grid::Dense {
-                rect,
-                stride,
-                cells,
-            } => {
-                let at = Self::cell(rect, *stride, from) as isize
-                    + dy as isize * *stride as isize
-                    + dx as isize;
-                match cells[at as usize] {
+            Grid::Dense(dense) => {
+                let at =
+                    dense.cell(from) as isize + dy as isize * dense.stride as isize + dx as isize;
+                match dense.cells[at as usize] {
                     OUTSIDE => None,
                     cell => Some(cell.checked_sub(1)),
                 }
@@ -170,16 +161,12 @@ impl Grid {
         mut visit: impl FnMut(u32, u32) -> Walk,
     ) {
         match self {
-            Grid::Dense {
-                rect,
-                stride,
-                cells,
-            } => {
-                let delta = dy as isize * *stride as isize + dx as isize;
-                let mut at = Self::cell(rect, *stride, from) as isize;
+            Grid::Dense(dense) => {
+                let delta = dy as isize * dense.stride as isize + dx as isize;
+                let mut at = dense.cell(from) as isize;
                 for distance in 1..=steps {
                     at += delta;
-                    match cells[at as usize] {
+                    match dense.cells[at as usize] {
                         0 => {}
                         OUTSIDE => return,
                         cell => {
@@ -223,7 +210,7 @@ mod tests {
             max: Coord::new(139, 229),
         };
         let mut dense = Grid::new(rect);
-        assert!(matches!(dense, Grid::Dense { .. }));
+        assert!(matches!(dense, Grid::Dense(_)));
         let mut sparse = Grid::Sparse {
             rect,
             map: SquareMap::default(),
