@@ -681,6 +681,7 @@ impl<'a, G: Game + Evaluate> Searcher<'a, G> {
     /// The loop over a node's moves (`node` as the node's first part found it): each move
     /// searched, after the pruning, extensions and reductions that apply to it, then the
     /// node's result learnt and stored.
+    #[inline(always)]
     fn search_moves(
         &mut self,
         pos: &G,
