@@ -4,13 +4,12 @@
 //! depends on the pieces, never on the board's size).
 
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
-use roger::rules::megachess::{
-    Coord, Kind, MegachessParams, Move, PlayerId, SplitMix, Team, World,
-};
+use roger::common::Rng;
+use roger::rules::megachess::{Coord, Kind, MegachessParams, Move, PlayerId, Team, World};
 use std::hint::black_box;
 
 /// A number in `0..n` from the rules' splitmix64 generator, by modulo, so the worlds repeat.
-fn below(random: &mut SplitMix, n: u32) -> u32 {
+fn below(random: &mut Rng, n: u32) -> u32 {
     (random.next_u64() % n as u64) as u32
 }
 
@@ -34,7 +33,7 @@ fn world(side: u32, origin: u32) -> World {
     for enemy in 2..=9 {
         world.add_player(enemy, Team::Metal).unwrap();
     }
-    let mut random = SplitMix::new(7);
+    let mut random = Rng::new(7);
     let kinds = [
         Kind::Queen,
         Kind::Rook,

@@ -1,6 +1,7 @@
 //! Roger: a game-playing engine for standard chess and chess variants.
 //!
-//! Layers, each in its own folder: [`board`] (geometry and bitboards), [`rules`] (one module per
+//! Layers, each in its own folder: [`common`] (the seeded generator and the date, for every
+//! layer), [`board`] (geometry and bitboards), [`rules`] (one module per
 //! game), [`eval`] (evaluation per game), [`search`], [`engine`] (drives a game and its search,
 //! with no text protocol), [`protocol`] (parses and prints the UCI-like protocol), [`plan`]
 //! (the realtime and Megachess players), [`players`] (reference players), [`arena`]
@@ -10,6 +11,7 @@
 pub mod arena;
 pub mod bench;
 pub mod board;
+pub mod common;
 pub mod engine;
 pub mod eval;
 pub mod fuzz;

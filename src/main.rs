@@ -9,8 +9,8 @@ use cli::{Cli, FuzzCommand, Mode, PlayArgs};
 use roger::arena::cli::{parse_arena_args, ArenaCommand, USAGE};
 use roger::arena::selfplay;
 use roger::arena::tournament;
-use roger::players::reference::PlaySettings;
 use roger::players::serve_player;
+use roger::players::settings::PlaySettings;
 use roger::protocol::{self, shell};
 use std::io;
 use std::process::ExitCode;
@@ -40,7 +40,7 @@ fn main() -> ExitCode {
         Some(Mode::Tune(options)) => return roger::tune::fit::command(&options),
         Some(Mode::Train(options)) => return roger::tune::train::command(&options),
         Some(Mode::World(args)) => return roger::world::turns::command(&args),
-        Some(Mode::Bot(args)) => return roger::world::bot::command(&args),
+        Some(Mode::Bot(args)) => return roger::world::cli::bot_command(&args),
         Some(Mode::Serve(args)) => return roger::web::cli::command(&args),
         Some(Mode::Fuzz { command }) => {
             return match command {

@@ -586,8 +586,9 @@ fn xboard_engines_play_and_their_faults_lose() {
 
 #[test]
 fn a_version_1_share_merges_with_a_version_2_share() {
-    // tests/data/arena-v1-share1.json is share 1/2 of this tournament, written by the arena
-    // before the JSON file's version 2.
+    // tests/data/arena-v1-share1.json is share 1/2 of this tournament in the form the arena
+    // wrote before the JSON file's version 2 (its games played again when the crate's seeded
+    // generators became one, which changed the random opening plies, and written in that form).
     let common = words(
         "--engine cmd=roger name=greedy arg=play arg=greedy arg=--seed arg=9 \
          --engine cmd=roger name=random arg=play arg=random arg=--seed arg=4 \

@@ -2,10 +2,10 @@
 //! real binary that must find nothing, proof that its checks can fail, and checks of its
 //! generator's corruptions against the rules.
 
+use roger::common::Rng;
 use roger::fuzz::protocol::corrupt::{corrupt_fen, normalise};
 use roger::fuzz::protocol::generate::Generator;
 use roger::fuzz::protocol::model::{fen, playout, set_up};
-use roger::players::Rng;
 use roger::rules::registry::TurnGame;
 
 const GAMES: [TurnGame; 3] = [TurnGame::Chess, TurnGame::Millennium, TurnGame::Nichess];

@@ -24,6 +24,7 @@ mod hardening_input;
 mod hardening_limits;
 mod hardening_rules;
 mod hardening_search;
+mod layering;
 mod megachess_rules;
 mod megachess_strength;
 mod megachess_uci;

@@ -3,8 +3,8 @@
 //! is balanced: one position per line, as `roger arena --openings file=F format=epd` reads it
 //! (chess as EPD, its first four FEN fields; the other games as their full FEN).
 
+use crate::common::Rng;
 use crate::eval::Evaluate;
-use crate::players::Rng;
 use crate::rules::registry::{bind_game, names_of, Family, TurnGame, DEFAULT_GAME};
 use crate::rules::{Game, GameRecord, MoveList, Outcome};
 use crate::search::{self, Limits, Score, SearchOptions, TranspositionTable};
@@ -195,7 +195,7 @@ fn random_line<G: Game>(rng: &mut Rng, plies: usize) -> Option<GameRecord<G>> {
         if legal.is_empty() {
             return None;
         }
-        record.play(legal[rng.below(legal.len())]);
+        record.play(legal[rng.index(legal.len())]);
         if record.outcome() != Outcome::Ongoing {
             return None;
         }

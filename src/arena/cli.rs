@@ -9,7 +9,7 @@ use super::referee::world::flags::WorldFlags;
 use super::referee::{Adjudication, DrawRule, RefereeSettings, ResignRule};
 use super::schedule::Format;
 use super::stats::Sprt;
-use crate::players::reference::PlaySettings;
+use crate::players::settings::PlaySettings;
 use crate::rules::registry::{names_of, Family, DEFAULT_GAME};
 use std::path::{Path, PathBuf};
 use std::time::Duration;

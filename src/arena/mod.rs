@@ -16,6 +16,7 @@ pub mod openings;
 pub mod pgn;
 pub mod pool;
 pub mod process;
+pub mod record;
 pub mod referee;
 pub mod report;
 pub mod report_v1;

@@ -1,7 +1,7 @@
 //! Openings: a book file (EPD positions or move lists) and random legal plies, all checked
 //! against the game's rules before any game starts.
 
-use crate::players::Rng;
+use crate::common::Rng;
 use crate::rules::realtime::{Color, RealtimeParams, RealtimeState};
 use crate::rules::registry::{bind_game, find, record_from, AnyGame, Family, TurnGame};
 use crate::rules::{Game, MoveList, Outcome};
@@ -127,7 +127,7 @@ fn realtime_orders(plies: usize, seed: u64) -> Opening {
         if orders.is_empty() {
             continue;
         }
-        let order = orders[rng.below(orders.len())];
+        let order = orders[rng.index(orders.len())];
         if state.apply(side, order, &mut events).is_ok() {
             moves.push(order.to_string());
         }
@@ -166,7 +166,7 @@ fn extend<G: Game>(opening: &Opening, plies: usize, seed: u64) -> Result<Opening
         if candidates.is_empty() {
             candidates = legal.to_vec();
         }
-        let mv = candidates[rng.below(candidates.len())];
+        let mv = candidates[rng.index(candidates.len())];
         moves.push(record.position().move_text(mv));
         record.play(mv);
     }

@@ -3,8 +3,8 @@
 //! (`e2e4`), which is what their rules define. Each engine move carries a comment with its score
 //! and depth, its thinking time and the clock left.
 
+use super::record::{FinishedGame, SettingsRecord};
 use super::referee::{SessionRecord, TurnRecord};
-use super::report::{FinishedGame, SettingsRecord};
 use crate::rules::chess::{Chess, Move, PieceKind};
 use crate::rules::registry::AnyGame;
 use crate::rules::{Game, MoveList};

@@ -4,9 +4,10 @@
 //! tests all play their games through here.
 
 use super::process::{Client, Inbox, Limits};
+use super::record::FinishedGame;
 use super::referee::{Referee, Session, SessionResult};
-use super::report::{today, FinishedGame};
 use super::schedule::ScheduledGame;
+use crate::common::date::today;
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::mpsc;

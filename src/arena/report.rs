@@ -1,156 +1,16 @@
 //! The result of a tournament: the games as JSON (written by `--json`, read back by `merge`),
 //! and the standings and match statistics computed from them.
 
-use super::cli::ArenaSettings;
-use super::openings::BookSettings;
-use super::process::Protocol;
-use super::referee::realtime::RealtimeSettingsRecord;
-use super::referee::world::settings::WorldSettingsRecord;
+use super::record::{points_for, ArenaReport, FinishedGame, REPORT_FORMAT, REPORT_VERSION};
 use super::referee::world::stats::{standings_text, world_standings, WorldStanding};
-use super::referee::{Adjudication, SessionResult};
-use super::schedule::{encounters, Format, ScheduledGame};
+use super::schedule::encounters;
 use super::stats::{
     elo_pentanomial, elo_trinomial, EloEstimate, Pentanomial, Sprt, SprtDecision, Trinomial,
 };
-use crate::rules::registry::{self, Family};
-use serde::{Deserialize, Serialize};
+use serde::Serialize;
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
 use std::path::Path;
-
-pub const REPORT_FORMAT: &str = "roger-arena";
-/// Version 2 holds any family's sessions; version 1 (turn games only, `white`/`black`) is still
-/// read, by [`super::report_v1`].
-pub const REPORT_VERSION: u32 = 2;
-
-/// One finished game: what was scheduled and what was played.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct FinishedGame {
-    #[serde(flatten)]
-    pub scheduled: ScheduledGame,
-    /// The engines' names, by seat.
-    pub names: Vec<String>,
-    #[serde(flatten)]
-    pub played: SessionResult,
-    /// `YYYY.MM.DD`, UTC, when the game ended.
-    pub date: String,
-    pub duration_ms: u64,
-}
-
-/// One engine as the tournament ran it.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct EngineRecord {
-    pub name: String,
-    pub cmd: String,
-    #[serde(default)]
-    pub args: Vec<String>,
-    pub proto: Protocol,
-    #[serde(default)]
-    pub options: Vec<(String, String)>,
-    /// `tc=1+0.01 nodes=5000` and the like.
-    pub limits: String,
-}
-
-/// The settings that decide which games are played and how, to check that shares belong to one
-/// tournament.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct SettingsRecord {
-    pub variant: String,
-    pub engines: Vec<EngineRecord>,
-    pub format: Format,
-    pub rounds: usize,
-    pub games: usize,
-    #[serde(default)]
-    pub book: Option<BookSettings>,
-    pub random_plies: usize,
-    pub seed: u64,
-    pub adjudication: Adjudication,
-    pub timemargin_ms: u64,
-    #[serde(default)]
-    pub sprt: Option<String>,
-    /// How realtime games were refereed (absent for the other games).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub realtime: Option<RealtimeSettingsRecord>,
-    /// How Megachess worlds were set up (absent for the other games).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub world: Option<WorldSettingsRecord>,
-}
-
-impl SettingsRecord {
-    pub fn new(settings: &ArenaSettings) -> SettingsRecord {
-        SettingsRecord {
-            variant: settings.variant.clone(),
-            engines: settings
-                .engines
-                .iter()
-                .map(|engine| EngineRecord {
-                    name: engine.name.clone(),
-                    cmd: engine.command.display().to_string(),
-                    args: engine.args.clone(),
-                    proto: engine.protocol,
-                    options: engine.options.clone(),
-                    limits: engine.limits.text(),
-                })
-                .collect(),
-            format: settings.format,
-            rounds: settings.rounds,
-            games: settings.games,
-            book: settings.book.clone(),
-            random_plies: settings.random_plies,
-            seed: settings.seed,
-            adjudication: settings.referee.adjudication,
-            timemargin_ms: settings.referee.margin.as_millis() as u64,
-            sprt: settings.sprt.as_ref().map(|(_, text)| text.clone()),
-            realtime: registry::find(&settings.variant)
-                .filter(|entry| entry.family == Family::Realtime)
-                .map(|_| settings.referee.realtime.record()),
-            world: registry::find(&settings.variant)
-                .filter(|entry| entry.family == Family::World)
-                .map(|_| settings.referee.world.record()),
-        }
-    }
-
-    /// The same tournament, wherever its engines were installed.
-    fn same_tournament(&self, other: &SettingsRecord) -> bool {
-        let strip = |record: &SettingsRecord| {
-            let mut record = record.clone();
-            for engine in &mut record.engines {
-                engine.cmd.clear();
-            }
-            if let Some(book) = &mut record.book {
-                book.file = book.file.file_name().map(Into::into).unwrap_or_default();
-            }
-            record
-        };
-        strip(self) == strip(other)
-    }
-}
-
-/// The whole result, as `--json` writes it.
-#[derive(Clone, Debug, Serialize, Deserialize)]
-pub struct ArenaReport {
-    pub format: String,
-    pub version: u32,
-    pub settings: SettingsRecord,
-    /// Games in the whole tournament (all shares).
-    pub total_games: usize,
-    /// `[I, N]` for a share, absent for a whole tournament.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub shard: Option<(usize, usize)>,
-    /// Games this run was to play.
-    pub planned_games: usize,
-    /// Stopped by Ctrl-C before every planned game was played.
-    #[serde(default)]
-    pub interrupted: bool,
-    /// Set when an SPRT stopped the match early.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub sprt_decision: Option<String>,
-    /// Finished games, by index.
-    pub games: Vec<FinishedGame>,
-    /// Computed from the games on writing; ignored on reading.
-    #[serde(default, skip_deserializing)]
-    pub summary: serde_json::Value,
-}
 
 impl ArenaReport {
     pub fn write_json(&mut self, path: &Path, sprt: Option<&Sprt>) -> Result<(), String> {
@@ -513,33 +373,4 @@ fn elo_columns(elo: Option<&EloFigures>, score: f64) -> (String, String) {
         None if score <= 0.0 => ("-inf".to_string(), "-".to_string()),
         None => ("-".to_string(), "-".to_string()),
     }
-}
-
-/// `YYYY.MM.DD` of today, UTC.
-pub fn today() -> String {
-    let seconds = std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map_or(0, |d| d.as_secs());
-    // Civil date from days since 1970-01-01 (Howard Hinnant's algorithm).
-    let days = (seconds / 86_400) as i64 + 719_468;
-    let era = days.div_euclid(146_097);
-    let day_of_era = days.rem_euclid(146_097);
-    let year_of_era =
-        (day_of_era - day_of_era / 1460 + day_of_era / 36_524 - day_of_era / 146_096) / 365;
-    let day_of_year = day_of_era - (365 * year_of_era + year_of_era / 4 - year_of_era / 100);
-    let month_index = (5 * day_of_year + 2) / 153;
-    let day = day_of_year - (153 * month_index + 2) / 5 + 1;
-    let month = if month_index < 10 {
-        month_index + 3
-    } else {
-        month_index - 9
-    };
-    let year = year_of_era + era * 400 + (month <= 2) as i64;
-    format!("{year:04}.{month:02}.{day:02}")
-}
-
-/// `engine`'s points in `game`, if it played.
-pub fn points_for(game: &FinishedGame, engine: usize) -> Option<f64> {
-    let seat = game.scheduled.seats.iter().position(|&e| e == engine)?;
-    game.played.points.get(seat).copied()
 }

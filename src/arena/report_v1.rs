@@ -2,8 +2,8 @@
 //! into version 2 so that `roger arena merge` joins shares written before and after the change.
 
 use super::openings::Opening;
+use super::record::{ArenaReport, FinishedGame, SettingsRecord, REPORT_VERSION};
 use super::referee::{PlayedMove, SessionRecord, SessionResult, Termination, TurnRecord};
-use super::report::{ArenaReport, FinishedGame, SettingsRecord, REPORT_VERSION};
 use super::schedule::ScheduledGame;
 use serde::Deserialize;
 

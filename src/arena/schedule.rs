@@ -2,7 +2,7 @@
 //! settings and the seed, so that a shard (`--shard I/N`) is an exact slice of the same list.
 
 use super::openings::{with_random_plies, BookOrder, Opening};
-use crate::players::Rng;
+use crate::common::Rng;
 use crate::rules::registry::DEFAULT_GAME;
 use serde::{Deserialize, Serialize};
 use std::collections::HashMap;
@@ -68,10 +68,7 @@ impl Default for ScheduleSettings<'_> {
 
 /// A well-mixed 64-bit value from two (splitmix64's finaliser).
 pub fn mix(seed: u64, salt: u64) -> u64 {
-    let mut z = seed ^ salt.wrapping_mul(0x9E37_79B9_7F4A_7C15);
-    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-    z ^ (z >> 31)
+    crate::common::rng::mix(seed ^ salt.wrapping_mul(0x9E37_79B9_7F4A_7C15))
 }
 
 /// The pairs of engines that meet, in order.
@@ -110,7 +107,7 @@ pub fn schedule(settings: &ScheduleSettings) -> Result<Vec<ScheduledGame>, Strin
                         let mut rng = Rng::new(mix(settings.seed, 0x0B00_C000 + pass as u64));
                         let mut order: Vec<usize> = (0..len).collect();
                         for i in (1..len).rev() {
-                            order.swap(i, rng.below(i + 1));
+                            order.swap(i, rng.index(i + 1));
                         }
                         order
                     });

@@ -7,12 +7,12 @@ use super::openings::load_book;
 use super::pgn::game_pgn;
 use super::pool::{play_games, Lineup, Workers};
 use super::process::{start_engine, Inbox, TrafficLog};
+use super::record::{
+    points_for, ArenaReport, FinishedGame, SettingsRecord, REPORT_FORMAT, REPORT_VERSION,
+};
 use super::referee::world::stats::seats_text;
 use super::referee::{referee_for, SessionRecord};
-use super::report::{
-    encounter_stats, points_for, ArenaReport, FinishedGame, SettingsRecord, Summary,
-};
-use super::report::{REPORT_FORMAT, REPORT_VERSION};
+use super::report::{encounter_stats, Summary};
 use super::schedule::{schedule, shard, ScheduleSettings};
 use super::stats::{elo_trinomial, SprtDecision};
 use std::collections::HashMap;

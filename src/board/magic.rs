@@ -4,6 +4,7 @@
 //! every run builds the same tables; they are checked against the generic ray code in tests.
 
 use super::{Bitboard, Board8x8, Geometry, Square, DIAGONAL_RAYS, ORTHOGONAL_RAYS};
+use crate::common::Rng;
 use std::sync::OnceLock;
 
 #[derive(Clone, Copy, Default)]
@@ -56,20 +57,6 @@ impl Magics {
 pub fn magics() -> &'static Magics {
     static MAGICS: OnceLock<Magics> = OnceLock::new();
     MAGICS.get_or_init(build)
-}
-
-struct Rng(u64);
-impl Rng {
-    fn next(&mut self) -> u64 {
-        // xorshift64*: small, fast and fixed, so the tables are the same on every run.
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
-    }
-    fn sparse(&mut self) -> u64 {
-        self.next() & self.next() & self.next()
-    }
 }
 
 /// Relevant blockers of a slider on `sq` (each ray without its last square: nothing lies beyond
@@ -136,7 +123,7 @@ fn find_magic(mask: u64, subsets: &[(u64, u64)], rng: &mut Rng) -> u64 {
 
 fn build() -> Magics {
     let mut table = Vec::with_capacity(110_000);
-    let mut rng = Rng(0x9E37_79B9_7F4A_7C15);
+    let mut rng = Rng::new(0x9E37_79B9_7F4A_7C15);
     let mut rook = [Magic::default(); 64];
     let mut bishop = [Magic::default(); 64];
     for (magics, rays, known) in [
@@ -148,7 +135,7 @@ fn build() -> Magics {
             let (mask, subsets) = blockers_and_attacks(sq, rays);
             let bits = mask.count_ones();
             let mut slots = vec![None; 1 << bits];
-            // The numbers below were found by `find_magic` with this seed; they are checked
+            // The numbers below were found by `find_magic`; they are checked
             // here, and searched for again should one ever not fit.
             let magic = if magic_fits(known[sq.index()], mask, &subsets, &mut slots) {
                 known[sq.index()]
@@ -334,7 +321,7 @@ mod tests {
     #[test]
     #[ignore]
     fn print_magic_numbers() {
-        let mut rng = Rng(0x9E37_79B9_7F4A_7C15);
+        let mut rng = Rng::new(0x9E37_79B9_7F4A_7C15);
         for rays in [ORTHOGONAL_RAYS, DIAGONAL_RAYS] {
             let numbers: Vec<String> = (0..64u8)
                 .map(|sq| {
@@ -350,9 +337,9 @@ mod tests {
     fn magic_lookups_agree_with_ray_walks() {
         let tables = Board8x8::tables();
         let magics = magics();
-        let mut rng = Rng(12345);
+        let mut rng = Rng::new(12345);
         for _ in 0..2000 {
-            let occupied = rng.next() & rng.next();
+            let occupied = rng.next_u64() & rng.next_u64();
             for sq in 0..64u8 {
                 let sq = Square(sq);
                 assert_eq!(magics.rook(sq, occupied), tables.rook_attacks(sq, occupied));

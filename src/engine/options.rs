@@ -1,7 +1,7 @@
 //! The engine's options: what they are (for the `option` lines) and their current values.
 
+use crate::common::text::{quote, SEPARATORS};
 use crate::eval::EvalOptions;
-use crate::protocol::parse::{quote, SEPARATORS};
 use std::time::Duration;
 
 /// What kind of value an option takes, with its default and bounds.

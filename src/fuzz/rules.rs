@@ -11,7 +11,7 @@
 mod checks;
 
 use crate::board::Square;
-use crate::players::Rng;
+use crate::common::Rng;
 use crate::rules::chess::{Chess, MoveFlag};
 use crate::rules::millennium::Millennium;
 use crate::rules::nichess::{Nichess, MOVE_LIMIT};
@@ -339,13 +339,11 @@ pub fn fuzz_games<G: FuzzedGame>(
 /// The seed of one game: the run's seed, the game's number in the run and the game's index,
 /// mixed (SplitMix64's finaliser) so that neighbouring games share nothing.
 fn game_seed(seed: u64, number: u64, game_index: u64) -> u64 {
-    let mut z = seed
-        .wrapping_mul(0x9E37_79B9_7F4A_7C15)
-        .wrapping_add(number.wrapping_mul(0xD1B5_4A32_D192_ED03))
-        .wrapping_add(game_index.wrapping_mul(0xBF58_476D_1CE4_E5B9));
-    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-    z ^ (z >> 31)
+    crate::common::rng::mix(
+        seed.wrapping_mul(0x9E37_79B9_7F4A_7C15)
+            .wrapping_add(number.wrapping_mul(0xD1B5_4A32_D192_ED03))
+            .wrapping_add(game_index.wrapping_mul(0xBF58_476D_1CE4_E5B9)),
+    )
 }
 
 fn panic_text(panic: &Box<dyn std::any::Any + Send>) -> String {
@@ -393,8 +391,8 @@ const STYLES: [Style; 5] = [
 /// parity of the side to move) and a clock that fits the plies.
 fn random_counters<G: FuzzedGame>(rng: &mut Rng, side: Color) -> (u32, u32) {
     let pick = |rng: &mut Rng, ranges: &[(u32, u32)]| {
-        let (low, high) = ranges[rng.below(ranges.len())];
-        low + rng.below((high - low) as usize + 1) as u32
+        let (low, high) = ranges[rng.index(ranges.len())];
+        low + rng.index((high - low) as usize + 1) as u32
     };
     match G::PLY_LIMIT {
         Some(limit) => {
@@ -436,8 +434,8 @@ fn with_counters(fen: &str, halfmove: u32, fullmove: u32, rng: &mut Rng) -> Stri
         fields[4] = halfmove.to_string();
         fields[5] = fullmove.to_string();
     }
-    if fields.len() >= 3 && fields[2] != "-" && rng.below(2) == 0 {
-        let kept: String = fields[2].chars().filter(|_| rng.below(2) == 0).collect();
+    if fields.len() >= 3 && fields[2] != "-" && rng.index(2) == 0 {
+        let kept: String = fields[2].chars().filter(|_| rng.index(2) == 0).collect();
         fields[2] = if kept.is_empty() {
             "-".to_string()
         } else {
@@ -455,10 +453,10 @@ fn start_position<G: FuzzedGame>(
     counts: &mut GameCounts,
     trace: &mut Trace,
 ) -> Result<G, String> {
-    if starts.is_empty() || rng.below(3) != 0 {
+    if starts.is_empty() || rng.index(3) != 0 {
         return Ok(G::startpos());
     }
-    let reached = &starts[rng.below(starts.len())];
+    let reached = &starts[rng.index(starts.len())];
     trace.fen = reached.clone();
     let side = G::from_fen(reached)
         .map_err(|error| format!("a reached position's FEN is refused: {error}"))?
@@ -479,8 +477,8 @@ fn play_game<G: FuzzedGame>(
     counts: &mut GameCounts,
     trace: &mut Trace,
 ) -> Check {
-    let style = STYLES[rng.below(STYLES.len())];
-    let play_past_draws = matches!(style, Style::Quiet | Style::Repeat) && rng.below(2) == 0;
+    let style = STYLES[rng.index(STYLES.len())];
+    let play_past_draws = matches!(style, Style::Quiet | Style::Repeat) && rng.index(2) == 0;
     let mut record = GameRecord::new(start_position::<G>(rng, starts, counts, trace)?);
     let mut keys_seen = KeysSeen::default();
     // Each position of the game as its FEN without the counters, for repetitions.
@@ -500,7 +498,7 @@ fn play_game<G: FuzzedGame>(
         identities.push(checks::identity(&fen, true));
         checks::repetition(&record, &identities)?;
         counts.positions += 1;
-        if rng.below(ply as usize + 1) == 0 {
+        if rng.index(ply as usize + 1) == 0 {
             kept = Some(fen.clone());
         }
 
@@ -508,7 +506,7 @@ fn play_game<G: FuzzedGame>(
         for (index, &mv) in legal.iter().enumerate() {
             trace.mv = Some(mv.pack());
             let after = position.play(mv);
-            checks::child(&position, mv, &after, index == 0, rng.below(8) == 0)
+            checks::child(&position, mv, &after, index == 0, rng.index(8) == 0)
                 .map_err(|what| format!("after {}: {what}", position.move_text(mv)))?;
             children.push(after);
         }
@@ -558,7 +556,7 @@ fn play_game<G: FuzzedGame>(
         if starts.len() < STARTS_KEPT {
             starts.push(fen);
         } else {
-            let slot = rng.below(STARTS_KEPT);
+            let slot = rng.index(STARTS_KEPT);
             starts[slot] = fen;
         }
     }
@@ -603,7 +601,7 @@ fn choose_move<G: FuzzedGame>(
 ) -> usize {
     let pick = |rng: &mut Rng, wanted: &dyn Fn(usize) -> bool| {
         let candidates: Vec<usize> = (0..legal.len()).filter(|&i| wanted(i)).collect();
-        (!candidates.is_empty()).then(|| candidates[rng.below(candidates.len())])
+        (!candidates.is_empty()).then(|| candidates[rng.index(candidates.len())])
     };
     let tactical = |i: usize| position.is_tactical(legal[i]);
     let reversible = |i: usize| children[i].halfmove_clock() != 0;
@@ -612,8 +610,8 @@ fn choose_move<G: FuzzedGame>(
     let repeats = |i: usize| record.keys()[recent..].contains(&children[i].key());
     let chosen = match style {
         Style::Uniform => None,
-        Style::Tactical if rng.below(4) != 0 => pick(rng, &tactical),
-        Style::Special if rng.below(10) != 0 => {
+        Style::Tactical if rng.index(4) != 0 => pick(rng, &tactical),
+        Style::Special if rng.index(10) != 0 => {
             let special = |i: usize| position.is_special(legal[i]);
             // Pieces leaving the back rank open the way to castling; pawn moves lead to
             // promotions and en passant.
@@ -626,7 +624,7 @@ fn choose_move<G: FuzzedGame>(
                 let (from, to) = legal[i].squares();
                 rank(from) == back_rank && rank(to) != back_rank
             };
-            let next: &dyn Fn(usize) -> bool = if rng.below(2) == 0 {
+            let next: &dyn Fn(usize) -> bool = if rng.index(2) == 0 {
                 &develops
             } else {
                 &pawn_like
@@ -635,11 +633,11 @@ fn choose_move<G: FuzzedGame>(
                 .or_else(|| pick(rng, next))
                 .or_else(|| pick(rng, &pawn_like))
         }
-        Style::Quiet if rng.below(20) != 0 => pick(rng, &reversible),
-        Style::Repeat if rng.below(5) != 0 => {
+        Style::Quiet if rng.index(20) != 0 => pick(rng, &reversible),
+        Style::Repeat if rng.index(5) != 0 => {
             pick(rng, &repeats).or_else(|| pick(rng, &reversible))
         }
         _ => None,
     };
-    chosen.unwrap_or_else(|| rng.below(legal.len()))
+    chosen.unwrap_or_else(|| rng.index(legal.len()))
 }

@@ -22,8 +22,9 @@ pub mod search;
 mod tests;
 
 use super::{MegachessPlayer, PlanProgress, TurnBudget};
+use crate::common::Rng;
 use crate::engine::{check_option, skill_seed_option, strength_options, OptionSpec, Strength};
-use crate::rules::megachess::{Coord, Move, PlayerId, SplitMix, World};
+use crate::rules::megachess::{Coord, Move, PlayerId, World};
 use local::Local;
 use meter::{Deadline, Meter};
 use std::sync::atomic::AtomicBool;
@@ -145,7 +146,7 @@ enum Sketching<'a> {
     /// The same, after this move (my king's step, say).
     StartingWith(Move),
     /// Each step's choice varied at random ([`search::JITTER`]).
-    Varied(&'a mut SplitMix),
+    Varied(&'a mut Rng),
 }
 
 /// A plan and the judgement of the window it leaves.
@@ -209,7 +210,7 @@ fn forget_some(world: &World, me: PlayerId, plan: Vec<Move>, skill: u32) -> Vec<
         return plan;
     }
     let seed = world.turn() ^ (u64::from(me) << 32) ^ u64::from(skill) << 56;
-    let mut random = crate::rules::megachess::SplitMix::new(seed ^ world.piece_count() as u64);
+    let mut random = crate::common::Rng::new(seed ^ world.piece_count() as u64);
     let forget = u64::from(MAX_SKILL - skill);
     plan.into_iter()
         .filter(|mv| {
@@ -307,7 +308,7 @@ impl MegachessPlayer for MegachessPlanner {
         };
         let deadline = meter.after(allowance);
         // The choices among equally good plans: the world's seed, the turn and the player.
-        let mut choices = SplitMix::new(
+        let mut choices = Rng::new(
             self.world_seed ^ world.turn().wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ u64::from(me),
         );
         let plan = self.search_plans(world, me, deadline, stop, &mut choices, progress);

@@ -404,55 +404,6 @@ mod tests {
         assert!(end.check(Color::Black, strike).is_err(), "{orders:?}");
     }
 
-    /// Plays the planner as White against the arrival-time sparring partner as Black, both
-    /// deciding every 100 ms, until `until`; returns the final state. The budget is far more
-    /// than either needs, so a busy machine cannot change a decision.
-    fn against_arrival(mut state: RealtimeState, until: Ms) -> RealtimeState {
-        let mut planner = RealtimePlanner::new();
-        let mut defender = crate::players::arrival::ArrivalRealtimePlayer::new(1);
-        let mut events = Vec::new();
-        let mut t = state.now();
-        while t <= until && state.outcome().is_none() {
-            state.advance_to(t, &mut events);
-            for side in [Color::White, Color::Black] {
-                if state.outcome().is_some() {
-                    break;
-                }
-                let order = match side {
-                    Color::White => planner.decide(&state, side, Duration::from_secs(5)),
-                    Color::Black => defender.decide(&state, side, Duration::from_secs(5)),
-                };
-                if let Some(order) = order {
-                    state.apply(side, order, &mut events).unwrap();
-                }
-            }
-            t += 100;
-        }
-        state
-    }
-
-    #[test]
-    fn strikes_a_king_with_nowhere_to_go() {
-        // The black king on h8 can step to g8 (the g1 rook's file), g7 and h7 (the a7 rook's
-        // rank): when the h1 rook comes up the h-file it has no square to dodge to.
-        let start = state("7k/R7/8/8/8/8/8/4K1RR - 5000 0");
-        let end = against_arrival(start, 13_000);
-        assert_eq!(end.outcome().and_then(|o| o.winner), Some(Color::White));
-    }
-
-    #[test]
-    fn hunts_a_lone_king_down() {
-        // Tick 1000 ms, poll 100 ms: the defender sees every attack at once and dodges, so the
-        // pieces must cage the king before one of them strikes.
-        let params = RealtimeParams {
-            tick_ms: 1000,
-            ..RealtimeParams::default()
-        };
-        let start = RealtimeState::from_text("8/8/3k4/8/8/8/8/R3KB1R - 5000 0", params).unwrap();
-        let end = against_arrival(start, 90_000);
-        assert_eq!(end.outcome().and_then(|o| o.winner), Some(Color::White));
-    }
-
     #[test]
     fn waits_when_it_has_no_time_to_think() {
         let start = RealtimeState::start(RealtimeParams::default());

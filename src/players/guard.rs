@@ -12,7 +12,8 @@
 //! No move is ever kept that leaves its king where an enemy piece can take it, if any other
 //! move avoids that.
 
-use super::{percent_option, read_percent, Rng};
+use super::{percent_option, read_percent};
+use crate::common::Rng;
 use crate::engine::OptionSpec;
 use crate::plan::{MegachessPlayer, PlanProgress, TurnBudget};
 use crate::rules::megachess::{
@@ -336,7 +337,7 @@ impl Turn {
                         Some((b, _)) if value < b => {}
                         Some((b, _)) if value == b => {
                             ties += 1;
-                            if self.rng.below(ties + 1) == 0 {
+                            if self.rng.index(ties + 1) == 0 {
                                 best = Some((value, mv));
                             }
                         }
@@ -361,7 +362,7 @@ impl Turn {
         let mut targets = Vec::new();
         let mut pieces = self.movable();
         for i in (1..pieces.len()).rev() {
-            pieces.swap(i, self.rng.below(i + 1));
+            pieces.swap(i, self.rng.index(i + 1));
         }
         for (id, from) in pieces {
             let Some(piece) = self.board.piece(id) else {
@@ -370,7 +371,7 @@ impl Turn {
             if piece.owner != self.me || piece.kind == Kind::King || piece.at != from {
                 continue;
             }
-            if self.rng.below(100) as u64 >= percent {
+            if self.rng.index(100) as u64 >= percent {
                 continue;
             }
             let Some(goal) = self.nearest_enemy_king(from) else {

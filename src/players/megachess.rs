@@ -2,7 +2,8 @@
 //! open MMO bots (one piece at a time by a one-ply rule: the best capture, else a step toward
 //! the nearest enemy king).
 
-use super::{percent_option, read_percent, Rng};
+use super::{percent_option, read_percent};
+use crate::common::Rng;
 use crate::engine::OptionSpec;
 use crate::plan::{MegachessPlayer, PlanProgress, TurnBudget};
 use crate::rules::megachess::{Coord, Kind, Move, PieceId, PlayerId, World, NEUTRAL};
@@ -56,12 +57,12 @@ impl MegachessPlayer for RandomMegachessPlayer {
         let mut board = world.clone();
         let mut order: Vec<PieceId> = world.pieces_of(me).map(|piece| piece.id).collect();
         for i in (1..order.len()).rev() {
-            order.swap(i, self.rng.below(i + 1));
+            order.swap(i, self.rng.index(i + 1));
         }
         let mut moves = Vec::new();
         let mut targets = Vec::new();
         for id in order {
-            if self.rng.below(100) as u64 >= self.chance_percent {
+            if self.rng.index(100) as u64 >= self.chance_percent {
                 continue;
             }
             let Some(from) = movable(&board, me, id) else {
@@ -71,7 +72,7 @@ impl MegachessPlayer for RandomMegachessPlayer {
             if targets.is_empty() {
                 continue;
             }
-            let mv = Move::new(from, targets[self.rng.below(targets.len())]);
+            let mv = Move::new(from, targets[self.rng.index(targets.len())]);
             if board.apply(me, mv).is_ok() {
                 moves.push(mv);
             }
@@ -192,7 +193,7 @@ impl Best {
             };
         } else if value == self.value {
             self.ties += 1;
-            if rng.below(self.ties) == 0 {
+            if rng.index(self.ties) == 0 {
                 self.square = Some(square);
             }
         }

@@ -11,11 +11,13 @@ pub mod guard;
 pub mod megachess;
 pub mod realtime;
 pub mod reference;
+pub mod settings;
 pub mod uci;
 pub mod xboard;
 
 pub use reference::serve_player;
 
+use crate::common::Rng;
 use crate::engine::{OptionKind, OptionSpec};
 use crate::eval::Evaluate;
 use crate::rules::{EndReason, Game, GameRecord, MoveList};
@@ -53,27 +55,6 @@ pub fn read_percent(option: &str, name: &str, value: &str) -> Result<u64, String
     }
 }
 
-/// A small, fixed pseudo-random generator (xorshift64*), so that seeded runs repeat exactly.
-#[derive(Clone, Debug)]
-pub struct Rng(u64);
-
-impl Rng {
-    pub fn new(seed: u64) -> Rng {
-        // Zero is xorshift's one fixed point.
-        Rng(seed ^ 0x9E37_79B9_7F4A_7C15 | 1)
-    }
-    pub fn next_u64(&mut self) -> u64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
-    }
-    /// A uniform index below `n` (n > 0).
-    pub fn below(&mut self, n: usize) -> usize {
-        ((self.next_u64() as u128 * n as u128) >> 64) as usize
-    }
-}
-
 /// The moves the game allows now (none once it is over, by repetition too).
 fn legal_moves<G: Game>(record: &GameRecord<G>) -> MoveList<G::Move> {
     let mut moves = MoveList::new();
@@ -100,7 +81,7 @@ impl<G: Game> Player<G> for RandomPlayer {
     }
     fn choose(&mut self, record: &GameRecord<G>, _clock: Option<Clock>) -> Option<G::Move> {
         let moves = legal_moves(record);
-        (!moves.is_empty()).then(|| moves[self.rng.below(moves.len())])
+        (!moves.is_empty()).then(|| moves[self.rng.index(moves.len())])
     }
 }
 
@@ -149,6 +130,6 @@ impl<G: Game + Evaluate> Player<G> for GreedyPlayer {
             .filter(|(_, &v)| v == best)
             .map(|(&mv, _)| mv)
             .collect();
-        Some(candidates[self.rng.below(candidates.len())])
+        Some(candidates[self.rng.index(candidates.len())])
     }
 }

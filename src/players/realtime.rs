@@ -2,7 +2,7 @@
 //! for today's realtime chess bots (kfchess's BasicBot and its kind): a one-order picker that
 //! scores each order on the board as it stands and moves at a fixed rate.
 
-use super::Rng;
+use crate::common::Rng;
 use crate::engine::{OptionKind, OptionSpec};
 use crate::plan::realtime::view::{promoted, rank, strikes_from, value, View, EMPTY};
 use crate::plan::RealtimePlayer;
@@ -77,11 +77,11 @@ impl RealtimePlayer for RandomRealtimePlayer {
         Ok(())
     }
     fn decide(&mut self, state: &RealtimeState, side: Color, _budget: Duration) -> Option<Order> {
-        if state.outcome().is_some() || self.rng.below(100) as u64 >= self.chance_percent {
+        if state.outcome().is_some() || self.rng.index(100) as u64 >= self.chance_percent {
             return None;
         }
         let orders = state.orders(side);
-        (!orders.is_empty()).then(|| orders[self.rng.below(orders.len())])
+        (!orders.is_empty()).then(|| orders[self.rng.index(orders.len())])
     }
 }
 
@@ -154,7 +154,7 @@ impl RealtimePlayer for GreedyRealtimePlayer {
             .collect();
         // Best first; equal scores keep the simulator's order, and the draw below is uniform.
         scored.sort_by_key(|&(score, _)| std::cmp::Reverse(score));
-        let pick = scored[self.rng.below(self.width.min(scored.len()))].1;
+        let pick = scored[self.rng.index(self.width.min(scored.len()))].1;
         self.last_order = Some(state.now());
         Some(pick)
     }

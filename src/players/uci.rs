@@ -1,7 +1,7 @@
 //! A reference player answering the turn dialect of the protocol session, in place of the
 //! engine: it keeps the position and answers `go` at once (or misbehaves, when told to).
 
-use super::reference::{choose_in, Fault, PlaySettings, NOT_THE_ENGINE};
+use super::settings::{choose_in, Fault, PlaySettings, NOT_THE_ENGINE};
 use crate::engine::{check_option, variant_option, GoParams, OptionSpec, OptionValue};
 use crate::protocol::dialect::turn::TurnAgent;
 use crate::protocol::{print, Output};

@@ -4,7 +4,7 @@
 //! `setboard`, `usermove` (or a bare move), `ping` and `result`; others are ignored. The
 //! session ends it on `quit`.
 
-use super::reference::{choose_in, Fault, PlaySettings, NOT_THE_ENGINE};
+use super::settings::{choose_in, Fault, PlaySettings, NOT_THE_ENGINE};
 use crate::engine::OptionSpec;
 use crate::protocol::dialect::{Dialect, Language};
 use crate::protocol::parse::tokens;

@@ -10,6 +10,7 @@ pub mod print;
 pub mod session;
 pub mod shell;
 
+pub use dialect::Agent;
 pub use output::Output;
 pub use parse::{parse_command, Command, PositionStart, ProtocolError};
-pub use session::{run, serve, serve_game, Agent};
+pub use session::{run, serve, serve_game};

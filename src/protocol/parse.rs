@@ -1,7 +1,7 @@
 //! Reads one line of the protocol into a [`Command`]. No engine state is touched here: whether a
 //! FEN, a move or an option value makes sense is the engine's call; this only checks the shape.
 
-use super::print::push_visible;
+pub use crate::common::text::{quote, QUOTE_LIMIT, SEPARATORS};
 use crate::engine::{GoParams, MAX_DEPTH, MAX_MATE, MAX_PERFT_DEPTH};
 use crate::rules::Color;
 use std::fmt;
@@ -58,11 +58,6 @@ fn error(text: impl Into<String>) -> ProtocolError {
     ProtocolError(text.into())
 }
 
-/// What separates tokens: ASCII space and tab, nothing else. Other whitespace (a non-breaking
-/// space, U+2000..U+200A, U+3000, a vertical tab, a form feed, a carriage return inside the
-/// line) is part of the token it stands in.
-pub const SEPARATORS: [char; 2] = [' ', '\t'];
-
 /// The line without its line end: a trailing `\n`, then one `\r` before it (`\r\n`).
 pub fn strip_line_end(line: &str) -> &str {
     let line = line.strip_suffix('\n').unwrap_or(line);
@@ -94,25 +89,6 @@ pub fn refuse_inner_whitespace(command: &str, line: &str) -> Result<(), String> 
         )),
         None => Ok(()),
     }
-}
-
-/// How many characters of bad input an error quotes at most.
-pub const QUOTE_LIMIT: usize = 32;
-
-/// Bad input as an error quotes it: in single quotes, at most [`QUOTE_LIMIT`] characters of it
-/// followed by `...` and its length in bytes, and with control characters and whitespace other
-/// than a space escaped (`\r`, `\u{a0}`), so a GUI sees why a token did not split.
-pub fn quote(text: &str) -> String {
-    let mut quoted = String::from("'");
-    for (count, c) in text.chars().enumerate() {
-        if count == QUOTE_LIMIT {
-            quoted.push_str(&format!("...' ({} bytes)", text.len()));
-            return quoted;
-        }
-        push_visible(&mut quoted, c);
-    }
-    quoted.push('\'');
-    quoted
 }
 
 /// Reads one line. `Ok(None)` for a blank line, which the protocol ignores.

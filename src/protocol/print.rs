@@ -1,5 +1,6 @@
 //! Formats the engine's replies as protocol lines (without the line end).
 
+pub use crate::common::text::{is_hidden, push_visible, visible};
 use crate::engine::{BestMove, OptionKind, OptionSpec};
 use crate::search::{Info, Score};
 
@@ -85,37 +86,6 @@ pub fn info_string(text: &str) -> String {
         }
     }
     line
-}
-
-/// Whether a reply shows `c` escaped: a control character, whitespace other than a space (U+00A0,
-/// U+2000..U+200A, U+2028, U+2029, U+3000 ...), or an invisible format character (zero-width
-/// spaces and joiners, the word joiner, the byte-order mark, the bidirectional controls).
-fn is_hidden(c: char) -> bool {
-    c.is_control()
-        || (c.is_whitespace() && c != ' ')
-        || matches!(
-            c,
-            '\u{200b}'..='\u{200f}' | '\u{202a}'..='\u{202e}' | '\u{2060}'..='\u{2069}' | '\u{feff}'
-        )
-}
-
-/// The one escaping of bad input in replies (errors' quotes, `info string`, the xboard player's
-/// errors): `c` as is, or `\t`, `\r`, `\n`, or `\u{<hex>}` when [`is_hidden`].
-pub fn push_visible(text: &mut String, c: char) {
-    match c {
-        '\t' | '\r' | '\n' => text.extend(c.escape_default()),
-        c if is_hidden(c) => text.push_str(&format!("\\u{{{:x}}}", u32::from(c))),
-        c => text.push(c),
-    }
-}
-
-/// `text` with every character as [`push_visible`] writes it.
-pub fn visible(text: &str) -> String {
-    let mut shown = String::with_capacity(text.len());
-    for c in text.chars() {
-        push_visible(&mut shown, c);
-    }
-    shown
 }
 
 /// The longest error text sent whole, in characters.
@@ -253,7 +223,7 @@ mod tests {
         assert_eq!(error_line(raw), format!("info string error: {escaped}"));
         assert_eq!(info_string(raw), format!("info string {escaped}"));
         assert_eq!(visible(raw), escaped);
-        assert_eq!(crate::protocol::parse::quote(raw), format!("'{escaped}'"));
+        assert_eq!(crate::common::text::quote(raw), format!("'{escaped}'"));
         // Text a reader sees as it is stays as it is.
         assert_eq!(visible("é ü 'x' \\u{a0}"), "é ü 'x' \\u{a0}");
     }

@@ -5,7 +5,7 @@
 //! is an [`Agent`], which gives the session a dialect per family it plays.
 
 use super::dialect::turn::EngineAgent;
-use super::dialect::{Dialect, Language};
+use super::dialect::{Agent, Dialect, Language};
 use super::output::Output;
 use super::parse::{
     parse_command, quote, strip_line_end, tokens, Command, QUOTE_LIMIT, SEPARATORS,
@@ -15,18 +15,6 @@ use crate::engine::{check_option, variant_option, OptionKind, OptionSpec, UCI_VA
 use crate::rules::registry::{Family, GAMES};
 use std::io::{self, BufRead, Write};
 use std::panic::{self, AssertUnwindSafe};
-
-/// What the session serves: it names itself and gives a dialect for each family it plays.
-pub trait Agent {
-    /// The `id name` of the `uci` reply.
-    fn name(&self) -> String;
-
-    /// The families whose games it plays; `UCI_Variant` offers every game of these.
-    fn families(&self) -> &'static [Family];
-
-    /// A new dialect serving the games of `family`, or `None` when it does not play them.
-    fn dialect(&self, family: Family) -> Option<Box<dyn Dialect>>;
-}
 
 /// The commands the session answers itself in [`Language::Uci`].
 const SHARED_COMMANDS: &[&str] = &["uci", "isready", "setoption", "quit", "d", "bench", "debug"];

@@ -12,10 +12,10 @@ pub mod fen;
 pub mod megachess;
 pub mod millennium;
 pub mod nichess;
+pub mod parameter;
 pub mod realtime;
 mod record;
 pub mod registry;
-pub mod zobrist;
 
 pub use move_list::{BoundedList, Item, MoveList};
 pub use record::{GameRecord, Outcome};

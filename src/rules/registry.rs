@@ -9,6 +9,7 @@
 use super::chess::Chess;
 use super::millennium::Millennium;
 use super::nichess::Nichess;
+pub use super::parameter::Parameter;
 use super::{Game, GameRecord, MoveList};
 use rayon::prelude::*;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -33,17 +34,6 @@ impl Family {
             Family::World => "world",
         }
     }
-}
-
-/// A parameter a game takes at run time (for example a world's size or a delay), with the
-/// range the rules allow.
-#[derive(Clone, Copy, Debug)]
-pub struct Parameter {
-    pub name: &'static str,
-    pub default: i64,
-    pub min: i64,
-    pub max: i64,
-    pub meaning: &'static str,
 }
 
 /// One game of the registry.

@@ -20,6 +20,7 @@
 //! [`level_from_elo`]: `level = (elo - 1000) / 70`, so 1000 is level 0 and 2400 level 20.
 
 use super::{Info, Limits, Score, SearchOptions, MATE};
+use crate::common::Rng;
 
 /// The full-strength level: the search is left as it is.
 pub const MAX_LEVEL: f64 = 20.0;
@@ -95,7 +96,7 @@ impl Skill {
         let delta = (top - worst).min(PAWN_CP);
         let weakness = self.weakness();
         let margin = self.margin_cp();
-        let mut random = SplitMix(
+        let mut random = Rng::new(
             self.seed ^ position_key.rotate_left(17) ^ self.level.to_bits().wrapping_mul(0x9E37),
         );
         let mut best = (i64::MIN, 0);
@@ -178,24 +179,6 @@ impl Lines {
             }
         }
         lines
-    }
-}
-
-/// SplitMix64: a small, seedable generator whose draws depend on the seed only.
-struct SplitMix(u64);
-
-impl SplitMix {
-    fn next_u64(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-
-    /// A uniform draw below `n` (0 when `n` is 0).
-    fn below(&mut self, n: u64) -> u64 {
-        ((u128::from(self.next_u64()) * u128::from(n)) >> 64) as u64
     }
 }
 

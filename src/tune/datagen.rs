@@ -5,8 +5,8 @@
 use super::data::format::{self, GameResult, Ply, RawGame};
 use super::data::replay::{encode_move, samples};
 use super::Sample;
+use crate::common::Rng;
 use crate::eval::Evaluate;
-use crate::players::Rng;
 use crate::rules::chess::Chess;
 use crate::rules::millennium::Millennium;
 use crate::rules::nichess::Nichess;
@@ -234,12 +234,11 @@ fn run_game<G: Game + Evaluate>(
 
 /// A well-mixed 64-bit value from two (splitmix64's finaliser).
 pub fn mix(a: u64, b: u64) -> u64 {
-    let mut z = a ^ b
-        .wrapping_add(0x9E37_79B9_7F4A_7C15)
-        .wrapping_mul(0xBF58_476D_1CE4_E5B9);
-    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-    z ^ (z >> 31)
+    crate::common::rng::mix(
+        a ^ b
+            .wrapping_add(0x9E37_79B9_7F4A_7C15)
+            .wrapping_mul(0xBF58_476D_1CE4_E5B9),
+    )
 }
 
 /// A search of the record's position within `nodes`: the best move and the score in
@@ -296,7 +295,7 @@ fn opening<G: Game + Evaluate>(
             if moves.is_empty() {
                 continue 'attempt;
             }
-            record.play(moves[rng.below(moves.len())]);
+            record.play(moves[rng.index(moves.len())]);
             if record.outcome() != Outcome::Ongoing {
                 continue 'attempt;
             }

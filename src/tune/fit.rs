@@ -9,8 +9,8 @@
 use super::data::samples::read_samples;
 use super::datagen::VARIANTS;
 use super::{trace, weights_file_text, Sample, Tunable};
+use crate::common::Rng;
 use crate::eval::weights::Trace;
-use crate::players::Rng;
 use crate::rules::chess::Chess;
 use crate::rules::millennium::Millennium;
 use crate::rules::nichess::Nichess;
@@ -219,7 +219,7 @@ pub fn fit<G: Tunable>(
     let timer = Instant::now();
     for epoch in 0..options.epochs {
         for i in (1..order.len()).rev() {
-            order.swap(i, rng.below(i + 1));
+            order.swap(i, rng.index(i + 1));
         }
         let rate = options.rate * (1.0 - 0.9 * epoch as f64 / options.epochs.max(1) as f64);
         let mut epoch_loss = 0.0;
@@ -483,14 +483,14 @@ mod tests {
                 if moves.is_empty() {
                     break;
                 }
-                pos = pos.play(moves[rng.below(moves.len())]);
+                pos = pos.play(moves[rng.index(moves.len())]);
                 let white = match pos.side_to_move() {
                     crate::rules::Color::White => 1,
                     crate::rules::Color::Black => -1,
                 };
                 let material = pos.material_balance() * white;
                 let p = sigmoid(0.006, material as f64 * 2.0);
-                let result = if rng.below(1000) < (p * 1000.0) as usize {
+                let result = if rng.index(1000) < (p * 1000.0) as usize {
                     1.0
                 } else {
                     0.0

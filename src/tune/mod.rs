@@ -215,7 +215,7 @@ impl Sample {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::players::Rng;
+    use crate::common::Rng;
     use crate::rules::MoveList;
 
     /// Positions of random games from the start, and the given ones.
@@ -230,7 +230,7 @@ mod tests {
                 if moves.is_empty() {
                     break;
                 }
-                pos = pos.play(moves[rng.below(moves.len())]);
+                pos = pos.play(moves[rng.index(moves.len())]);
                 out.push(pos.clone());
             }
         }
@@ -254,8 +254,8 @@ mod tests {
             .iter()
             .enumerate()
             .map(|(j, &v)| match shapes.contains(&j) {
-                true => (v + rng.below(7) as i32 - 3).max(0),
-                false => v + rng.below(41) as i32 - 20,
+                true => (v + rng.index(7) as i32 - 3).max(0),
+                false => v + rng.index(41) as i32 - 20,
             })
             .collect();
         let positions = positions::<G>(extra, 12);

@@ -3,12 +3,13 @@
 //! against Roger, realtime chess against Roger, a replay. The Megachess world page talks to a
 //! world server's own WebSocket API; `roger serve` can run one in process for it.
 //!
-//! `server.rs` accepts connections and routes them; `assets.rs` holds the files; `socket.rs`
+//! `server.rs` accepts connections and routes them (`config.rs` is what it is set up with); `assets.rs` holds the files; `socket.rs`
 //! runs one page's session on its own thread behind a WebSocket; `sessions.rs` names the kinds of
 //! session a page can open; `cli.rs` is the command line.
 
 pub mod assets;
 pub mod cli;
+mod config;
 mod play;
 mod realtime;
 pub mod replay;
@@ -20,4 +21,5 @@ mod socket;
 mod tests;
 pub mod view;
 
-pub use server::{PageLimits, WebConfig, WebServer};
+pub use config::{PageLimits, WebConfig};
+pub use server::WebServer;

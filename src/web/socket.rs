@@ -5,7 +5,7 @@
 //! page that floods, that sends faster than its session takes, or that reads slower than its
 //! session writes, is told so and closed, and memory never grows without bound.
 
-use super::server::{Shared, MAX_MESSAGE_BYTES};
+use super::config::{Shared, MAX_MESSAGE_BYTES};
 use super::session::{Outbox, Session, POLL_MS};
 use crate::world::net::limits::{RateLimit, Verdict};
 use crate::world::net::wire::{accept_upgrade, answer, close_websocket, Head, Prefixed};

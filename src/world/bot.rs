@@ -3,7 +3,6 @@
 
 use super::api::{ClientMessage, ServerMessage, TeamChoice};
 use super::bridge::{Bridge, BridgeSettings, Ending, Link};
-use super::cli::BotArgs;
 use std::net::{TcpStream, ToSocketAddrs};
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -123,17 +122,6 @@ impl Link for WsLink {
 /// The first wait before reconnecting, and the longest.
 const BACKOFF_FIRST: Duration = Duration::from_millis(200);
 const BACKOFF_MAX: Duration = Duration::from_secs(5);
-
-/// `roger bot`.
-pub fn command(args: &BotArgs) -> ExitCode {
-    match args.config() {
-        Ok(config) => run(config),
-        Err(error) => {
-            eprintln!("roger bot: {error}");
-            ExitCode::from(2)
-        }
-    }
-}
 
 /// Up to a quarter of `backoff` more, so that the bots of a restarted server do not all come
 /// back at once.

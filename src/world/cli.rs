@@ -1,13 +1,14 @@
 //! The command lines of `roger world` and `roger bot`, with their help texts, and their
 //! translation into [`WorldConfig`] and [`BotConfig`].
 
-use super::bot::BotConfig;
+use super::bot::{self, BotConfig};
 use super::config::{HouseConfig, NetLimits, WorldConfig};
 use super::placement::Placement;
 use crate::plan::megachess::SKILL_LEVEL;
 use crate::rules::megachess::MegachessParams;
 use clap::Args;
 use std::path::PathBuf;
+use std::process::ExitCode;
 use std::time::Duration;
 
 /// `roger world`: run a persistent Megachess world.
@@ -309,6 +310,17 @@ pub fn split_command(text: &str) -> Result<Vec<String>, String> {
         return Err("the engine command is empty".into());
     }
     Ok(words)
+}
+
+/// `roger bot`.
+pub fn bot_command(args: &BotArgs) -> ExitCode {
+    match args.config() {
+        Ok(config) => bot::run(config),
+        Err(error) => {
+            eprintln!("roger bot: {error}");
+            ExitCode::from(2)
+        }
+    }
 }
 
 #[cfg(test)]

@@ -2,9 +2,10 @@
 //! armies start in the southern half facing north, metal armies in the northern half facing
 //! south, on a vacant 8 x 2 block with room around it.
 
+use crate::common::Rng;
 #[cfg(test)]
 use crate::rules::megachess::PlayerId;
-use crate::rules::megachess::{Coord, Facing, SplitMix, Team, World};
+use crate::rules::megachess::{Coord, Facing, Team, World};
 
 /// How the server places new armies.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -42,7 +43,7 @@ const RANDOM_MARGIN: u32 = 2;
 const RANDOM_TRIES: u32 = 256;
 
 /// Finds a spot for an army of `team`, or `None` when there is no room. `random_state` is the
-/// placement generator's state (a [`SplitMix`] state), advanced by random placement.
+/// placement generator's state (a [`Rng`] state), advanced by random placement.
 pub fn find_spot(
     world: &World,
     placement: Placement,
@@ -61,7 +62,7 @@ pub fn find_spot(
     match placement {
         Placement::Edge => edge_spot(world, team, facing),
         Placement::Random => {
-            let mut random = SplitMix::new(*random_state);
+            let mut random = Rng::new(*random_state);
             // The team's half of the rows a block may start on (the whole board when it is
             // too low to halve).
             let half = height / 2;

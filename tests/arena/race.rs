@@ -9,13 +9,13 @@ use roger::arena::process::{
     read_until, Client, Connection, EngineFault, GameSetup, Inbox, Limits, Protocol, TimeControl,
     WaitError,
 };
+use roger::arena::record::{
+    ArenaReport, EngineRecord, FinishedGame, SettingsRecord, REPORT_FORMAT, REPORT_VERSION,
+};
 use roger::arena::referee::{
     win_for, Adjudication, Referee, Session, SessionRecord, SessionResult, Termination,
 };
-use roger::arena::report::{
-    encounter_stats, ArenaReport, EngineRecord, FinishedGame, SettingsRecord, Summary,
-    REPORT_FORMAT, REPORT_VERSION,
-};
+use roger::arena::report::{encounter_stats, Summary};
 use roger::arena::schedule::{schedule, shard, Format, ScheduleSettings, ScheduledGame};
 use std::sync::atomic::AtomicBool;
 use std::sync::mpsc::Receiver;

@@ -6,13 +6,14 @@ use roger::arena::pool::{play_games, Lineup, Workers};
 use roger::arena::process::local::{LocalTransport, Outbox};
 use roger::arena::process::uci::UciClient;
 use roger::arena::process::{greet, Client, GameSetup, Inbox, Limits, Protocol};
+use roger::arena::record::{
+    ArenaReport, EngineRecord, FinishedGame, SettingsRecord, REPORT_FORMAT, REPORT_VERSION,
+};
 use roger::arena::referee::realtime::{
     play_lockstep, ClockMode, LockstepSettings, RealtimeRecord, RealtimeReferee, RealtimeSettings,
 };
 use roger::arena::referee::{Adjudication, RefereeSettings, SessionRecord, Termination};
-use roger::arena::report::{
-    ArenaReport, EngineRecord, FinishedGame, SettingsRecord, Summary, REPORT_FORMAT, REPORT_VERSION,
-};
+use roger::arena::report::Summary;
 use roger::arena::schedule::{schedule, shard, Format, ScheduleSettings};
 use roger::plan::RealtimePlayer;
 use roger::rules::realtime::{Color, EventKind, Ms, Order, RealtimeParams, RealtimeState};

@@ -200,7 +200,8 @@ impl Write for LineWriter {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::players::reference::{PlaySettings, PlayerAgent, ReferencePlayer};
+    use crate::players::reference::PlayerAgent;
+    use crate::players::settings::{PlaySettings, ReferencePlayer};
     use crate::rules::chess::Chess;
     use crate::rules::registry::record_from;
 

@@ -103,7 +103,7 @@ pub struct EngineConfig {
     pub limits: Limits,
     /// A built-in player (`cmd=roger args="play greedy" inprocess=true`) served on a thread of
     /// the arena instead of a process: the same protocol session, without the pipes.
-    pub in_process: Option<crate::players::reference::PlaySettings>,
+    pub in_process: Option<crate::players::settings::PlaySettings>,
 }
 
 /// A score as an engine reported it, from its own point of view.

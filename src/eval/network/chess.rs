@@ -189,7 +189,7 @@ mod tests {
 
     #[test]
     fn path_updates_agree_with_the_generic_path_for_a_wide_squared_network() {
-        let mut rng = crate::players::Rng::new(5);
+        let mut rng = crate::common::Rng::new(5);
         let mut uniform =
             |limit: f32| ((rng.next_u64() >> 40) as f32 / (1u64 << 24) as f32 * 2.0 - 1.0) * limit;
         let hidden = 512;
@@ -221,7 +221,7 @@ mod tests {
 
     #[test]
     fn path_updates_agree_with_fresh_sums_along_random_games() {
-        let mut rng = crate::players::Rng::new(7);
+        let mut rng = crate::common::Rng::new(7);
         let mut path = PathAccumulators::default();
         let network = network();
         for _ in 0..20 {

@@ -246,7 +246,7 @@ impl SquareInputs for Nichess {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::players::Rng;
+    use crate::common::Rng;
     use crate::rules::MoveList;
 
     /// Along random games: inputs are in range and distinct, the two perspectives see the
@@ -288,7 +288,7 @@ mod tests {
                 if moves.is_empty() {
                     break;
                 }
-                position = position.play(moves[rng.below(moves.len())]);
+                position = position.play(moves[rng.index(moves.len())]);
             }
         }
         assert!(swapped_checked > 100);

@@ -186,8 +186,8 @@ pub fn evaluate_at<G: NetworkInputs>(
 #[cfg(test)]
 pub(crate) mod tests {
     use super::*;
+    use crate::common::Rng;
     use crate::eval::network::Activation;
-    use crate::players::Rng;
     use crate::rules::chess::Chess;
     use crate::rules::millennium::Millennium;
     use crate::rules::nichess::Nichess;
@@ -230,12 +230,12 @@ pub(crate) mod tests {
                         break;
                     }
                     // A sibling scored at the next ply first, as a search tries moves in turn.
-                    let sibling = position.play(moves[rng.below(moves.len())]);
+                    let sibling = position.play(moves[rng.index(moves.len())]);
                     assert_eq!(
                         evaluate_at(&network, &sibling, &mut path, ply + 1),
                         evaluate(&network, &sibling)
                     );
-                    position = position.play(moves[rng.below(moves.len())]);
+                    position = position.play(moves[rng.index(moves.len())]);
                 }
             }
             assert!(
@@ -307,7 +307,7 @@ pub(crate) mod tests {
             if moves.is_empty() {
                 break;
             }
-            position = position.play(moves[rng.below(moves.len())]);
+            position = position.play(moves[rng.index(moves.len())]);
         }
         assert!(differs > 10);
     }

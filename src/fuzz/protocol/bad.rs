@@ -8,7 +8,7 @@ use super::step::Expect;
 
 impl Generator {
     pub(super) fn plan_bad(&mut self) -> Planned {
-        match self.rng.below(100) {
+        match self.rng.index(100) {
             0..=19 => self.bad_fen(),
             20..=34 => self.bad_move(),
             35..=39 => {
@@ -57,7 +57,7 @@ impl Generator {
                     ],
                 );
                 let mut tokens = words(word);
-                if self.rng.below(2) == 0 {
+                if self.rng.index(2) == 0 {
                     tokens.extend(words("depth 3"));
                 }
                 Planned::bad(tokens, "unknown command")
@@ -98,7 +98,7 @@ impl Generator {
             }
             _ => {
                 // A valid command whose text is then broken (see `lay_out`).
-                let mut planned = match self.rng.below(4) {
+                let mut planned = match self.rng.index(4) {
                     0 => self.plan_position(),
                     1 => self.plan_go(),
                     2 => self.plan_setoption(),
@@ -116,7 +116,7 @@ impl Generator {
 
     fn bad_fen(&mut self) -> Planned {
         let kind = self.model.kind();
-        let base = if self.rng.below(2) == 0 {
+        let base = if self.rng.index(2) == 0 {
             model::fen(&self.model.game)
         } else {
             self.some_fen()
@@ -124,7 +124,7 @@ impl Generator {
         let (fen, _) = corrupt::corrupt_fen(&base, kind, &mut self.rng);
         let mut tokens = words("position fen");
         tokens.extend(words(&fen));
-        if self.rng.below(3) == 0 {
+        if self.rng.index(3) == 0 {
             tokens.push("moves".into());
             tokens.extend(model::legal_moves(&self.model.game).into_iter().take(1));
         }
@@ -133,7 +133,7 @@ impl Generator {
 
     fn bad_move(&mut self) -> Planned {
         let kind = self.model.kind();
-        let fen = (self.rng.below(3) == 0).then(|| self.some_fen());
+        let fen = (self.rng.index(3) == 0).then(|| self.some_fen());
         let Ok(mut game) = model::set_up(kind, fen.as_deref(), &[]) else {
             return self.bad_fen();
         };
@@ -143,7 +143,7 @@ impl Generator {
         let label = if legal.is_empty() {
             moves.push(corrupt::random_move(kind, &mut self.rng));
             "move after the end"
-        } else if self.rng.below(5) < 2 {
+        } else if self.rng.index(5) < 2 {
             moves.push(corrupt::malformed_move(kind, &mut self.rng));
             "malformed move"
         } else {
@@ -156,7 +156,7 @@ impl Generator {
             }
             "illegal move"
         };
-        if self.rng.below(4) == 0 {
+        if self.rng.index(4) == 0 {
             moves.extend(legal.into_iter().take(2));
         }
         let mut tokens = position_tokens(fen.as_deref());
@@ -178,7 +178,7 @@ impl Generator {
             "mate",
             "perft",
         ];
-        let (text, kind) = match self.rng.below(7) {
+        let (text, kind) = match self.rng.index(7) {
             0 => {
                 let word = *pick(
                     &mut self.rng,
@@ -273,7 +273,7 @@ impl Generator {
     }
 
     fn bad_setoption(&mut self) -> Planned {
-        let (text, kind) = match self.rng.below(9) {
+        let (text, kind) = match self.rng.index(9) {
             0 => {
                 let text = *pick(
                     &mut self.rng,
@@ -394,30 +394,30 @@ impl Generator {
     /// The tokens as a line that must be refused, and how it was broken.
     pub(super) fn break_text(&mut self, tokens: &[String]) -> (Vec<u8>, &'static str) {
         let mut tokens: Vec<Vec<u8>> = tokens.iter().map(|t| t.as_bytes().to_vec()).collect();
-        let at = self.rng.below(tokens.len());
+        let at = self.rng.index(tokens.len());
         let join = |tokens: &[Vec<u8>]| tokens.join(&b' ');
-        match self.rng.below(5) {
+        match self.rng.index(5) {
             0 => {
                 let separator = pick(&mut self.rng, WRONG_SEPARATORS).to_string();
                 if tokens.len() < 2 {
                     tokens[0].extend(separator.bytes());
                     return (join(&tokens), "wrong separator");
                 }
-                let gap = 1 + self.rng.below(tokens.len() - 1);
+                let gap = 1 + self.rng.index(tokens.len() - 1);
                 let mut line = join(&tokens[..gap]);
                 line.extend(separator.bytes());
                 line.extend(join(&tokens[gap..]));
                 (line, "wrong separator")
             }
             1 => {
-                let byte = 0x80 + self.rng.below(0x80) as u8;
-                let inside = self.rng.below(tokens[at].len() + 1);
+                let byte = 0x80 + self.rng.index(0x80) as u8;
+                let inside = self.rng.index(tokens[at].len() + 1);
                 tokens[at].insert(inside, byte);
                 (join(&tokens), "non-UTF-8")
             }
             2 => {
                 let control = *pick(&mut self.rng, &[0u8, 1, 0x1b, 0x7f, 0x0b, 0x0c]);
-                let inside = self.rng.below(tokens[at].len() + 1);
+                let inside = self.rng.index(tokens[at].len() + 1);
                 tokens[at].insert(inside, control);
                 (join(&tokens), "control character")
             }

@@ -1,7 +1,7 @@
 //! Corruptions: FENs broken in one field, moves that are not legal or not moves at all, wrong
 //! separators, and lines of raw bytes. Each is built to be refused by what protocol.md says.
 
-use crate::players::Rng;
+use crate::common::Rng;
 use crate::rules::registry::TurnGame;
 
 /// Whitespace and invisible characters that protocol.md says do not separate tokens.
@@ -11,7 +11,7 @@ pub const WRONG_SEPARATORS: &[char] = &[
 ];
 
 pub fn pick<'a, T>(rng: &mut Rng, items: &'a [T]) -> &'a T {
-    &items[rng.below(items.len())]
+    &items[rng.index(items.len())]
 }
 
 /// One square of a placement rank: `None` empty, or a piece with its HP (`N(40)`).
@@ -100,7 +100,7 @@ pub fn corrupt_fen(fen: &str, game: TurnGame, rng: &mut Rng) -> (String, &'stati
         }
     };
     let side_to_move_is_white = fields.get(1).is_none_or(|side| side == "w");
-    let what = match rng.below(19) {
+    let what = match rng.index(19) {
         0 => {
             fields[1] = pick(rng, &["x", "W", "B", "white", "-", "wb", "0"]).to_string();
             "side to move"
@@ -157,7 +157,7 @@ pub fn corrupt_fen(fen: &str, game: TurnGame, rng: &mut Rng) -> (String, &'stati
         }
         6 => {
             let mut ranks: Vec<&str> = fields[0].split('/').collect();
-            ranks.remove(rng.below(ranks.len()));
+            ranks.remove(rng.index(ranks.len()));
             fields[0] = ranks.join("/");
             "a rank missing"
         }
@@ -172,8 +172,8 @@ pub fn corrupt_fen(fen: &str, game: TurnGame, rng: &mut Rng) -> (String, &'stati
         }
         8 | 9 => {
             let mut ranks: Vec<String> = fields[0].split('/').map(str::to_string).collect();
-            let at = rng.below(ranks.len());
-            if rng.below(2) == 0 {
+            let at = rng.index(ranks.len());
+            if rng.index(2) == 0 {
                 ranks[at].push('1');
             } else {
                 ranks[at].pop();
@@ -185,7 +185,7 @@ pub fn corrupt_fen(fen: &str, game: TurnGame, rng: &mut Rng) -> (String, &'stati
             let white = match game {
                 // The side to move may have lost its king; the other side may not.
                 TurnGame::Nichess => !side_to_move_is_white,
-                _ => rng.below(2) == 0,
+                _ => rng.index(2) == 0,
             };
             let (king, knight) = if white { ('K', "N") } else { ('k', "n") };
             fields[0] = map_ranks(&fields[0], |_, squares| {
@@ -201,7 +201,7 @@ pub fn corrupt_fen(fen: &str, game: TurnGame, rng: &mut Rng) -> (String, &'stati
             // A side with a king gets a second one (a Nichess side may have lost its king).
             let has = |king: char| fields[0].contains(king);
             let white = match (has('K'), has('k')) {
-                (true, true) => rng.below(2) == 0,
+                (true, true) => rng.index(2) == 0,
                 (white, _) => white,
             };
             let king = if white { "K" } else { "k" };
@@ -231,7 +231,7 @@ pub fn corrupt_fen(fen: &str, game: TurnGame, rng: &mut Rng) -> (String, &'stati
         }
         13 => {
             let mut chars: Vec<char> = fields[0].chars().collect();
-            let at = rng.below(chars.len() + 1);
+            let at = rng.index(chars.len() + 1);
             chars.insert(at, *pick(rng, &['é', '\u{fffd}', 'Ｋ', 'ß']));
             fields[0] = chars.into_iter().collect();
             "non-ASCII"
@@ -250,7 +250,7 @@ pub fn corrupt_fen(fen: &str, game: TurnGame, rng: &mut Rng) -> (String, &'stati
             "adjacent digits"
         }
         15 => {
-            if rng.below(2) == 0 {
+            if rng.index(2) == 0 {
                 fields.truncate(1);
                 "too few fields"
             } else {
@@ -261,7 +261,7 @@ pub fn corrupt_fen(fen: &str, game: TurnGame, rng: &mut Rng) -> (String, &'stati
         }
         17 if game != TurnGame::Nichess => {
             // Two ranks of pawns of one side on top of what it has: more than it may hold.
-            let pawn = if rng.below(2) == 0 { 'P' } else { 'p' };
+            let pawn = if rng.index(2) == 0 { 'P' } else { 'p' };
             let mut ranks: Vec<String> = fields[0].split('/').map(str::to_string).collect();
             let width = expand_rank(&ranks[0]).map_or(8, |squares| squares.len());
             for index in [3, 4] {
@@ -305,7 +305,7 @@ pub fn corrupt_fen(fen: &str, game: TurnGame, rng: &mut Rng) -> (String, &'stati
 /// number `0`, castling letters in another order), if that changes anything.
 pub fn normalise(fen: &str, game: TurnGame, rng: &mut Rng) -> Option<String> {
     let mut fields: Vec<String> = fen.split(' ').map(str::to_string).collect();
-    match rng.below(3) {
+    match rng.index(3) {
         0 if game == TurnGame::Nichess => fields.truncate(2),
         0 if fields.len() == 6 => fields.truncate(4),
         // Not Nichess: its move number counts the plies of its 333-ply limit.
@@ -352,8 +352,8 @@ pub fn random_move(game: TurnGame, rng: &mut Rng) -> String {
         TurnGame::Nichess => (8, 8, &[""]),
     };
     let square = |rng: &mut Rng| {
-        let file = (b'a' + rng.below(files) as u8) as char;
-        format!("{file}{}", 1 + rng.below(ranks))
+        let file = (b'a' + rng.index(files) as u8) as char;
+        format!("{file}{}", 1 + rng.index(ranks))
     };
     format!("{}{}{}", square(rng), square(rng), pick(rng, suffixes))
 }
@@ -361,9 +361,9 @@ pub fn random_move(game: TurnGame, rng: &mut Rng) -> String {
 /// A line of random bytes that starts with a byte invalid in UTF-8 (so it is never a command)
 /// and holds no line end.
 pub fn binary_line(rng: &mut Rng) -> Vec<u8> {
-    let length = rng.below(200);
-    let mut bytes = vec![0x80 + rng.below(0x80) as u8];
-    bytes.extend((0..length).map(|_| match rng.below(256) as u8 {
+    let length = rng.index(200);
+    let mut bytes = vec![0x80 + rng.index(0x80) as u8];
+    bytes.extend((0..length).map(|_| match rng.index(256) as u8 {
         b'\n' => 0,
         byte => byte,
     }));

@@ -5,7 +5,7 @@
 use super::corrupt::{self, pick};
 use super::model::{self, Model};
 use super::step::{Expect, Job, JobKind, Reply, SearchMode, Step};
-use crate::players::Rng;
+use crate::common::Rng;
 use crate::protocol::session::MAX_LINE_BYTES;
 use crate::rules::registry::{AnyGame, TurnGame};
 
@@ -127,10 +127,7 @@ fn variant_name(game: TurnGame) -> &'static str {
 /// A seed spread over all 64 bits (splitmix64, a bijection): `Rng::new` sets the lowest bit,
 /// so seeds that differ only there would give the same lines.
 fn spread(seed: u64) -> u64 {
-    let mut z = seed.wrapping_add(0x9E37_79B9_7F4A_7C15);
-    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-    z ^ (z >> 31)
+    crate::common::Rng::new(seed).next_u64()
 }
 
 pub struct Generator {
@@ -163,11 +160,11 @@ impl Generator {
     }
 
     fn chance(&mut self, per_thousand: usize) -> bool {
-        self.rng.below(1000) < per_thousand
+        self.rng.index(1000) < per_thousand
     }
 
     fn range(&mut self, low: i64, high: i64) -> i64 {
-        low + self.rng.below((high - low + 1) as usize) as i64
+        low + self.rng.index((high - low + 1) as usize) as i64
     }
 
     /// The line that ends a run: `stop` when a job would not end by itself at the end of the
@@ -184,7 +181,7 @@ impl Generator {
     /// The next line.
     pub fn next_step(&mut self) -> Step {
         let interleaved = self.model.job.is_some();
-        let roll = self.rng.below(10_000);
+        let roll = self.rng.index(10_000);
         if roll < 100 {
             let bytes = corrupt::binary_line(&mut self.rng);
             return self.raw(bytes, "binary", interleaved);
@@ -221,10 +218,10 @@ impl Generator {
             bytes.push(b'\n');
             bytes
         };
-        match self.rng.below(5) {
+        match self.rng.index(5) {
             0 => {
                 let pattern = b"position startpos moves e2e4 e7e5 ";
-                let total = MAX_LINE_BYTES + 1 + self.rng.below(5000);
+                let total = MAX_LINE_BYTES + 1 + self.rng.index(5000);
                 let mut bytes: Vec<u8> = pattern.iter().cycle().take(total - 1).copied().collect();
                 bytes.push(b'\n');
                 self.raw(bytes, "huge: over 1 MiB", false)
@@ -260,7 +257,7 @@ impl Generator {
     }
 
     fn plan_free(&mut self) -> Planned {
-        match self.rng.below(1000) {
+        match self.rng.index(1000) {
             0..=199 => self.plan_position(),
             200..=329 => self.plan_go(),
             330..=354 => self.plan_endless(),
@@ -288,7 +285,7 @@ impl Generator {
 
     /// A line while a job runs.
     fn plan_interleaved(&mut self) -> Planned {
-        match self.rng.below(100) {
+        match self.rng.index(100) {
             0..=19 => Planned::good(words("isready"), "isready", Update::None, Reply::ReadyOk),
             20..=27 => self.display(),
             28..=34 => Planned::good(
@@ -297,7 +294,7 @@ impl Generator {
                 Update::PonderHit,
                 Reply::None,
             ),
-            35..=44 => match self.rng.below(3) {
+            35..=44 => match self.rng.index(3) {
                 0 => {
                     let mut planned = self.plan_go();
                     planned.kind = "busy: go";
@@ -319,7 +316,7 @@ impl Generator {
                 Update::NewGame,
                 Reply::None,
             ),
-            _ if self.rng.below(4) == 0 => {
+            _ if self.rng.index(4) == 0 => {
                 Planned::good(words("quit"), "quit", Update::Quit, Reply::Quit)
             }
             _ => Planned::good(words("stop"), "stop", Update::Stop, Reply::None),
@@ -332,7 +329,7 @@ impl Generator {
     }
 
     pub(super) fn plan_simple(&mut self) -> Planned {
-        match self.rng.below(12) {
+        match self.rng.index(12) {
             0..=3 => Planned::good(words("isready"), "isready", Update::None, Reply::ReadyOk),
             4..=6 => self.display(),
             7 => Planned::good(words("uci"), "uci", Update::None, Reply::Uci),
@@ -371,24 +368,24 @@ impl Generator {
             }
         }
         let mut game = kind.start();
-        let plies = self.rng.below(60);
+        let plies = self.rng.index(60);
         model::playout(&mut game, plies, &mut self.rng);
         model::fen(&game)
     }
 
     /// How many moves a `position` plays: mostly a few, sometimes a whole game.
     pub(super) fn some_plies(&mut self) -> usize {
-        match self.rng.below(100) {
-            0..=69 => self.rng.below(9),
-            70..=89 => 8 + self.rng.below(32),
-            90..=97 => 40 + self.rng.below(110),
-            _ => 150 + self.rng.below(250),
+        match self.rng.index(100) {
+            0..=69 => self.rng.index(9),
+            70..=89 => 8 + self.rng.index(32),
+            90..=97 => 40 + self.rng.index(110),
+            _ => 150 + self.rng.index(250),
         }
     }
 
     pub(super) fn plan_position(&mut self) -> Planned {
         let kind = self.model.kind();
-        let (mut fen, mut label) = match self.rng.below(10) {
+        let (mut fen, mut label) = match self.rng.index(10) {
             0..=5 => (None, "position startpos"),
             _ => (Some(self.some_fen()), "position fen"),
         };
@@ -429,16 +426,16 @@ impl Generator {
 
     /// Small limits, so a search takes milliseconds.
     fn limit(&mut self) -> Vec<String> {
-        let text = match self.rng.below(6) {
+        let text = match self.rng.index(6) {
             0 => format!("depth {}", self.range(1, self.max_depth())),
             1 => format!("nodes {}", self.range(1, 3000)),
             2 => format!("movetime {}", self.range(1, 10)),
             3 => {
                 let mut text = format!("wtime {} btime {}", self.range(0, 300), self.range(0, 300));
-                if self.rng.below(2) == 0 {
+                if self.rng.index(2) == 0 {
                     text += &format!(" winc {} binc {}", self.range(0, 20), self.range(0, 20));
                 }
-                if self.rng.below(3) == 0 {
+                if self.rng.index(3) == 0 {
                     text += &format!(" movestogo {}", self.range(0, 30));
                 }
                 text
@@ -455,7 +452,7 @@ impl Generator {
         let mut tokens = words("go");
         let mut searchmoves = Vec::new();
         let mut kind = "go";
-        match self.rng.below(10) {
+        match self.rng.index(10) {
             0 => tokens.extend(words("depth 0")),
             1 => {
                 let (a, b) = (self.range(1, 3000), self.range(1, 3000));
@@ -468,16 +465,16 @@ impl Generator {
                 kind = "go (negative clock)";
             }
             3 | 4 if !legal.is_empty() => {
-                let count = 1 + self.rng.below(3.min(legal.len()));
+                let count = 1 + self.rng.index(3.min(legal.len()));
                 let mut pool = legal.clone();
                 for _ in 0..count {
-                    let at = self.rng.below(pool.len());
+                    let at = self.rng.index(pool.len());
                     searchmoves.push(pool.swap_remove(at));
                 }
                 let mut listed = words("searchmoves");
                 listed.extend(searchmoves.iter().cloned());
                 let limit = self.limit();
-                if self.rng.below(2) == 0 {
+                if self.rng.index(2) == 0 {
                     tokens.extend(listed.into_iter().chain(limit));
                 } else {
                     tokens.extend(limit.into_iter().chain(listed));
@@ -498,9 +495,9 @@ impl Generator {
 
     /// `go infinite` or `go ponder` with a limit.
     fn plan_endless(&mut self) -> Planned {
-        let (tokens, mode, kind) = if self.rng.below(2) == 0 {
+        let (tokens, mode, kind) = if self.rng.index(2) == 0 {
             let mut tokens = words("go infinite");
-            if self.rng.below(4) == 0 {
+            if self.rng.index(4) == 0 {
                 tokens.extend(self.limit());
             }
             (tokens, SearchMode::Endless, "go infinite")
@@ -521,7 +518,7 @@ impl Generator {
         let position = self.model.searched(Vec::new());
         let wide = position.legal.len() >= 15
             && (self.model.kind() != TurnGame::Nichess || model::plies_played(&position.fen) < 300);
-        if wide && self.rng.below(4) != 0 {
+        if wide && self.rng.index(4) != 0 {
             let job = Job {
                 kind: JobKind::Perft {
                     depth: 8,
@@ -560,7 +557,7 @@ impl Generator {
     }
 
     pub(super) fn plan_setoption(&mut self) -> Planned {
-        let (name, value, update, kind) = match self.rng.below(7) {
+        let (name, value, update, kind) = match self.rng.index(7) {
             0 => {
                 let name = *pick(&mut self.rng, &["Hash", "hash", "HASH"]);
                 let value = *pick(&mut self.rng, &[1, 2, 4, 8, 16, 32]);
@@ -616,7 +613,7 @@ impl Generator {
                     &mut self.rng,
                     &[TurnGame::Chess, TurnGame::Millennium, TurnGame::Nichess],
                 );
-                let value = match self.rng.below(4) {
+                let value = match self.rng.index(4) {
                     0 => variant_name(game).to_uppercase(),
                     _ => variant_name(game).to_string(),
                 };
@@ -641,7 +638,7 @@ impl Generator {
             let blank = *pick(&mut self.rng, &["", " ", "\t", " \t  "]);
             bytes = blank.as_bytes().to_vec();
         } else {
-            let roll = if vary { self.rng.below(100) } else { 99 };
+            let roll = if vary { self.rng.index(100) } else { 99 };
             let broken = planned.kind == "broken text" || roll < 4;
             if broken {
                 let (text, kind) = self.break_text(&planned.tokens);
@@ -650,7 +647,7 @@ impl Generator {
                 planned.expect = Expect::Bad;
             } else if roll < 14 {
                 bytes = Vec::new();
-                if self.rng.below(3) == 0 {
+                if self.rng.index(3) == 0 {
                     bytes.extend(self.spacing().bytes());
                 }
                 for (index, token) in planned.tokens.iter().enumerate() {
@@ -659,7 +656,7 @@ impl Generator {
                     }
                     bytes.extend(token.bytes());
                 }
-                if self.rng.below(3) == 0 {
+                if self.rng.index(3) == 0 {
                     bytes.extend(self.spacing().bytes());
                 }
             } else {
@@ -667,7 +664,7 @@ impl Generator {
             }
         }
         // A `\r` that ends the text must not be read as part of the line end.
-        let crlf = (vary && self.rng.below(10) == 0) || bytes.last() == Some(&b'\r');
+        let crlf = (vary && self.rng.index(10) == 0) || bytes.last() == Some(&b'\r');
         bytes.extend_from_slice(if crlf { b"\r\n" } else { b"\n" });
         let mut step = Step {
             bytes,
@@ -733,7 +730,7 @@ impl Generator {
 
     /// A run of spaces and tabs.
     fn spacing(&mut self) -> String {
-        (0..1 + self.rng.below(3))
+        (0..1 + self.rng.index(3))
             .map(|_| *pick(&mut self.rng, &[' ', '\t']))
             .collect()
     }

@@ -3,7 +3,7 @@
 //! protocol.md says a world is refused, and the replay of every `bestturn` by the rules.
 
 use super::corrupt::{pick, WRONG_SEPARATORS};
-use crate::players::Rng;
+use crate::common::Rng;
 use crate::rules::megachess::{
     Coord, Facing, Kind, MegachessParams, Move, PlayerId, Team, World, WorldView,
 };
@@ -68,14 +68,14 @@ pub fn parity_fixed(text: &str) -> String {
 
 fn coord(rng: &mut Rng, width: u32, height: u32) -> Coord {
     Coord::new(
-        rng.below(width as usize) as u32,
-        rng.below(height as usize) as u32,
+        rng.index(width as usize) as u32,
+        rng.index(height as usize) as u32,
     )
 }
 
 /// A square near `centre` (within `spread`), on the board.
 fn near(rng: &mut Rng, centre: Coord, spread: u32, width: u32, height: u32) -> Coord {
-    let offset = |rng: &mut Rng| rng.below(2 * spread as usize + 1) as i64 - spread as i64;
+    let offset = |rng: &mut Rng| rng.index(2 * spread as usize + 1) as i64 - spread as i64;
     let x = (centre.x as i64 + offset(rng)).clamp(0, width as i64 - 1);
     let y = (centre.y as i64 + offset(rng)).clamp(0, height as i64 - 1);
     Coord::new(x as u32, y as u32)
@@ -84,15 +84,15 @@ fn near(rng: &mut Rng, centre: Coord, spread: u32, width: u32, height: u32) -> C
 /// A board size: mostly small or the default, sometimes the largest the protocol allows or a
 /// long thin strip.
 fn size(rng: &mut Rng) -> (u32, u32) {
-    match rng.below(10) {
-        0..=2 => (8 + rng.below(57) as u32, 8 + rng.below(57) as u32),
+    match rng.index(10) {
+        0..=2 => (8 + rng.index(57) as u32, 8 + rng.index(57) as u32),
         3..=4 => (256, 256),
         5 => (MAX_SIDE, MAX_SIDE),
-        6 => (1 + rng.below(MAX_SIDE as usize) as u32, MAX_SIDE),
-        7 => (*pick(rng, &[1, 2, 3]), MAX_SIDE - rng.below(3) as u32),
+        6 => (1 + rng.index(MAX_SIDE as usize) as u32, MAX_SIDE),
+        7 => (*pick(rng, &[1, 2, 3]), MAX_SIDE - rng.index(3) as u32),
         _ => (
-            1 + rng.below(MAX_SIDE as usize) as u32,
-            1 + rng.below(MAX_SIDE as usize) as u32,
+            1 + rng.index(MAX_SIDE as usize) as u32,
+            1 + rng.index(MAX_SIDE as usize) as u32,
         ),
     }
 }
@@ -103,13 +103,13 @@ fn size(rng: &mut Rng) -> (u32, u32) {
 pub fn random_world(rng: &mut Rng, params: &MegachessParams, huge: bool) -> Told {
     let (width, height) = size(rng);
     let area = width as u64 * height as u64;
-    let players = 1 + rng.below(6);
+    let players = 1 + rng.index(6);
     let mut ids = BTreeSet::new();
     while ids.len() < players {
-        let id = match rng.below(4) {
-            0 => u32::MAX - rng.below(3) as u32,
-            1 => 1 + rng.below(1_000_000) as u32,
-            _ => 1 + rng.below(9) as u32,
+        let id = match rng.index(4) {
+            0 => u32::MAX - rng.index(3) as u32,
+            1 => 1 + rng.index(1_000_000) as u32,
+            _ => 1 + rng.index(9) as u32,
         };
         ids.insert(id);
     }
@@ -120,11 +120,11 @@ pub fn random_world(rng: &mut Rng, params: &MegachessParams, huge: bool) -> Told
     let (me, my_team) = *pick(rng, &roster);
     let turn = pick_turn(rng, my_team);
     let wanted = match huge {
-        true => 1000 + rng.below(3000),
-        false => 1 + rng.below(40),
+        true => 1000 + rng.index(3000),
+        false => 1 + rng.index(40),
     }
     .min(area as usize);
-    let spread = match rng.below(3) {
+    let spread = match rng.index(3) {
         0 => 2,
         1 => 8,
         _ => 40,
@@ -135,16 +135,16 @@ pub fn random_world(rng: &mut Rng, params: &MegachessParams, huge: bool) -> Told
     for &(id, _) in &roster {
         let centre = coord(rng, width, height);
         centres.push(centre);
-        if rng.below(5) != 0 && taken.insert(centre) {
+        if rng.index(5) != 0 && taken.insert(centre) {
             pieces.push(format!("{id}K{centre}"));
         }
     }
     let mut tries = 0;
     while pieces.len() < wanted && tries < wanted * 4 {
         tries += 1;
-        let neutral = rng.below(8) == 0;
-        let owner_index = rng.below(roster.len());
-        let at = match rng.below(4) {
+        let neutral = rng.index(8) == 0;
+        let owner_index = rng.index(roster.len());
+        let at = match rng.index(4) {
             0 => coord(rng, width, height),
             _ => near(rng, centres[owner_index], spread, width, height),
         };
@@ -164,8 +164,8 @@ pub fn random_world(rng: &mut Rng, params: &MegachessParams, huge: bool) -> Told
         );
         let owner = if neutral { 0 } else { roster[owner_index].0 };
         let mut token = format!("{owner}{}{at}", kind.letter());
-        let moved = rng.below(2) == 0;
-        let orthogonal = kind == Kind::Bishop && rng.below(3) == 0;
+        let moved = rng.index(2) == 0;
+        let orthogonal = kind == Kind::Bishop && rng.index(3) == 0;
         if moved || orthogonal {
             token.push('.');
             if moved {
@@ -175,9 +175,9 @@ pub fn random_world(rng: &mut Rng, params: &MegachessParams, huge: bool) -> Told
                 token.push('o');
             }
         }
-        if !neutral && rng.below(4) == 0 {
+        if !neutral && rng.index(4) == 0 {
             let full = params.full_life(kind);
-            let life = 1 + rng.below(full.max(1) as usize) as u32;
+            let life = 1 + rng.index(full.max(1) as usize) as u32;
             token.push_str(&format!("/{life}"));
         }
         pieces.push(token);
@@ -201,10 +201,10 @@ pub fn random_world(rng: &mut Rng, params: &MegachessParams, huge: bool) -> Told
 /// A turn of `team`; sometimes the largest there is, and now and then one of the other team's
 /// parity (issue 26, 4a: `me` says whose turn it is).
 fn pick_turn(rng: &mut Rng, team: Team) -> u64 {
-    let base = match rng.below(10) {
-        0 => MAX_TURN - rng.below(2) as u64,
-        1..=2 => 1 + rng.below(1_000_000) as u64,
-        _ => 1 + rng.below(50) as u64,
+    let base = match rng.index(10) {
+        0 => MAX_TURN - rng.index(2) as u64,
+        1..=2 => 1 + rng.index(1_000_000) as u64,
+        _ => 1 + rng.index(50) as u64,
     };
     let right = if Team::of_turn(base) == team {
         base
@@ -213,7 +213,7 @@ fn pick_turn(rng: &mut Rng, team: Team) -> u64 {
     } else {
         base + 1
     };
-    match rng.below(20) {
+    match rng.index(20) {
         0 if right < MAX_TURN => right + 1,
         _ => right,
     }
@@ -222,12 +222,12 @@ fn pick_turn(rng: &mut Rng, team: Team) -> u64 {
 /// A world of armies in their start formation, played a few turns by random legal moves: the
 /// worlds a server sends (many moves, captures, hand-overs, fading).
 pub fn played_world(rng: &mut Rng, params: &MegachessParams) -> Told {
-    let side = 24 + rng.below(40) as u32;
+    let side = 24 + rng.index(40) as u32;
     let mut world_params = *params;
     world_params.width = side;
     world_params.height = side;
     let mut world = World::new(world_params, rng.next_u64());
-    let count = 2 + rng.below(3);
+    let count = 2 + rng.index(3);
     let mut ids = Vec::new();
     for index in 0..count {
         let id = 1 + index as PlayerId;
@@ -240,8 +240,8 @@ pub fn played_world(rng: &mut Rng, params: &MegachessParams) -> Told {
             continue;
         }
         let corner = Coord::new(
-            rng.below((side - 8) as usize) as u32,
-            rng.below((side - 8) as usize) as u32,
+            rng.index((side - 8) as usize) as u32,
+            rng.index((side - 8) as usize) as u32,
         );
         let facing = *pick(
             rng,
@@ -251,14 +251,14 @@ pub fn played_world(rng: &mut Rng, params: &MegachessParams) -> Told {
             ids.push(id);
         }
     }
-    let turns = rng.below(12);
+    let turns = rng.index(12);
     for _ in 0..turns {
         let team = world.team_to_move();
         for &id in &ids {
             if world.player(id).is_none_or(|p| p.team != team) {
                 continue;
             }
-            for _ in 0..rng.below(6) {
+            for _ in 0..rng.index(6) {
                 let moves = world.legal_moves(id);
                 if moves.is_empty() {
                     break;
@@ -283,8 +283,8 @@ pub fn played_world(rng: &mut Rng, params: &MegachessParams) -> Told {
         }
         false => *pick(rng, &mine),
     };
-    let line = match rng.below(3) {
-        0 => world.position_line(me, Some(2 + rng.below(10) as u32)),
+    let line = match rng.index(3) {
+        0 => world.position_line(me, Some(2 + rng.index(10) as u32)),
         _ => world.position_line(me, None),
     };
     let text = line
@@ -319,7 +319,7 @@ pub fn corrupt_world(told: &Told, rng: &mut Rng) -> (String, &'static str) {
     let add = |own: &mut Vec<String>, token: String| own.push(token);
     let join = |own: Vec<String>| own.join(" ");
     for _ in 0..8 {
-        match rng.below(16) {
+        match rng.index(16) {
             0 if !piece_words.is_empty() => {
                 let index = *pick(rng, &piece_words);
                 let square = square_of(&words[index]);
@@ -327,7 +327,7 @@ pub fn corrupt_world(told: &Told, rng: &mut Rng) -> (String, &'static str) {
                 return (join(own), "world: two pieces on one square");
             }
             1 => {
-                let square = match rng.below(2) {
+                let square = match rng.index(2) {
                     0 => format!("{size_w},0"),
                     _ => format!("0,{size_h}"),
                 };
@@ -339,7 +339,7 @@ pub fn corrupt_world(told: &Told, rng: &mut Rng) -> (String, &'static str) {
                 return (join(own), "world: an owner not among the players");
             }
             3 => {
-                let bad = match rng.below(5) {
+                let bad = match rng.index(5) {
                     0 => "0:a".to_string(),
                     1 => format!("{first_id}:m"),
                     2 => format!("{free_id}:x"),
@@ -371,7 +371,7 @@ pub fn corrupt_world(told: &Told, rng: &mut Rng) -> (String, &'static str) {
                 return (join(own), "world: a neutral king");
             }
             8 => {
-                let token = match rng.below(5) {
+                let token = match rng.index(5) {
                     0 => format!("{first_id}P0,0/0"),
                     1 => format!("{first_id}P0,0/99999999"),
                     2 => "0P0,0/1".to_string(),
@@ -382,7 +382,7 @@ pub fn corrupt_world(told: &Told, rng: &mut Rng) -> (String, &'static str) {
                 return (join(own), "world: a bad life");
             }
             9 => {
-                let token = match rng.below(5) {
+                let token = match rng.index(5) {
                     0 => format!("{first_id}R0,0.o"),
                     1 => format!("{first_id}P0,0.mm"),
                     2 => format!("{first_id}P0,0."),
@@ -393,7 +393,7 @@ pub fn corrupt_world(told: &Told, rng: &mut Rng) -> (String, &'static str) {
                 return (join(own), "world: a bad piece");
             }
             10 => {
-                let (w, h) = match rng.below(3) {
+                let (w, h) = match rng.index(3) {
                     0 => ("0".to_string(), size_h.to_string()),
                     1 => (size_w.to_string(), (MAX_SIDE as u64 + 1).to_string()),
                     _ => ("-1".to_string(), size_h.to_string()),
@@ -415,7 +415,7 @@ pub fn corrupt_world(told: &Told, rng: &mut Rng) -> (String, &'static str) {
                 let token = &words[index];
                 let square = square_of(token);
                 let (x, y) = square.split_once(',').unwrap_or(("0", "0"));
-                let padded = match rng.below(2) {
+                let padded = match rng.index(2) {
                     0 => format!("0{x},{y}"),
                     _ => format!("{x},00{y}"),
                 };
@@ -425,8 +425,8 @@ pub fn corrupt_world(told: &Told, rng: &mut Rng) -> (String, &'static str) {
             13 => {
                 // 4c: a turn past MAX_TURN (of the right parity, so only the range is wrong).
                 if let Some(t) = at("turn") {
-                    let over = MAX_TURN + 1 + rng.below(1000) as u64 * 2;
-                    let over = match rng.below(3) {
+                    let over = MAX_TURN + 1 + rng.index(1000) as u64 * 2;
+                    let over = match rng.index(3) {
                         0 => u64::MAX - 1,
                         _ => over,
                     };

@@ -16,7 +16,7 @@ use super::peer::{Launcher, Next, Peer};
 use super::realtime::{Referee, Verdict};
 use super::report::{reproducer, Failure, Report};
 use super::step::Expect;
-use crate::players::Rng;
+use crate::common::Rng;
 use crate::rules::megachess::MegachessParams;
 use crate::rules::realtime::{Color, Order, RealtimeParams, RealtimeState};
 use crate::rules::registry::TurnGame;
@@ -840,10 +840,7 @@ impl Mixed {
 
 /// splitmix64, as the turn generator spreads its seed.
 fn spread(seed: u64) -> u64 {
-    let mut z = seed.wrapping_add(0x9E37_79B9_7F4A_7C15);
-    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-    z ^ (z >> 31)
+    crate::common::Rng::new(seed).next_u64()
 }
 
 fn home_salt(home: Home) -> u64 {

@@ -3,7 +3,7 @@
 //! line it expects to be accepted.
 
 use super::step::{Job, Searched};
-use crate::players::Rng;
+use crate::common::Rng;
 use crate::rules::registry::{dispatch, AnyGame, TurnGame};
 use crate::rules::{Game, GameRecord, MoveList};
 
@@ -103,7 +103,7 @@ pub fn playout(game: &mut AnyGame, plies: usize, rng: &mut Rng) -> Vec<String> {
             if moves.is_empty() {
                 break;
             }
-            let mv = moves[rng.below(moves.len())];
+            let mv = moves[rng.index(moves.len())];
             played.push(record.position().move_text(mv));
             record.play(mv);
         }

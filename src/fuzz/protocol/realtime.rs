@@ -4,7 +4,7 @@
 //! simulator plays it, plays the other side, and judges every `order` Roger prints.
 
 use super::corrupt::{pick, WRONG_SEPARATORS};
-use crate::players::Rng;
+use crate::common::Rng;
 use crate::rules::realtime::{
     Color, Event, EventKind, Ms, Order, RealtimeParams, RealtimeState, Removal,
 };
@@ -26,23 +26,23 @@ const JUDGED_MS: Ms = 10_000;
 /// A state reached by playing a random game from the start: orders of either side at random
 /// and time passing by random steps; now and then a pawn taking en passant, caught on its way.
 pub fn random_state(params: RealtimeParams, rng: &mut Rng) -> RealtimeState {
-    if rng.below(10) == 0 {
+    if rng.index(10) == 0 {
         if let Some(state) = en_passant_in_flight(params, rng) {
             return state;
         }
     }
     let mut state = RealtimeState::start(params);
-    let steps = match rng.below(10) {
+    let steps = match rng.index(10) {
         0 => 0,
-        1..=6 => rng.below(30),
-        _ => 30 + rng.below(200),
+        1..=6 => rng.index(30),
+        _ => 30 + rng.index(200),
     };
     let tick = params.tick();
     for _ in 0..steps {
         if state.outcome().is_some() {
             break;
         }
-        if rng.below(3) < 2 {
+        if rng.index(3) < 2 {
             let color = *pick(rng, &[Color::White, Color::Black]);
             let orders = state.orders(color);
             if !orders.is_empty() {
@@ -50,7 +50,7 @@ pub fn random_state(params: RealtimeParams, rng: &mut Rng) -> RealtimeState {
                 let _ = state.apply(color, order, &mut Vec::new());
             }
         } else {
-            let step = 1 + rng.below((tick * 3) as usize) as Ms;
+            let step = 1 + rng.index((tick * 3) as usize) as Ms;
             let at = state.now() + step;
             state.advance_to(at, &mut Vec::new());
         }
@@ -87,7 +87,7 @@ fn en_passant_in_flight(params: RealtimeParams, rng: &mut Rng) -> Option<Realtim
         at += 1 + tick / 4;
     }
     state.apply(mover.flip(), take, &mut Vec::new()).ok()?;
-    let along = 1 + rng.below(tick as usize) as Ms;
+    let along = 1 + rng.index(tick as usize) as Ms;
     let at = state.now() + along;
     state.advance_to(at, &mut Vec::new());
     Some(state)
@@ -185,13 +185,13 @@ pub fn corrupt_state(state: &RealtimeState, rng: &mut Rng) -> (String, &'static 
     let board = squares(place).unwrap_or_else(|| vec![None; 64]);
     let empty: Vec<usize> = (0..64).filter(|&i| board[i].is_none()).collect();
     for _ in 0..8 {
-        match rng.below(15) {
+        match rng.index(15) {
             0 => {
-                own.push(format!("m:N:b1c3:{}", now + 1 + rng.below(5000) as Ms));
+                own.push(format!("m:N:b1c3:{}", now + 1 + rng.index(5000) as Ms));
                 return (join(own), "state: a start after the clock");
             }
             1 => {
-                own[3] = (now + 1 + rng.below(1000) as Ms).to_string();
+                own[3] = (now + 1 + rng.index(1000) as Ms).to_string();
                 return (join(own), "state: last removal after the clock");
             }
             2 => {
@@ -240,7 +240,7 @@ pub fn corrupt_state(state: &RealtimeState, rng: &mut Rng) -> (String, &'static 
             5 if !over => {
                 let last: Ms = removal.parse().unwrap_or(0);
                 let draw = state.params().no_capture_draw();
-                own[2] = (last + draw + rng.below(1000) as Ms).to_string();
+                own[2] = (last + draw + rng.index(1000) as Ms).to_string();
                 return (join(own), "state: the clock at the no-capture draw");
             }
             6 => {
@@ -270,7 +270,7 @@ pub fn corrupt_state(state: &RealtimeState, rng: &mut Rng) -> (String, &'static 
                 return (join(own), "state: a malformed token");
             }
             8 => {
-                let broken = match rng.below(4) {
+                let broken = match rng.index(4) {
                     0 => format!("{place}/8"),
                     1 => place.rsplit_once('/').map_or("8".into(), |(a, _)| a.into()),
                     2 => place.replacen('/', "x/", 1),
@@ -288,7 +288,7 @@ pub fn corrupt_state(state: &RealtimeState, rng: &mut Rng) -> (String, &'static 
                 return (join(own), "state: a clock that is no number");
             }
             10 => {
-                let kept = 1 + rng.below(3);
+                let kept = 1 + rng.index(3);
                 return (fields[..kept].join(" "), "state: fields missing");
             }
             11 => {
@@ -608,7 +608,7 @@ impl Referee {
         };
         for _ in 0..6 {
             let mut fake = base.clone();
-            match rng.below(4) {
+            match rng.index(4) {
                 0 if fake.ms > self.clock => fake.ms -= 1,
                 1 => fake.ms += 1,
                 2 => match &mut fake.kind {

@@ -2,7 +2,7 @@
 //! the text of what went wrong; the game loop in [`super`] adds the reproducer.
 
 use super::FuzzedGame;
-use crate::players::Rng;
+use crate::common::Rng;
 use crate::rules::registry;
 use crate::rules::{
     parse_move_squares, EndReason, Game, GameRecord, MoveList, Outcome, PackedMove, RuleError,
@@ -89,7 +89,7 @@ pub fn other_forms<G: Game>(fen: &str, rng: &mut Rng) -> Check {
     let shuffle = |field: &mut String, rng: &mut Rng| {
         let mut letters: Vec<char> = field.chars().collect();
         for i in (1..letters.len()).rev() {
-            letters.swap(i, rng.below(i + 1));
+            letters.swap(i, rng.index(i + 1));
         }
         *field = letters.into_iter().collect();
     };
@@ -99,15 +99,15 @@ pub fn other_forms<G: Game>(fen: &str, rng: &mut Rng) -> Check {
     if fields.len() >= 7 {
         shuffle(&mut fields[6], rng);
     }
-    if fields.len() == 6 && fields[4] == "0" && fields[5] == "1" && rng.below(2) == 0 {
+    if fields.len() == 6 && fields[4] == "0" && fields[5] == "1" && rng.index(2) == 0 {
         fields.truncate(4);
-    } else if fields.len() >= 6 && fields[5] == "1" && rng.below(2) == 0 {
+    } else if fields.len() >= 6 && fields[5] == "1" && rng.index(2) == 0 {
         fields[5] = "0".to_string();
     }
     let mut form = String::new();
     for field in &fields {
         if !form.is_empty() {
-            form.push_str([" ", "  ", "\t", " \t "][rng.below(4)]);
+            form.push_str([" ", "  ", "\t", " \t "][rng.index(4)]);
         }
         form.push_str(field);
     }
@@ -211,7 +211,7 @@ pub fn move_parsing<G: Game>(
     rng: &mut Rng,
 ) -> Check {
     if !legal.is_empty() {
-        let mv = legal[rng.below(legal.len())];
+        let mv = legal[rng.index(legal.len())];
         let text = position.move_text(mv);
         let read = position.parse_move(&text);
         ensure!(
@@ -220,10 +220,10 @@ pub fn move_parsing<G: Game>(
         );
     }
     let square = |rng: &mut Rng| {
-        let file = (b'a' + rng.below(G::FILES as usize) as u8) as char;
-        format!("{file}{}", rng.below(G::RANKS as usize) + 1)
+        let file = (b'a' + rng.index(G::FILES as usize) as u8) as char;
+        format!("{file}{}", rng.index(G::RANKS as usize) + 1)
     };
-    let suffix = G::MOVE_SUFFIXES[rng.below(G::MOVE_SUFFIXES.len())];
+    let suffix = G::MOVE_SUFFIXES[rng.index(G::MOVE_SUFFIXES.len())];
     let text = format!("{}{}{suffix}", square(rng), square(rng));
     let is_legal = legal.iter().any(|&mv| position.move_text(mv) == text);
     match position.parse_move(&text) {

@@ -3,7 +3,8 @@
 //! (the same layout shifted, so that a 1,000,000-wide board and a 256-wide one hold the same
 //! pieces around the army).
 
-use crate::rules::megachess::{Coord, Kind, MegachessParams, PlayerId, SplitMix, Team, World};
+use crate::common::Rng;
+use crate::rules::megachess::{Coord, Kind, MegachessParams, PlayerId, Team, World};
 
 /// The planning player of a crowd world.
 pub const CROWD_ME: PlayerId = 1;
@@ -11,11 +12,11 @@ pub const CROWD_ME: PlayerId = 1;
 const PER_ENEMY: usize = 100;
 
 /// A number in `0..n` from the rules' splitmix64 generator, by modulo, so the worlds repeat.
-fn below(random: &mut SplitMix, n: u32) -> u32 {
+fn below(random: &mut Rng, n: u32) -> u32 {
     (random.next_u64() % n as u64) as u32
 }
 
-fn random_kind(random: &mut SplitMix) -> Kind {
+fn random_kind(random: &mut Rng) -> Kind {
     match below(random, 16) {
         0 => Kind::Queen,
         1 | 2 => Kind::Rook,
@@ -44,7 +45,7 @@ pub fn crowd_world(
         ..MegachessParams::default()
     };
     let mut world = World::new(params, seed);
-    let mut random = SplitMix::new(seed);
+    let mut random = Rng::new(seed);
     world
         .add_player(CROWD_ME, Team::Alabaster)
         .expect("a new player");

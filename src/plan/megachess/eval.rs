@@ -403,8 +403,9 @@ pub fn affected(local: &Local, undo: &Undo, out: &mut Vec<usize>) {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::common::Rng;
     use crate::plan::megachess::crowd::{crowd_world, CROWD_ME};
-    use crate::rules::megachess::{SplitMix, Team, NEUTRAL};
+    use crate::rules::megachess::{Team, NEUTRAL};
 
     /// Along random plans (moves tried and taken back, moves kept, enemy kings taken, bonus
     /// pieces collected), the judge's kept threats on every piece of mine are what a fresh
@@ -415,7 +416,7 @@ mod tests {
         let mut kings_taken = 0;
         for seed in 1..=24u64 {
             let mut world = crowd_world(96, 96, 30, 30, 24, 60, seed);
-            let mut random = SplitMix::new(seed);
+            let mut random = Rng::new(seed);
             // A second enemy player whose king stands beside the army: its capture hands the
             // army over.
             world.add_player(9, Team::Metal).unwrap();

@@ -199,7 +199,7 @@ impl Grid {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::rules::megachess::SplitMix;
+    use crate::common::Rng;
 
     /// The dense grid (with its border) and the hash map answer every walk and every
     /// neighbour alike, and as coordinates say: the edge of the window ends a walk.
@@ -215,7 +215,7 @@ mod tests {
             rect,
             map: SquareMap::default(),
         };
-        let mut random = SplitMix::new(5);
+        let mut random = Rng::new(5);
         let mut piece = 0;
         for x in rect.min.x..=rect.max.x {
             for y in rect.min.y..=rect.max.y {

@@ -9,8 +9,9 @@
 
 use super::meter::{Deadline, Meter};
 use super::{legal_prefix, MegachessPlanner, Sketch, Sketching};
+use crate::common::Rng;
 use crate::plan::PlanProgress;
-use crate::rules::megachess::{Coord, Move, PlayerId, SplitMix, World, KING_STEPS};
+use crate::rules::megachess::{Coord, Move, PlayerId, World, KING_STEPS};
 use std::sync::atomic::{AtomicBool, Ordering};
 
 /// Enemy players whose replies a play-out plans: the ones whose kings are nearest mine.
@@ -36,7 +37,7 @@ impl MegachessPlanner {
         me: PlayerId,
         deadline: Deadline<'_>,
         stop: &AtomicBool,
-        choices: &mut SplitMix,
+        choices: &mut Rng,
         progress: &mut dyn FnMut(&PlanProgress),
     ) -> Vec<Move> {
         let meter = deadline.meter();

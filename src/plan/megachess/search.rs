@@ -9,7 +9,8 @@
 use super::eval::{affected, approach_distance, approach_targets, Judge, KING_CAPTURE};
 use super::local::{reach, Local, Side, DIRECTIONS};
 use super::meter::Deadline;
-use crate::rules::megachess::{Coord, Kind, Move, SplitMix};
+use crate::common::Rng;
+use crate::rules::megachess::{Coord, Kind, Move};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
 
@@ -58,7 +59,7 @@ pub fn plan(
     fallback_target: Option<Coord>,
     deadline: Deadline<'_>,
     stop: &AtomicBool,
-    mut jitter: Option<&mut SplitMix>,
+    mut jitter: Option<&mut Rng>,
     progress: &mut dyn FnMut(&Outcome),
 ) -> Outcome {
     let mut judge = Judge::new(local);

@@ -5,8 +5,8 @@
 //! that judge within `MARGIN_PER_LEVEL * (20 - level)` of the best. An order that wins the game
 //! is never let pass. Level 20 plays as without the option.
 
+use crate::common::Rng;
 use crate::engine::{strength_options, OptionSpec, OptionValue, Strength};
-use crate::rules::megachess::SplitMix;
 
 /// Per level below 20, how far below the best order (in hundredths of a pawn) a choice may
 /// judge: at level 0 a rook's worth.
@@ -19,7 +19,7 @@ pub const MAX_SKILL: f64 = 20.0;
 pub struct RealtimeSkill {
     strength: Strength,
     seed: u64,
-    random: SplitMix,
+    random: Rng,
 }
 
 impl Default for RealtimeSkill {
@@ -33,7 +33,7 @@ impl RealtimeSkill {
         RealtimeSkill {
             strength: Strength::default(),
             seed: 0,
-            random: SplitMix::new(0),
+            random: Rng::new(0),
         }
     }
 
@@ -59,7 +59,7 @@ impl RealtimeSkill {
 
     /// Restarts the draws: a game from the same start with the same seed is played alike.
     pub fn new_game(&mut self) {
-        self.random = SplitMix::new(self.seed);
+        self.random = Rng::new(self.seed);
     }
 
     /// The level, 0 to 20 (fractional through `UCI_Elo`).

@@ -5,7 +5,7 @@
 //!
 //! [`turn`] is the dialect of the alternating games: `ucinewgame`, `position`, `go`, `stop`,
 //! `ponderhit`. A realtime or world dialect plugs in as another implementation of [`Dialect`],
-//! given out by the [`Agent`](super::session::Agent)s that play those games.
+//! given out by the [`Agent`]s that play those games.
 
 pub mod megachess;
 pub mod realtime;
@@ -15,6 +15,18 @@ use super::output::Output;
 use crate::engine::OptionSpec;
 use crate::rules::registry::Family;
 use std::io;
+
+/// What the session serves: it names itself and gives a dialect for each family it plays.
+pub trait Agent {
+    /// The `id name` of the `uci` reply.
+    fn name(&self) -> String;
+
+    /// The families whose games it plays; `UCI_Variant` offers every game of these.
+    fn families(&self) -> &'static [Family];
+
+    /// A new dialect serving the games of `family`, or `None` when it does not play them.
+    fn dialect(&self, family: Family) -> Option<Box<dyn Dialect>>;
+}
 
 /// The language of the session's shared commands.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -4,6 +4,7 @@
 
 use super::megachess::MegachessDialect;
 use super::realtime::RealtimeDialect;
+use super::Agent;
 use super::{Dialect, Language};
 use crate::engine::{Background, Engine, GoParams, OptionSpec, Report};
 use crate::plan::megachess::MegachessPlanner;
@@ -11,7 +12,6 @@ use crate::plan::realtime::RealtimePlanner;
 use crate::plan::{MegachessPlayer, RealtimePlayer};
 use crate::protocol::output::Output;
 use crate::protocol::parse::{parse_command, Command, PositionStart};
-use crate::protocol::session::Agent;
 use crate::protocol::{print, shell};
 use crate::rules::registry::Family;
 use std::io;

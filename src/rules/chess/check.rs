@@ -55,7 +55,7 @@ impl Chess {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::players::Rng;
+    use crate::common::Rng;
     use crate::rules::{Game, MoveList};
 
     /// Every legal move of random games, and of positions full of special moves: checking
@@ -98,7 +98,7 @@ mod tests {
                     moves_checked += 1;
                     checks += after as usize;
                 }
-                position = position.play(moves[rng.below(moves.len())]);
+                position = position.play(moves[rng.index(moves.len())]);
             }
         }
         starts.clear();

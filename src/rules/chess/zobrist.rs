@@ -1,6 +1,6 @@
 //! Zobrist keys, generated at compile time from a fixed seed.
 
-use crate::rules::zobrist::KeyStream;
+use crate::common::Rng;
 
 pub struct Keys {
     /// `pieces[piece code][square]`, piece code = kind + 6 * colour.
@@ -12,11 +12,11 @@ pub struct Keys {
 }
 
 const fn make_keys() -> Keys {
-    let mut stream = KeyStream::new(0x5EED_0FC4_E55E_ED00);
+    let mut stream = Rng::new(0x5EED_0FC4_E55E_ED00);
     let pieces = stream.table();
-    let black_to_move = stream.next();
+    let black_to_move = stream.next_u64();
     // Castling keys are the XOR of one key per right, so a set of rights has one key.
-    let rights: [u64; 4] = stream.keys();
+    let rights: [u64; 4] = stream.draws();
     let mut castling = [0u64; 16];
     let mut set = 0;
     while set < 16 {
@@ -33,7 +33,7 @@ const fn make_keys() -> Keys {
         pieces,
         black_to_move,
         castling,
-        en_passant_file: stream.keys(),
+        en_passant_file: stream.draws(),
     }
 }
 

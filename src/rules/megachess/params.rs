@@ -1,7 +1,7 @@
 //! The world's run-time parameters: every number the rules page calls a parameter.
 
 use super::Kind;
-use crate::rules::registry::Parameter;
+use crate::rules::parameter::Parameter;
 
 /// The parameters of one world. Piece ranges (queen 7, rook and bishop 6) are rules, not
 /// parameters, and live in the movement table.

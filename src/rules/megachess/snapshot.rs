@@ -3,8 +3,8 @@
 //! error, never a world that breaks the rules' invariants.
 
 use super::hash::{fixed_state, FastMap, FastSet};
-use super::random::SplitMix;
 use super::{Kind, MegachessParams, Piece, PieceId, Player, World, NEUTRAL};
+use crate::common::Rng;
 use std::collections::BTreeMap;
 
 /// Everything a [`World`] holds, as plain data.
@@ -133,7 +133,7 @@ impl World {
             // A server's world: its turns are numbered as the rules number them.
             odd_turn_team: super::Team::Alabaster,
             moved,
-            random: SplitMix::new(snapshot.random_state),
+            random: Rng::new(snapshot.random_state),
         })
     }
 }

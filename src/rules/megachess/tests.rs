@@ -2,13 +2,13 @@
 //! fuzzed with random bytes and random token mixes (it must answer, never panic).
 
 use super::hash::{fixed_state, FastSet};
-use super::random::SplitMix;
 use super::*;
+use crate::common::Rng;
 
 #[test]
 fn the_generator_repeats_and_stays_below_its_bound() {
-    let mut first = SplitMix::new(42);
-    let mut second = SplitMix::new(42);
+    let mut first = Rng::new(42);
+    let mut second = Rng::new(42);
     for n in [1u64, 2, 7, 1_000_000] {
         for _ in 0..100 {
             let a = first.below(n);
@@ -63,7 +63,7 @@ const GOOD_TOKENS: &[&str] = &[
 #[test]
 fn position_parsing_never_panics_on_garbage() {
     let params = MegachessParams::default();
-    let mut random = SplitMix::new(2024);
+    let mut random = Rng::new(2024);
     let mut accepted = 0;
     for round in 0..4000 {
         let text = if round % 2 == 0 {

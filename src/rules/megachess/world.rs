@@ -2,8 +2,8 @@
 //! teams, the turn, and the seeded generator of bonus pieces.
 
 use super::hash::{fixed_state, FastMap, FastSet};
-use super::random::SplitMix;
 use super::{Coord, Kind, MegachessParams, Piece, PieceId, Player, PlayerId, Team, NEUTRAL};
+use crate::common::Rng;
 use std::collections::BTreeMap;
 
 /// Which way an army faces: the side of its 8 x 2 block where its pawns stand.
@@ -47,7 +47,7 @@ pub struct World {
     pub(super) odd_turn_team: Team,
     /// The pieces moved in the current turn.
     pub(super) moved: FastSet<PieceId>,
-    pub(super) random: SplitMix,
+    pub(super) random: Rng,
 }
 
 impl World {
@@ -62,7 +62,7 @@ impl World {
             turn: 1,
             odd_turn_team: Team::Alabaster,
             moved: FastSet::with_hasher(fixed_state()),
-            random: SplitMix::new(seed),
+            random: Rng::new(seed),
         }
     }
 

@@ -3,6 +3,7 @@
 use super::attacks;
 use super::moves::Move;
 use super::zobrist::KEYS;
+use super::{CASTLING_RIGHTS, SQUARES};
 use crate::board::masks::{file_mask, rank_mask};
 use crate::board::{Bitboard, Board15x8, Geometry, Square};
 use crate::rules::chess::{Piece, PieceKind};
@@ -10,7 +11,6 @@ use crate::rules::pieces::PieceBoard;
 use crate::rules::Color;
 
 pub const FILES: u8 = 15;
-pub const SQUARES: usize = 120;
 /// Every square of the board (the `u128` has eight spare bits on top).
 pub const BOARD: u128 = (1u128 << SQUARES) - 1;
 pub const FILE_A: u128 = file_mask(FILES, 8, 0);
@@ -30,12 +30,9 @@ pub const POOL_KINDS: [PieceKind; 4] = [
     PieceKind::Rook,
     PieceKind::Queen,
 ];
-/// The largest pool count of one kind (four knights or four bishops).
-pub(super) const MAX_POOL: usize = 4;
 
-/// Castling rights: one bit per unmoved king or rook, five a side (files a, e, h, k, o), White in
-/// bits 0..5 and Black in bits 5..10.
-pub(super) const CASTLING_RIGHTS: usize = 10;
+/// Castling rights ([`CASTLING_RIGHTS`] bits): one bit per unmoved king or rook, five a side
+/// (files a, e, h, k, o), White in bits 0..5 and Black in bits 5..10.
 pub(super) const CASTLING_FILES: [u8; 5] = [0, 4, 7, 10, 14];
 const ALL_RIGHTS: u16 = (1 << CASTLING_RIGHTS) - 1;
 

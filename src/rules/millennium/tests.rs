@@ -734,13 +734,8 @@ fn the_board_diagram_has_fifteen_files() {
 /// positions no hand-made list covers. At the end of each, a perft of depth 2 is compared too.
 #[test]
 fn random_games_match_the_reference_generator_at_every_ply() {
-    let mut state = 0x2545_F491_4F6C_DD1Du64;
-    let mut random = move |n: usize| {
-        state ^= state << 13;
-        state ^= state >> 7;
-        state ^= state << 17;
-        (state % n as u64) as usize
-    };
+    let mut rng = crate::common::Rng::new(0x2545_F491_4F6C_DD1D);
+    let mut random = move |n: usize| rng.index(n);
     let mut one_king_plies = 0;
     let mut promotions = 0;
     for _ in 0..24 {

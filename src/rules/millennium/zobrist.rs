@@ -1,8 +1,8 @@
 //! Zobrist keys, generated at compile time from a fixed seed: pieces, side to move, each
 //! castling right, the en passant file and each pool count.
 
-use super::position::{CASTLING_RIGHTS, MAX_POOL, SQUARES};
-use crate::rules::zobrist::KeyStream;
+use super::{CASTLING_RIGHTS, MAX_POOL, SQUARES};
+use crate::common::Rng;
 
 pub struct Keys {
     /// `pieces[piece code][square]`, piece code = kind + 6 * colour.
@@ -29,17 +29,17 @@ impl Keys {
 }
 
 const fn make_keys() -> Keys {
-    let mut stream = KeyStream::new(0x0031_11E2_21A5_EED5);
+    let mut stream = Rng::new(0x0031_11E2_21A5_EED5);
     let pieces = stream.table();
-    let black_to_move = stream.next();
-    let castling = stream.keys();
-    let en_passant_file = stream.keys();
+    let black_to_move = stream.next_u64();
+    let castling = stream.draws();
+    let en_passant_file = stream.draws();
     let mut pool = [[[0; MAX_POOL + 1]; 4]; 2];
     let mut color = 0;
     while color < 2 {
         let mut kind = 0;
         while kind < 4 {
-            let counts: [u64; MAX_POOL] = stream.keys();
+            let counts: [u64; MAX_POOL] = stream.draws();
             let mut count = 1;
             while count <= MAX_POOL {
                 pool[color][kind][count] = counts[count - 1];

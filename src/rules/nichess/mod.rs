@@ -13,6 +13,9 @@ mod zobrist;
 pub use moves::{Move, MoveKind};
 pub use position::{Nichess, Piece, PieceKind, HP_UNIT, MOVE_LIMIT, SPLASH};
 
+/// A living piece has 1 to 6 tens of HP.
+pub const HP_LEVELS: usize = 6;
+
 /// The start position: pirate, knight, maenad, queen, king, maenad, knight, pirate.
 pub const START_FEN: &str = "rnmqkmnr/pppppppp/8/8/8/8/PPPPPPPP/RNMQKMNR w - - 0 1";
 

@@ -9,8 +9,6 @@ use crate::rules::Color;
 
 /// Health is kept in tens: every HP and AP of the game is a multiple of 10.
 pub const HP_UNIT: u8 = 10;
-/// A living piece has 1 to 6 tens of HP.
-pub const HP_LEVELS: usize = 6;
 /// Splash damage of a throw, in tens.
 pub const SPLASH: u8 = 2;
 /// Plies after which the game is drawn (the 333-move rule counts single moves).

@@ -1,8 +1,8 @@
 //! Zobrist keys, generated at compile time from a fixed seed. A piece's key depends on its HP,
 //! so two positions that differ only in health have different keys.
 
-use super::position::HP_LEVELS;
-use crate::rules::zobrist::KeyStream;
+use super::HP_LEVELS;
+use crate::common::Rng;
 
 pub struct Keys {
     /// `pieces[piece code][hp in tens - 1][square]`, piece code = kind + 6 * colour.
@@ -11,7 +11,7 @@ pub struct Keys {
 }
 
 const fn make_keys() -> Keys {
-    let mut stream = KeyStream::new(0x4E1C_4E55_0000_0001);
+    let mut stream = Rng::new(0x4E1C_4E55_0000_0001);
     let mut pieces = [[[0; 64]; HP_LEVELS]; 12];
     let mut piece = 0;
     while piece < 12 {
@@ -20,7 +20,7 @@ const fn make_keys() -> Keys {
     }
     Keys {
         pieces,
-        black_to_move: stream.next(),
+        black_to_move: stream.next_u64(),
     }
 }
 

@@ -1,7 +1,7 @@
 //! The game's run-time parameters.
 
 use super::Ms;
-use crate::rules::registry::Parameter;
+use crate::rules::parameter::Parameter;
 
 /// The parameters of one realtime game; every duration is in ticks of `tick_ms`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

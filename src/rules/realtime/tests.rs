@@ -141,22 +141,6 @@ fn refusals_follow_the_pages_check_order() {
     assert_eq!(refused(Color::White, "e2d3").name(), "pawn-rule");
 }
 
-/// A small seeded generator (splitmix64), so random games repeat.
-struct Random(u64);
-
-impl Random {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-    fn below(&mut self, n: u64) -> u64 {
-        self.next() % n
-    }
-}
-
 /// The state read back from its text behaves as the state: same text, same orders, and the same
 /// events and text after the next change.
 fn assert_reads_back(state: &RealtimeState) {
@@ -185,7 +169,7 @@ fn assert_reads_back(state: &RealtimeState) {
 /// Random games: orders at random milliseconds, each checked against `check`, every state read
 /// back from its text, and the simulator's own invariants at every step.
 fn random_game(seed: u64, params: RealtimeParams, full_checks: bool) -> usize {
-    let mut random = Random(seed);
+    let mut random = crate::common::Rng::new(seed);
     let mut state = RealtimeState::start(params);
     let mut events = Vec::new();
     let mut steps = 0;
@@ -582,7 +566,7 @@ fn damaged_state_texts_never_panic() {
         "4k3/8/8/3p4/8/8/8/4K3 - 2000 0 d:d5:12000 ep:d5:12000 m:P:e5d6:2000:ep",
         "7r/8/8/8/8/8/8/R7 - 0 0 m:K:e1g1:0 m:R:h1f1:0 m:r:a8d8:0:castling m:k:e8c8:0 end:1/2-1/2:agreed-draw",
     ];
-    let mut random = Random(7);
+    let mut random = crate::common::Rng::new(7);
     for text in texts {
         for end in 0..=text.len() {
             let _ = RealtimeState::from_text(&text[..end], params);
@@ -668,7 +652,7 @@ fn stepping_every_ms_finds_no_missed_collision() {
             no_capture_draw_ticks: 300,
         };
         let tick = params.tick();
-        let mut random = Random(seed);
+        let mut random = crate::common::Rng::new(seed);
         let mut state = RealtimeState::start(params);
         let mut events = Vec::new();
         let mut removals = 0;

@@ -3,39 +3,12 @@
 use super::convert::TextConverter;
 use super::format::{self, Ply, RawGame};
 use super::replay::{replay, sample_positions};
-use crate::rules::chess::Chess;
-use crate::rules::millennium::Millennium;
-use crate::rules::nichess::Nichess;
 use crate::rules::Game;
 use crate::tune::datagen::VARIANTS;
 use crate::tune::Sample;
 use std::io::{BufRead, BufWriter, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
-
-/// Runs `$body` with `$game` the type of the turn game named `$variant`.
-macro_rules! with_game {
-    ($variant:expr, $game:ident => $body:expr) => {
-        match $variant {
-            Chess::VARIANT => {
-                type $game = Chess;
-                $body
-            }
-            Millennium::VARIANT => {
-                type $game = Millennium;
-                $body
-            }
-            Nichess::VARIANT => {
-                type $game = Nichess;
-                $body
-            }
-            other => Err(format!(
-                "no stored games of '{other}' (datagen plays {VARIANTS:?})"
-            )),
-        }
-    };
-}
-pub(crate) use with_game;
 
 #[derive(Debug, clap::Subcommand)]
 pub enum DataCommand {

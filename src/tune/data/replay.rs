@@ -131,7 +131,7 @@ pub fn samples<G: Game>(game: &RawGame) -> Result<Vec<crate::tune::Sample>, Stri
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::players::Rng;
+    use crate::common::Rng;
     use crate::rules::chess::Chess;
     use crate::rules::millennium::Millennium;
     use crate::rules::nichess::Nichess;
@@ -167,7 +167,7 @@ mod tests {
                 codes.dedup();
                 assert_eq!(codes.len(), moves.len(), "{}", position.fen());
                 distinct_codes += codes.len();
-                let mv = moves[rng.below(moves.len())];
+                let mv = moves[rng.index(moves.len())];
                 stored.plies.push(Ply {
                     code: encode_move(&position, mv).unwrap(),
                     score: ply as i16,

@@ -1,14 +1,8 @@
 //! The positions to learn from in data files of either kind, as [`Sample`]s: what `roger tune`
 //! and `roger train` read.
 
-use super::command::with_game;
 use super::format::{self, RawGame};
 use super::replay::samples;
-use crate::rules::chess::Chess;
-use crate::rules::millennium::Millennium;
-use crate::rules::nichess::Nichess;
-use crate::rules::Game;
-use crate::tune::datagen::VARIANTS;
 use crate::tune::Sample;
 use rayon::prelude::*;
 use std::path::{Path, PathBuf};

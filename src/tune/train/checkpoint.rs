@@ -117,7 +117,7 @@ impl Checkpoint {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::players::Rng;
+    use crate::common::Rng;
 
     #[test]
     fn a_checkpoint_reads_back_as_written() {

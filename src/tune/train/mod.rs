@@ -9,8 +9,8 @@ pub mod checkpoint;
 pub mod model;
 pub mod stream;
 
+use crate::common::Rng;
 use crate::eval::network::{Activation, NetworkInputs, EVAL_SCALE, HIDDEN_RANGE, WEIGHT_LIMIT};
-use crate::players::Rng;
 use crate::rules::chess::Chess;
 use crate::rules::millennium::Millennium;
 use crate::rules::nichess::Nichess;
@@ -298,7 +298,7 @@ pub fn run<G: Tunable + NetworkInputs>(
         let mut shuffle = Rng::new(crate::tune::datagen::mix(options.seed, epoch as u64 + 1));
         let mut paths = options.data.clone();
         for i in (1..paths.len()).rev() {
-            paths.swap(i, shuffle.below(i + 1));
+            paths.swap(i, shuffle.index(i + 1));
         }
         let (mut pass_loss, mut seen) = (0f64, 0usize);
         for_each_chunk::<G>(&paths, options.chunk, &mut |positions| {
@@ -306,7 +306,7 @@ pub fn run<G: Tunable + NetworkInputs>(
             drop(positions);
             let mut order: Vec<u32> = (0..data.examples.len() as u32).collect();
             for i in (1..order.len()).rev() {
-                order.swap(i, shuffle.below(i + 1));
+                order.swap(i, shuffle.index(i + 1));
             }
             for part in order.chunks(batch) {
                 let per_thread = part.len().div_ceil(threads);

@@ -1,8 +1,8 @@
 //! The network being trained, in floating point: its weights, one example's forward pass and
 //! gradient, and the loss on a set of examples.
 
+use crate::common::Rng;
 use crate::eval::network::{Activation, Network, EVAL_SCALE};
-use crate::players::Rng;
 use rayon::prelude::*;
 
 /// A position as the trainer sees it: the active inputs from both sides, the side to move,

@@ -349,7 +349,7 @@ impl PlayGame {
             result,
             reason,
             time_control: &time_control,
-            date: &crate::arena::report::today(),
+            date: &crate::common::date::today(),
         })
     }
 }

@@ -8,8 +8,8 @@ mod turn;
 mod world;
 
 use super::session::{Outbox, Session};
+use crate::arena::record::ArenaReport;
 use crate::arena::referee::SessionRecord;
-use crate::arena::report::ArenaReport;
 use serde_json::{json, Value};
 
 /// The replay session: `{"type":"open","name":...,"text":...}` is answered by `replay`.

@@ -2,7 +2,7 @@
 //! setup of a world (parameters, seats, players per seat, turns, window), and which player ids
 //! and team each seat gets.
 
-use crate::players::Rng;
+use crate::common::Rng;
 use crate::rules::megachess::{Coord, Facing, MegachessParams, PlayerId, Team};
 use std::fmt;
 
@@ -273,8 +273,8 @@ impl WorldSetup {
         for seat in 0..self.seats {
             let mut placed = None;
             for _ in 0..SCATTER_TRIES {
-                let x = rng.below((width - group_width + 1) as usize) as i64;
-                let y = rng.below((height - 1) as usize) as i64;
+                let x = rng.index((width - group_width + 1) as usize) as i64;
+                let y = rng.index((height - 1) as usize) as i64;
                 let group = Block {
                     x0: x,
                     y0: y,

@@ -3,8 +3,8 @@
 //! JSON summary.
 
 use super::record::WorldRecord;
+use crate::arena::record::FinishedGame;
 use crate::arena::referee::SessionRecord;
-use crate::arena::report::FinishedGame;
 use serde::Serialize;
 use std::fmt::Write as _;
 

@@ -89,7 +89,7 @@ const MEGACHESS_GARBAGE: &[&str] = &[
 
 impl Mixed {
     fn chance(&mut self, per_thousand: usize) -> bool {
-        self.rng.below(1000) < per_thousand
+        self.rng.index(1000) < per_thousand
     }
 
     fn current_name(&self) -> &'static str {
@@ -137,19 +137,19 @@ impl Mixed {
             // A second `go` is refused only while the first surely runs (a timed one may have
             // answered already).
             let endless = self.job.as_ref().is_some_and(|job| job.endless);
-            return match self.rng.below(4) {
+            return match self.rng.index(4) {
                 0 => Line::good("isready", "isready"),
                 1 => self.turn_display(),
                 _ if endless => Line::bad("go depth 1", "busy: go"),
                 _ => Line::good("isready", "isready"),
             };
         }
-        match self.rng.below(10) {
+        match self.rng.index(10) {
             0..=3 => {
-                let (text, timed) = match self.rng.below(2) {
+                let (text, timed) = match self.rng.index(2) {
                     0 => ("go depth 1".to_string(), 0),
                     _ => {
-                        let ms = 1 + self.rng.below(10) as u64;
+                        let ms = 1 + self.rng.index(10) as u64;
                         (format!("go movetime {ms}"), ms)
                     }
                 };
@@ -161,7 +161,7 @@ impl Mixed {
                     Some(timed),
                     false,
                 ));
-                self.busy_lines = self.rng.below(2);
+                self.busy_lines = self.rng.index(2);
                 line
             }
             4 => {
@@ -173,7 +173,7 @@ impl Mixed {
                     None,
                     true,
                 ));
-                self.busy_lines = 1 + self.rng.below(3);
+                self.busy_lines = 1 + self.rng.index(3);
                 line
             }
             5..=6 => self.turn_display(),
@@ -206,7 +206,7 @@ impl Mixed {
             &mut self.rng,
             &["UCI_Variant", "uci_variant", "UCI_VARIANT"],
         );
-        let value = match self.rng.below(5) {
+        let value = match self.rng.index(5) {
             0 => game.to_uppercase(),
             _ => game.to_string(),
         };
@@ -235,14 +235,14 @@ impl Mixed {
             }
         };
         if game != home && self.away == 0 {
-            self.away = 1 + self.rng.below(6);
+            self.away = 1 + self.rng.index(6);
         }
         line
     }
 
     /// A switch to another game (or, now and then, `stop`): what ends a job at its time.
     fn ending_switch_or_stop(&mut self) -> Line {
-        if self.rng.below(3) == 0 {
+        if self.rng.index(3) == 0 {
             let game = *pick(&mut self.rng, &GAMES);
             let streaming_same = self.referee.is_some() && game == "realtime";
             if !streaming_same {
@@ -256,7 +256,7 @@ impl Mixed {
     }
 
     fn garbage(&mut self, own: &[&str]) -> Line {
-        let text = match self.rng.below(3) {
+        let text = match self.rng.index(3) {
             0 => *pick(&mut self.rng, GARBAGE),
             _ => *pick(&mut self.rng, own),
         };
@@ -268,7 +268,7 @@ impl Mixed {
         let mut out = String::new();
         for (index, word) in text.split(' ').enumerate() {
             if index > 0 {
-                for _ in 0..1 + self.rng.below(3) {
+                for _ in 0..1 + self.rng.index(3) {
                     out.push(*pick(&mut self.rng, &[' ', '\t']));
                 }
             }
@@ -286,7 +286,7 @@ impl Mixed {
         if self.job.is_some() {
             return self.plan_realtime_busy();
         }
-        match self.rng.below(1000) {
+        match self.rng.index(1000) {
             0..=149 => self.realtime_position(),
             150..=199 => {
                 self.rt_state = RealtimeState::start(self.rt_params);
@@ -339,7 +339,7 @@ impl Mixed {
     }
 
     fn realtime_position(&mut self) -> Line {
-        if self.rng.below(20) == 0 {
+        if self.rng.index(20) == 0 {
             if let Some(text) = en_passant_marked(self.rt_params, &mut self.rng) {
                 // The rules of this build read it (after 3d) as Roger does; if they do not,
                 // Roger refuses it too and the run restarts.
@@ -354,7 +354,7 @@ impl Mixed {
         }
         let state = random_state(self.rt_params, &mut self.rng);
         let text = format!("position state {}", state.text());
-        let text = match self.rng.below(10) {
+        let text = match self.rng.index(10) {
             0 => self.spaced(&text),
             _ => text,
         };
@@ -373,14 +373,14 @@ impl Mixed {
 
     fn realtime_go(&mut self) -> Line {
         let side = *pick(&mut self.rng, &[Color::White, Color::Black]);
-        let (text, timed) = match self.rng.below(10) {
+        let (text, timed) = match self.rng.index(10) {
             0 => (format!("go side {}", side.name()), Some(50)),
             1 => {
-                let ms = 5000 + self.rng.below(86_395_001) as u64;
+                let ms = 5000 + self.rng.index(86_395_001) as u64;
                 (format!("go side {} movetime {ms}", side.name()), None)
             }
             _ => {
-                let ms = self.rng.below(40) as u64;
+                let ms = self.rng.index(40) as u64;
                 (format!("go side {} movetime {ms}", side.name()), Some(ms))
             }
         };
@@ -391,17 +391,17 @@ impl Mixed {
         };
         line.starts = Some(self.job(work, timed, false));
         self.busy_lines = match timed {
-            Some(_) => self.rng.below(3),
-            None => 1 + self.rng.below(4),
+            Some(_) => self.rng.index(3),
+            None => 1 + self.rng.index(4),
         };
         line
     }
 
     fn realtime_play(&mut self) -> Line {
         let side = *pick(&mut self.rng, &[Color::White, Color::Black]);
-        let text = match self.rng.below(4) {
+        let text = match self.rng.index(4) {
             0 => format!("play {}", side.name()),
-            _ => format!("play {} movetime {}", side.name(), 1 + self.rng.below(20)),
+            _ => format!("play {} movetime {}", side.name(), 1 + self.rng.index(20)),
         };
         let mut line = Line::good(text, "realtime: play");
         line.starts = Some(self.job(Work::Stream, None, false));
@@ -418,10 +418,10 @@ impl Mixed {
                 ("no_capture_draw_ticks", 1, 1_000_000),
             ],
         );
-        if self.rng.below(4) == 0 {
-            let value = match self.rng.below(3) {
-                0 => (low - 1 - self.rng.below(10) as i64).to_string(),
-                1 => (high + 1 + self.rng.below(10) as i64).to_string(),
+        if self.rng.index(4) == 0 {
+            let value = match self.rng.index(3) {
+                0 => (low - 1 - self.rng.index(10) as i64).to_string(),
+                1 => (high + 1 + self.rng.index(10) as i64).to_string(),
                 _ => "x".to_string(),
             };
             return Line::bad(
@@ -429,11 +429,11 @@ impl Mixed {
                 "realtime: setoption out of range",
             );
         }
-        let value = match (name, self.rng.below(4)) {
-            ("tick_ms", 0) => 10 + self.rng.below(2000) as i64,
-            ("tick_ms", _) => 10 + self.rng.below(100) as i64,
-            ("delay_ticks", _) => self.rng.below(20) as i64,
-            (_, 0) => 1 + self.rng.below(1000) as i64,
+        let value = match (name, self.rng.index(4)) {
+            ("tick_ms", 0) => 10 + self.rng.index(2000) as i64,
+            ("tick_ms", _) => 10 + self.rng.index(100) as i64,
+            ("delay_ticks", _) => self.rng.index(20) as i64,
+            (_, 0) => 1 + self.rng.index(1000) as i64,
             _ => 300,
         };
         let mut params = self.rt_params;
@@ -456,7 +456,7 @@ impl Mixed {
 
     fn plan_realtime_busy(&mut self) -> Line {
         if self.busy_lines == 0 {
-            return match self.rng.below(5) {
+            return match self.rng.index(5) {
                 0 => {
                     let mut line = self.realtime_position();
                     line.ends_job = true;
@@ -478,7 +478,7 @@ impl Mixed {
                 _ => self.ending_switch_or_stop(),
             };
         }
-        match self.rng.below(20) {
+        match self.rng.index(20) {
             0..=3 => Line::good("isready", "isready"),
             4..=5 => self.realtime_display(),
             6 => {
@@ -504,7 +504,7 @@ impl Mixed {
                 let game = *pick(&mut self.rng, &GAMES);
                 self.switch(game)
             }
-            17 if self.rng.below(10) == 0 => {
+            17 if self.rng.index(10) == 0 => {
                 let mut line = Line::good("quit", "quit");
                 line.quit = true;
                 line
@@ -523,7 +523,7 @@ impl Mixed {
         if let Some(line) = self.pop_queued() {
             return line;
         }
-        let roll = self.rng.below(1000);
+        let roll = self.rng.index(1000);
         match roll {
             300..=429 => {
                 if let Some(line) = self.opponent_start() {
@@ -548,7 +548,7 @@ impl Mixed {
             460..=464 => {
                 let referee = self.referee.as_mut().expect("streaming");
                 if referee.truth.outcome().is_none() {
-                    let outcome = match self.rng.below(3) {
+                    let outcome = match self.rng.index(3) {
                         0 => Outcome {
                             winner: None,
                             reason: EndReason::AgreedDraw,
@@ -584,12 +584,12 @@ impl Mixed {
                 return line;
             }
             745..=769 => {
-                let state = match self.rng.below(3) {
+                let state = match self.rng.index(3) {
                     0 => RealtimeState::start(self.rt_params),
                     _ => random_state(self.rt_params, &mut self.rng),
                 };
                 let text =
-                    match state == RealtimeState::start(self.rt_params) && self.rng.below(2) == 0 {
+                    match state == RealtimeState::start(self.rt_params) && self.rng.index(2) == 0 {
                         true => "position startpos".to_string(),
                         false => format!("position state {}", state.text()),
                     };
@@ -662,16 +662,16 @@ impl Mixed {
     /// Time passes: the events until then (most of them told), then `time`.
     fn time_step(&mut self) -> Line {
         let tick = self.rt_params.tick() as usize;
-        let step = match self.rng.below(5) {
+        let step = match self.rng.index(5) {
             0 => 0,
-            1 => 1 + self.rng.below(10),
-            2 => 1 + self.rng.below(tick / 2 + 1),
-            _ => tick + self.rng.below(2 * tick),
+            1 => 1 + self.rng.index(10),
+            2 => 1 + self.rng.index(tick / 2 + 1),
+            _ => tick + self.rng.index(2 * tick),
         } as u64;
         let referee = self.referee.as_mut().expect("streaming");
         let until = referee.clock + step;
         for event in referee.events_until(until) {
-            if self.rng.below(5) != 0 {
+            if self.rng.index(5) != 0 {
                 referee
                     .queue
                     .push_back(Queued::Event { event, ours: false });
@@ -708,7 +708,7 @@ impl Mixed {
         let referee = self.referee.as_ref().expect("streaming");
         let clock = referee.clock;
         let side = referee.side;
-        match self.rng.below(12) {
+        match self.rng.index(12) {
             0..=2 => {
                 if let Some(fake) = referee.fake_event(&mut self.rng) {
                     return Line::bad(
@@ -722,13 +722,13 @@ impl Mixed {
                 )
             }
             3 if clock > 0 => {
-                let back = clock - 1 - self.rng.below(clock.min(5000) as usize) as u64;
+                let back = clock - 1 - self.rng.index(clock.min(5000) as usize) as u64;
                 Line::bad(format!("time {back}"), "stream: time going back")
             }
             4 => {
                 for _ in 0..20 {
-                    let from = self.rng.below(64) as u8;
-                    let to = self.rng.below(64) as u8;
+                    let from = self.rng.index(64) as u8;
+                    let to = self.rng.index(64) as u8;
                     if from == to {
                         continue;
                     }
@@ -751,7 +751,7 @@ impl Mixed {
                 Line::bad("event 5", "stream: a malformed event")
             }
             5 => {
-                let text = match self.rng.below(7) {
+                let text = match self.rng.index(7) {
                     0 => format!("event {clock} arrive white pawn"),
                     1 => "event x start white e2e4".to_string(),
                     2 => format!("event {clock} remove black king e8 nonsense"),
@@ -763,7 +763,7 @@ impl Mixed {
                 Line::bad(text, "stream: a malformed event")
             }
             6 => {
-                let text = match self.rng.below(3) {
+                let text = match self.rng.index(3) {
                     0 => format!("refused {clock} e2"),
                     1 => format!("refused {clock}"),
                     _ => "refused x e2e4 no".to_string(),
@@ -807,7 +807,7 @@ impl Mixed {
         if self.job.is_some() {
             return self.plan_megachess_busy();
         }
-        match self.rng.below(1000) {
+        match self.rng.index(1000) {
             0..=199 => self.megachess_position(),
             200..=329 => self.megachess_corrupt(),
             330..=479 => self.megachess_go(),
@@ -826,15 +826,15 @@ impl Mixed {
                 if self.told.is_none() {
                     return Line::bad("go infinite", "megachess: go with no world");
                 }
-                self.busy_lines = 1 + self.rng.below(4);
+                self.busy_lines = 1 + self.rng.index(4);
                 self.mega_go_line("go infinite".into(), None, true)
             }
             540..=559 => {
                 if self.told.is_none() {
                     return Line::bad("go movetime 9000", "megachess: go with no world");
                 }
-                let ms = 5000 + self.rng.below(86_395_001);
-                self.busy_lines = 1 + self.rng.below(4);
+                let ms = 5000 + self.rng.index(86_395_001);
+                self.busy_lines = 1 + self.rng.index(4);
                 self.mega_go_line(format!("go movetime {ms}"), None, false)
             }
             560..=619 => self.megachess_display(),
@@ -873,24 +873,24 @@ impl Mixed {
     }
 
     fn megachess_go(&mut self) -> Line {
-        let ms = match self.rng.below(10) {
-            0 => 100 + self.rng.below(300),
-            _ => self.rng.below(60),
+        let ms = match self.rng.index(10) {
+            0 => 100 + self.rng.index(300),
+            _ => self.rng.index(60),
         } as u64;
         if self.told.is_none() {
-            if self.rng.below(4) != 0 {
+            if self.rng.index(4) != 0 {
                 return self.megachess_position();
             }
             return Line::bad(format!("go movetime {ms}"), "megachess: go with no world");
         }
-        self.busy_lines = self.rng.below(3);
+        self.busy_lines = self.rng.index(3);
         self.mega_go_line(format!("go movetime {ms}"), Some(ms), false)
     }
 
     /// A valid world: random, huge, or armies played a few turns.
     fn some_world(&mut self) -> Told {
         for _ in 0..10 {
-            let told = match self.rng.below(100) {
+            let told = match self.rng.index(100) {
                 0..=69 => mega::random_world(&mut self.rng, &self.mega_params, false),
                 70..=94 => mega::played_world(&mut self.rng, &self.mega_params),
                 _ => mega::random_world(&mut self.rng, &self.mega_params, true),
@@ -913,7 +913,7 @@ impl Mixed {
         } else {
             "megachess: position"
         };
-        let text = match self.rng.below(10) {
+        let text = match self.rng.index(10) {
             0 => self.spaced(&told.text),
             _ => told.text.clone(),
         };
@@ -926,7 +926,7 @@ impl Mixed {
     }
 
     fn megachess_corrupt(&mut self) -> Line {
-        let base = match (&self.told, self.rng.below(2)) {
+        let base = match (&self.told, self.rng.index(2)) {
             (Some(told), 0) => told.clone(),
             _ => self.some_world(),
         };
@@ -968,14 +968,14 @@ impl Mixed {
     fn megachess_parameter_named(&mut self, name: &'static str) -> Line {
         let value: String = match name {
             "kingdom_radius" => (*pick(&mut self.rng, &[0, 3, 16, 100, 1_000_000])).to_string(),
-            "fade_base" => (1 + self.rng.below(5)).to_string(),
-            "fade_per_rank" | "rank_pawn" | "rank_queen" => self.rng.below(12).to_string(),
-            "bonus_every" => self.rng.below(10).to_string(),
+            "fade_base" => (1 + self.rng.index(5)).to_string(),
+            "fade_per_rank" | "rank_pawn" | "rank_queen" => self.rng.index(12).to_string(),
+            "bonus_every" => self.rng.index(10).to_string(),
             "turn_ms" => (*pick(&mut self.rng, &[1, 20, 200, 1000, 25_000])).to_string(),
             "width" | "height" => (*pick(&mut self.rng, &[1, 64, 256, 1_000_000])).to_string(),
-            "Skill Level" => self.rng.below(21).to_string(),
+            "Skill Level" => self.rng.index(21).to_string(),
             "UCI_LimitStrength" => (*pick(&mut self.rng, &["true", "false"])).to_string(),
-            _ => (1000 + self.rng.below(1401)).to_string(),
+            _ => (1000 + self.rng.index(1401)).to_string(),
         };
         let mut line = Line::good(
             format!("setoption name {name} value {value}"),
@@ -1013,7 +1013,7 @@ impl Mixed {
 
     fn plan_megachess_busy(&mut self) -> Line {
         if self.busy_lines == 0 {
-            return match self.rng.below(5) {
+            return match self.rng.index(5) {
                 0 => self.megachess_position(),
                 1 => {
                     let mut line = self.megachess_parameter();
@@ -1029,7 +1029,7 @@ impl Mixed {
                 _ => self.ending_switch_or_stop(),
             };
         }
-        match self.rng.below(20) {
+        match self.rng.index(20) {
             0..=3 => Line::good("isready", "isready"),
             4..=5 => self.megachess_display(),
             6..=7 => self.megachess_corrupt(),
@@ -1052,7 +1052,7 @@ impl Mixed {
                 let game = *pick(&mut self.rng, &GAMES);
                 self.switch(game)
             }
-            17 if self.rng.below(10) == 0 => {
+            17 if self.rng.index(10) == 0 => {
                 let mut line = Line::good("quit", "quit");
                 line.quit = true;
                 line
