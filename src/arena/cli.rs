@@ -2,16 +2,17 @@
 //! command line is read here, with an error that names the flag and the token for every
 //! mistake, before any engine starts.
 
+use super::engine_args::{engine_config, engine_group, number, pairs, seconds, EngineGroup};
 use super::openings::{BookFormat, BookOrder, BookSettings};
-use super::process::{EngineConfig, Limits, Protocol, TimeControl};
+use super::process::EngineConfig;
 use super::referee::realtime::flags::RealtimeFlags;
+use super::referee::realtime::RealtimeSettings;
 use super::referee::world::flags::WorldFlags;
 use super::referee::{Adjudication, DrawRule, RefereeSettings, ResignRule};
 use super::schedule::Format;
 use super::stats::Sprt;
-use crate::players::settings::PlaySettings;
 use crate::rules::registry::{names_of, Family, DEFAULT_GAME};
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::time::Duration;
 
 pub const USAGE: &str = "\
@@ -114,244 +115,6 @@ pub enum ArenaCommand {
         json: Option<PathBuf>,
         pgnout: Option<PathBuf>,
     },
-}
-
-/// One `--engine` or `--each` group, before merging.
-#[derive(Clone, Debug, Default)]
-struct EngineGroup {
-    cmd: Option<String>,
-    name: Option<String>,
-    args: Option<Vec<String>>,
-    dir: Option<PathBuf>,
-    proto: Option<Protocol>,
-    options: Vec<(String, String)>,
-    tc: Option<TimeControl>,
-    st: Option<Duration>,
-    nodes: Option<u64>,
-    depth: Option<u32>,
-    in_process: Option<bool>,
-}
-
-fn number<T: std::str::FromStr>(flag: &str, text: &str) -> Result<T, String> {
-    text.parse()
-        .map_err(|_| format!("{flag}: '{text}' is not a valid number"))
-}
-
-fn seconds(flag: &str, text: &str) -> Result<Duration, String> {
-    text.parse::<f64>()
-        .ok()
-        .filter(|v| v.is_finite() && *v > 0.0 && *v < 1e7)
-        .map(Duration::from_secs_f64)
-        .ok_or_else(|| format!("{flag}: '{text}' is not a positive number of seconds"))
-}
-
-/// `key=value` tokens of a group flag.
-fn pairs<'a>(flag: &str, tokens: &[&'a str]) -> Result<Vec<(&'a str, &'a str)>, String> {
-    if tokens.is_empty() {
-        return Err(format!("{flag} needs key=value settings after it"));
-    }
-    tokens
-        .iter()
-        .map(|token| {
-            token
-                .split_once('=')
-                .filter(|(key, _)| !key.is_empty())
-                .ok_or_else(|| format!("{flag}: '{token}' is not key=value"))
-        })
-        .collect()
-}
-
-fn engine_group(flag: &str, tokens: &[&str]) -> Result<EngineGroup, String> {
-    let mut group = EngineGroup::default();
-    for (key, value) in pairs(flag, tokens)? {
-        let setting = format!("{flag} {key}");
-        match key {
-            "cmd" => group.cmd = Some(value.to_string()),
-            "name" => group.name = Some(value.to_string()),
-            "arg" => group
-                .args
-                .get_or_insert_with(Vec::new)
-                .push(value.to_string()),
-            "args" => group
-                .args
-                .get_or_insert_with(Vec::new)
-                .extend(value.split_whitespace().map(String::from)),
-            "dir" => group.dir = Some(PathBuf::from(value)),
-            "proto" => {
-                group.proto = Some(match value {
-                    "uci" => Protocol::Uci,
-                    "xboard" => Protocol::Xboard,
-                    _ => return Err(format!("{setting}: '{value}' is not uci or xboard")),
-                })
-            }
-            "tc" => {
-                group.tc = Some(TimeControl::parse(value).map_err(|e| format!("{setting}: {e}"))?)
-            }
-            "st" => group.st = Some(seconds(&setting, value)?),
-            "nodes" => group.nodes = Some(number(&setting, value)?),
-            "depth" => group.depth = Some(number(&setting, value)?),
-            "inprocess" => {
-                group.in_process = Some(match value {
-                    "true" => true,
-                    "false" => false,
-                    _ => return Err(format!("{setting}: '{value}' is not true or false")),
-                })
-            }
-            _ => match key.strip_prefix("option.") {
-                Some(name) if !name.is_empty() => {
-                    group.options.push((name.to_string(), value.to_string()))
-                }
-                _ => {
-                    return Err(format!(
-                        "{flag}: unknown setting '{key}' (expected cmd, name, arg, args, dir, \
-                         proto, option.NAME, tc, st, nodes, depth or inprocess)"
-                    ))
-                }
-            },
-        }
-    }
-    Ok(group)
-}
-
-/// Finds a program the way a shell would; `roger` is this very binary.
-fn resolve_command(cmd: &str) -> Result<PathBuf, String> {
-    if cmd == "roger" {
-        return std::env::current_exe()
-            .map_err(|error| format!("cannot locate the roger binary: {error}"));
-    }
-    let is_program = |path: &Path| {
-        use std::os::unix::fs::PermissionsExt;
-        path.metadata()
-            .is_ok_and(|m| m.is_file() && m.permissions().mode() & 0o111 != 0)
-    };
-    if cmd.contains('/') {
-        let path = PathBuf::from(cmd);
-        return if is_program(&path) {
-            Ok(path)
-        } else if path.exists() {
-            Err(format!("engine command '{cmd}' is not an executable file"))
-        } else {
-            Err(format!("engine command '{cmd}' does not exist"))
-        };
-    }
-    std::env::var_os("PATH")
-        .iter()
-        .flat_map(std::env::split_paths)
-        .map(|dir| dir.join(cmd))
-        .find(|path| is_program(path))
-        .ok_or_else(|| format!("engine command '{cmd}' is not found on PATH"))
-}
-
-fn engine_config(
-    number: usize,
-    group: &EngineGroup,
-    each: &EngineGroup,
-    st_only: Option<Family>,
-) -> Result<(EngineConfig, bool), String> {
-    let cmd = group
-        .cmd
-        .as_ref()
-        .or(each.cmd.as_ref())
-        .ok_or(format!("engine {number}: every engine needs cmd=PATH"))?;
-    let name = group.name.clone().or(each.name.clone());
-    let who = match &name {
-        Some(name) => format!("engine {number} ('{name}')"),
-        None => format!("engine {number} ({cmd})"),
-    };
-    let command = resolve_command(cmd).map_err(|error| format!("{who}: {error}"))?;
-    let mut options = each.options.clone();
-    for (name, value) in &group.options {
-        options.retain(|(known, _)| !known.eq_ignore_ascii_case(name));
-        options.push((name.clone(), value.clone()));
-    }
-    let limits = Limits {
-        tc: group.tc.or(each.tc),
-        movetime: group.st.or(each.st),
-        nodes: group.nodes.or(each.nodes),
-        depth: group.depth.or(each.depth),
-    };
-    if let Some(family) = st_only {
-        // A realtime engine is asked every poll, a Megachess engine every turn of each of its
-        // players: st= is the budget of one answer; a Megachess turn may instead be given
-        // nodes= moves to judge.
-        match family {
-            Family::World if limits.tc.is_some() || limits.depth.is_some() => {
-                return Err(format!(
-                    "{who}: Megachess engines take st= (the thinking time of each player's \
-                     turn) or nodes= (moves judged in each turn), and no tc= or depth="
-                ));
-            }
-            Family::World if limits.nodes.is_some() && limits.movetime.is_some() => {
-                return Err(format!("{who}: give st= or nodes=, not both"));
-            }
-            Family::World => {}
-            _ if limits.tc.is_some() || limits.nodes.is_some() || limits.depth.is_some() => {
-                return Err(format!(
-                    "{who}: realtime engines take st= (the budget per decision) and no tc=, \
-                     nodes= or depth="
-                ));
-            }
-            _ => {}
-        }
-    } else if limits.is_empty() {
-        return Err(format!(
-            "{who} has no limit: give tc=, st=, nodes= or depth= (in --engine or --each)"
-        ));
-    }
-    if limits.tc.is_some() && limits.movetime.is_some() {
-        return Err(format!("{who}: give tc= or st=, not both"));
-    }
-    let protocol = group.proto.or(each.proto).unwrap_or(Protocol::Uci);
-    if protocol == Protocol::Xboard && limits.nodes.is_some() {
-        return Err(format!("engine '{cmd}': xboard engines take no node limit"));
-    }
-    let args = group.args.clone().or(each.args.clone()).unwrap_or_default();
-    let in_process = match group.in_process.or(each.in_process) {
-        Some(true) => {
-            Some(in_process_player(cmd, &args, protocol).map_err(|e| format!("{who}: {e}"))?)
-        }
-        _ => None,
-    };
-    let default_name = command
-        .file_stem()
-        .map(|stem| stem.to_string_lossy().to_string())
-        .unwrap_or_else(|| cmd.clone());
-    Ok((
-        EngineConfig {
-            name: name.clone().unwrap_or(default_name),
-            command,
-            args,
-            dir: group.dir.clone().or(each.dir.clone()),
-            protocol,
-            options,
-            limits,
-            in_process,
-        },
-        name.is_some(),
-    ))
-}
-
-/// The built-in player that `cmd=roger args="play <player> [--seed N]"` serves, to run it
-/// in-process (`inprocess=true`).
-fn in_process_player(
-    cmd: &str,
-    args: &[String],
-    protocol: Protocol,
-) -> Result<PlaySettings, String> {
-    let refuse = || {
-        "inprocess=true needs cmd=roger and args=\"play random|greedy [--seed N]\" (UCI)"
-            .to_string()
-    };
-    let args: Vec<&str> = args.iter().map(String::as_str).collect();
-    let (player, seed) = match args[..] {
-        ["play", player] => (player, 1),
-        ["play", player, "--seed", seed] => (player, number("inprocess --seed", seed)?),
-        _ => return Err(refuse()),
-    };
-    if cmd != "roger" || protocol != Protocol::Uci {
-        return Err(refuse());
-    }
-    PlaySettings::from_names(player, seed, None, 0)
 }
 
 /// `I/N` with 1 <= I <= N: the arena's and datagen's `--shard`.
@@ -492,84 +255,131 @@ fn parse_book(tokens: &[&str]) -> Result<BookSettings, String> {
     Ok(book)
 }
 
-/// Reads the arguments after `roger arena`.
-pub fn parse_arena_args(args: &[String]) -> Result<ArenaCommand, String> {
-    let args: Vec<&str> = args.iter().map(String::as_str).collect();
-    if args.first() == Some(&"merge") {
-        return parse_merge(&args[1..]);
-    }
-    let mut groups: Vec<EngineGroup> = Vec::new();
-    let mut each = EngineGroup::default();
-    let mut variant = DEFAULT_GAME.to_string();
-    let mut format_name = "round-robin".to_string();
-    let mut seeds = 1usize;
-    let (mut rounds, mut games, mut concurrency) = (1usize, 2usize, 1usize);
-    let mut book = None;
-    let mut random_plies = 0usize;
-    let mut seed = None;
-    let mut adjudication = Adjudication::default();
-    let mut margin = Duration::from_millis(50);
-    let mut hang_timeout = Duration::from_secs(60);
-    let mut ready_timeout = Duration::from_secs(30);
-    let mut sprt = None;
-    let (mut pgnout, mut json, mut log, mut shard) = (None, None, None, None);
-    let mut realtime_flags = RealtimeFlags::default();
-    let mut world_flags = WorldFlags::default();
-    let mut index = 0;
-    while index < args.len() {
-        let flag = args[index];
-        if !flag.starts_with('-') {
-            return Err(format!(
-                "unexpected argument '{flag}' (options start with --)"
-            ));
+/// The flags of a run as read, before they are checked together.
+struct RunFlags {
+    groups: Vec<EngineGroup>,
+    each: EngineGroup,
+    variant: String,
+    format_name: String,
+    seeds: usize,
+    rounds: usize,
+    games: usize,
+    concurrency: usize,
+    book: Option<BookSettings>,
+    random_plies: usize,
+    seed: Option<u64>,
+    adjudication: Adjudication,
+    margin: Duration,
+    hang_timeout: Duration,
+    ready_timeout: Duration,
+    sprt: Option<(Sprt, String)>,
+    pgnout: Option<PathBuf>,
+    json: Option<PathBuf>,
+    log: Option<PathBuf>,
+    shard: Option<(usize, usize)>,
+    realtime_flags: RealtimeFlags,
+    world_flags: WorldFlags,
+}
+
+impl Default for RunFlags {
+    fn default() -> RunFlags {
+        RunFlags {
+            groups: Vec::new(),
+            each: EngineGroup::default(),
+            variant: DEFAULT_GAME.to_string(),
+            format_name: "round-robin".to_string(),
+            seeds: 1,
+            rounds: 1,
+            games: 2,
+            concurrency: 1,
+            book: None,
+            random_plies: 0,
+            seed: None,
+            adjudication: Adjudication::default(),
+            margin: Duration::from_millis(50),
+            hang_timeout: Duration::from_secs(60),
+            ready_timeout: Duration::from_secs(30),
+            sprt: None,
+            pgnout: None,
+            json: None,
+            log: None,
+            shard: None,
+            realtime_flags: RealtimeFlags::default(),
+            world_flags: WorldFlags::default(),
         }
-        // The values after the flag, up to the next flag.
-        let end = args[index + 1..]
-            .iter()
-            .position(|token| token.starts_with("--"))
-            .map_or(args.len(), |at| index + 1 + at);
-        let values = &args[index + 1..end];
-        let single = || -> Result<&str, String> {
-            match values {
-                [value] => Ok(value),
-                [] => Err(format!("{flag} needs a value")),
-                [_, extra, ..] => Err(format!("{flag}: unexpected extra value '{extra}'")),
+    }
+}
+
+/// The one value of a flag that takes one.
+fn single<'a>(flag: &str, values: &[&'a str]) -> Result<&'a str, String> {
+    match values {
+        [value] => Ok(value),
+        [] => Err(format!("{flag} needs a value")),
+        [_, extra, ..] => Err(format!("{flag}: unexpected extra value '{extra}'")),
+    }
+}
+
+impl RunFlags {
+    /// Reads every flag with its values (the tokens up to the next `--`); `None` for `--help`.
+    fn read(args: &[&str]) -> Result<Option<RunFlags>, String> {
+        let mut flags = RunFlags::default();
+        let mut index = 0;
+        while index < args.len() {
+            let flag = args[index];
+            if !flag.starts_with('-') {
+                return Err(format!(
+                    "unexpected argument '{flag}' (options start with --)"
+                ));
             }
-        };
+            let end = args[index + 1..]
+                .iter()
+                .position(|token| token.starts_with("--"))
+                .map_or(args.len(), |at| index + 1 + at);
+            if matches!(flag, "-h" | "--help") {
+                return Ok(None);
+            }
+            flags.take(flag, &args[index + 1..end])?;
+            index = end;
+        }
+        Ok(Some(flags))
+    }
+
+    /// Reads one flag and its values.
+    fn take(&mut self, flag: &str, values: &[&str]) -> Result<(), String> {
+        let one = || single(flag, values);
         match flag {
-            "-h" | "--help" => return Ok(ArenaCommand::Help),
-            "--engine" => groups.push(engine_group(flag, values)?),
-            "--each" => each = engine_group(flag, values)?,
-            "--variant" => variant = single()?.to_string(),
-            "--format" | "--tournament" => format_name = single()?.to_string(),
-            "--seeds" => seeds = number(flag, single()?)?,
-            "--rounds" => rounds = number(flag, single()?)?,
-            "--games" => games = number(flag, single()?)?,
-            "--concurrency" => concurrency = number(flag, single()?)?,
-            "--openings" => book = Some(parse_book(values)?),
-            "--random-plies" => random_plies = number(flag, single()?)?,
-            "--seed" => seed = Some(number(flag, single()?)?),
-            "--draw" => adjudication.draw = Some(parse_draw(values)?),
-            "--resign" => adjudication.resign = Some(parse_resign(values)?),
-            "--maxplies" => adjudication.max_plies = Some(number(flag, single()?)?),
-            "--timemargin" => margin = Duration::from_millis(number(flag, single()?)?),
-            "--hang-timeout" => hang_timeout = seconds(flag, single()?)?,
-            "--ready-timeout" => ready_timeout = seconds(flag, single()?)?,
+            "--engine" => self.groups.push(engine_group(flag, values)?),
+            "--each" => self.each = engine_group(flag, values)?,
+            "--variant" => self.variant = one()?.to_string(),
+            "--format" | "--tournament" => self.format_name = one()?.to_string(),
+            "--seeds" => self.seeds = number(flag, one()?)?,
+            "--rounds" => self.rounds = number(flag, one()?)?,
+            "--games" => self.games = number(flag, one()?)?,
+            "--concurrency" => self.concurrency = number(flag, one()?)?,
+            "--openings" => self.book = Some(parse_book(values)?),
+            "--random-plies" => self.random_plies = number(flag, one()?)?,
+            "--seed" => self.seed = Some(number(flag, one()?)?),
+            "--draw" => self.adjudication.draw = Some(parse_draw(values)?),
+            "--resign" => self.adjudication.resign = Some(parse_resign(values)?),
+            "--maxplies" => self.adjudication.max_plies = Some(number(flag, one()?)?),
+            "--timemargin" => self.margin = Duration::from_millis(number(flag, one()?)?),
+            "--hang-timeout" => self.hang_timeout = seconds(flag, one()?)?,
+            "--ready-timeout" => self.ready_timeout = seconds(flag, one()?)?,
             "--sprt" => {
                 if values.is_empty() {
                     return Err("--sprt needs elo0=E0 elo1=E1 [alpha=A] [beta=B]".into());
                 }
                 let parsed = Sprt::parse(values).map_err(|e| format!("--sprt: {e}"))?;
-                sprt = Some((parsed, values.join(" ")));
+                self.sprt = Some((parsed, values.join(" ")));
             }
-            "--pgnout" => pgnout = Some(PathBuf::from(single()?)),
-            "--json" => json = Some(PathBuf::from(single()?)),
-            "--log" => log = Some(PathBuf::from(single()?)),
-            "--shard" => shard = Some(parse_shard(single()?)?),
+            "--pgnout" => self.pgnout = Some(PathBuf::from(one()?)),
+            "--json" => self.json = Some(PathBuf::from(one()?)),
+            "--log" => self.log = Some(PathBuf::from(one()?)),
+            "--shard" => self.shard = Some(parse_shard(one()?)?),
             "--wall-clock" => match values {
                 [] => {
-                    realtime_flags.given.push(flag.to_string());
-                    realtime_flags.wall_clock = Some(true);
+                    self.realtime_flags.given.push(flag.to_string());
+                    self.realtime_flags.wall_clock = Some(true);
                 }
                 [extra, ..] => return Err(format!("{flag}: unexpected value '{extra}'")),
             },
@@ -577,15 +387,110 @@ pub fn parse_arena_args(args: &[String]) -> Result<ArenaCommand, String> {
             | "--tick-ms"
             | "--delay-ticks"
             | "--no-capture-draw-ticks"
-            | "--max-game-ms" => realtime_flags.set(flag, number(flag, single()?)?),
+            | "--max-game-ms" => self.realtime_flags.set(flag, number(flag, one()?)?),
             other => {
-                if !world_flags.take(other, values)? {
+                if !self.world_flags.take(other, values)? {
                     return Err(format!("unknown option '{other}' (see roger arena --help)"));
                 }
             }
         }
-        index = end;
+        Ok(())
     }
+
+    /// The realtime referee's settings for a realtime game; refuses the flags that are not for
+    /// the game's family.
+    fn family_settings(&self, family: Family) -> Result<Option<RealtimeSettings>, String> {
+        if family != Family::World {
+            if let Some(flag) = self.world_flags.given.first() {
+                return Err(format!("{flag} is for --variant megachess"));
+            }
+        }
+        let realtime_flag = || self.realtime_flags.given.first();
+        if family == Family::Turn {
+            return match realtime_flag() {
+                Some(flag) => Err(format!("{flag} is for --variant realtime")),
+                None => Ok(None),
+            };
+        }
+        let turn_only = [
+            ("--openings", self.book.is_some()),
+            (
+                "--random-plies",
+                self.random_plies > 0 && family == Family::World,
+            ),
+            ("--draw", self.adjudication.draw.is_some()),
+            ("--resign", self.adjudication.resign.is_some()),
+            ("--maxplies", self.adjudication.max_plies.is_some()),
+        ];
+        if let Some((flag, _)) = turn_only.iter().find(|(_, given)| *given) {
+            let (games, ending) = match family {
+                Family::World => ("Megachess worlds", "--turns"),
+                _ => ("realtime games", "--max-game-ms"),
+            };
+            return Err(format!(
+                "{flag}: not for {games} (they start from their own setup and end by their \
+                 rules or {ending})"
+            ));
+        }
+        if family == Family::World {
+            return match realtime_flag() {
+                Some(flag) => Err(format!("{flag} is for --variant realtime")),
+                None => Ok(None),
+            };
+        }
+        Ok(Some(self.realtime_flags.settings()?))
+    }
+
+    /// The tournament's format, and the checks of the counts that go with it.
+    fn format(&self) -> Result<Format, String> {
+        if self.groups.len() < 2 {
+            return Err("a tournament needs at least two --engine".into());
+        }
+        let format = match self.format_name.as_str() {
+            "round-robin" | "roundrobin" | "match" => Format::RoundRobin,
+            "gauntlet" => {
+                let seeds = self.seeds;
+                if seeds == 0 || seeds >= self.groups.len() {
+                    return Err(format!(
+                        "--seeds: {seeds} is not between 1 and the number of engines less one"
+                    ));
+                }
+                Format::Gauntlet { seeds }
+            }
+            other => {
+                return Err(format!(
+                    "--format: '{other}' is not round-robin or gauntlet"
+                ))
+            }
+        };
+        if self.rounds == 0 || self.games == 0 {
+            return Err("--rounds and --games must be at least 1".into());
+        }
+        if self.concurrency == 0 {
+            return Err("--concurrency must be at least 1".into());
+        }
+        if self.sprt.is_some() && self.groups.len() != 2 {
+            return Err("--sprt needs a match of exactly two engines".into());
+        }
+        if self.shard.is_some() && self.seed.is_none() {
+            return Err(
+                "--shard needs --seed, so that every share plays the same tournament".into(),
+            );
+        }
+        Ok(format)
+    }
+}
+
+/// Reads the arguments after `roger arena`.
+pub fn parse_arena_args(args: &[String]) -> Result<ArenaCommand, String> {
+    let args: Vec<&str> = args.iter().map(String::as_str).collect();
+    if args.first() == Some(&"merge") {
+        return parse_merge(&args[1..]);
+    }
+    let Some(flags) = RunFlags::read(&args)? else {
+        return Ok(ArenaCommand::Help);
+    };
+    let variant = flags.variant.clone();
     let Some(entry) = crate::rules::registry::find(&variant) else {
         return Err(format!(
             "--variant: unknown game '{variant}' (games: {})",
@@ -597,110 +502,36 @@ pub fn parse_arena_args(args: &[String]) -> Result<ArenaCommand, String> {
                 .join(", ")
         ));
     };
-    if entry.family != Family::World {
-        if let Some(flag) = world_flags.given.first() {
-            return Err(format!("{flag} is for --variant megachess"));
-        }
-    }
-    let realtime = match entry.family {
-        Family::Realtime | Family::World => {
-            let turn_only = [
-                ("--openings", book.is_some()),
-                (
-                    "--random-plies",
-                    random_plies > 0 && entry.family == Family::World,
-                ),
-                ("--draw", adjudication.draw.is_some()),
-                ("--resign", adjudication.resign.is_some()),
-                ("--maxplies", adjudication.max_plies.is_some()),
-            ];
-            if let Some((flag, _)) = turn_only.iter().find(|(_, given)| *given) {
-                let (games, ending) = match entry.family {
-                    Family::World => ("Megachess worlds", "--turns"),
-                    _ => ("realtime games", "--max-game-ms"),
-                };
-                return Err(format!(
-                    "{flag}: not for {games} (they start from their own setup and end by their \
-                     rules or {ending})"
-                ));
-            }
-            if entry.family == Family::World {
-                if let Some(flag) = realtime_flags.given.first() {
-                    return Err(format!("{flag} is for --variant realtime"));
-                }
-                None
-            } else {
-                Some(realtime_flags.settings()?)
-            }
-        }
-        _ => {
-            if let Some(flag) = realtime_flags.given.first() {
-                return Err(format!("{flag} is for --variant realtime"));
-            }
-            None
-        }
-    };
-    if groups.len() < 2 {
-        return Err("a tournament needs at least two --engine".into());
-    }
-    let format = match format_name.as_str() {
-        "round-robin" | "roundrobin" | "match" => Format::RoundRobin,
-        "gauntlet" => {
-            if seeds == 0 || seeds >= groups.len() {
-                return Err(format!(
-                    "--seeds: {seeds} is not between 1 and the number of engines less one"
-                ));
-            }
-            Format::Gauntlet { seeds }
-        }
-        other => {
-            return Err(format!(
-                "--format: '{other}' is not round-robin or gauntlet"
-            ))
-        }
-    };
-    if rounds == 0 || games == 0 {
-        return Err("--rounds and --games must be at least 1".into());
-    }
-    if concurrency == 0 {
-        return Err("--concurrency must be at least 1".into());
-    }
-    if sprt.is_some() && groups.len() != 2 {
-        return Err("--sprt needs a match of exactly two engines".into());
-    }
-    if shard.is_some() && seed.is_none() {
-        return Err("--shard needs --seed, so that every share plays the same tournament".into());
-    }
+    let realtime = flags.family_settings(entry.family)?;
+    let format = flags.format()?;
+    let st_only = (entry.family != Family::Turn).then_some(entry.family);
     let mut engines = Vec::new();
     let mut named = Vec::new();
-    for (number, group) in groups.iter().enumerate() {
-        let st_only = match entry.family {
-            Family::Turn => None,
-            family => Some(family),
-        };
-        let (config, was_named) = engine_config(number + 1, group, &each, st_only)?;
+    for (number, group) in flags.groups.iter().enumerate() {
+        let (config, was_named) = engine_config(number + 1, group, &flags.each, st_only)?;
         engines.push(config);
         named.push(was_named);
     }
-    let seed = seed.unwrap_or_else(|| {
+    let seed = flags.seed.unwrap_or_else(|| {
         std::time::SystemTime::now()
             .duration_since(std::time::UNIX_EPOCH)
             .map_or(1, |d| d.as_nanos() as u64)
     });
     let world = match entry.family {
         Family::World => {
-            let worlds = super::schedule::encounters(groups.len(), format).len() * rounds * games;
-            world_flags.settings(seed, worlds)?
+            let encounters = super::schedule::encounters(flags.groups.len(), format).len();
+            let worlds = encounters * flags.rounds * flags.games;
+            flags.world_flags.settings(seed, worlds)?
         }
         _ => Default::default(),
     };
     Ok(ArenaCommand::Run(Box::new(ArenaSettings {
         referee: RefereeSettings {
             variant: variant.clone(),
-            margin,
-            hang_timeout,
-            ready_timeout,
-            adjudication,
+            margin: flags.margin,
+            hang_timeout: flags.hang_timeout,
+            ready_timeout: flags.ready_timeout,
+            adjudication: flags.adjudication,
             realtime: realtime.unwrap_or_default(),
             world,
         },
@@ -708,17 +539,17 @@ pub fn parse_arena_args(args: &[String]) -> Result<ArenaCommand, String> {
         engines,
         named,
         format,
-        rounds,
-        games,
-        concurrency,
-        book,
-        random_plies,
+        rounds: flags.rounds,
+        games: flags.games,
+        concurrency: flags.concurrency,
+        book: flags.book,
+        random_plies: flags.random_plies,
         seed,
-        sprt,
-        pgnout,
-        json,
-        log,
-        shard,
+        sprt: flags.sprt,
+        pgnout: flags.pgnout,
+        json: flags.json,
+        log: flags.log,
+        shard: flags.shard,
     })))
 }
 
@@ -760,6 +591,7 @@ fn parse_merge(args: &[&str]) -> Result<ArenaCommand, String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::arena::process::TimeControl;
 
     fn parse(line: &str) -> Result<ArenaCommand, String> {
         let args: Vec<String> = line.split_whitespace().map(String::from).collect();

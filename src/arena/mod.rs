@@ -12,6 +12,7 @@
 pub mod book;
 pub mod cli;
 pub mod clock;
+mod engine_args;
 pub mod openings;
 pub mod pgn;
 pub mod pool;

@@ -121,9 +121,9 @@ mod tests {
         let SessionRecord::Turn(record) = &first.played.record else {
             panic!("a turn record");
         };
-        assert_eq!(record.moves.len(), 55);
+        assert_eq!(record.moves.len(), 27);
         assert!(record.moves[0].book && !record.moves[2].book);
         assert_eq!(report.games[1].scheduled.seats, vec![1, 0]);
-        assert_eq!(report.games[1].played.points, vec![0.5, 0.5]);
+        assert_eq!(report.games[1].played.points, vec![0.0, 1.0]);
     }
 }

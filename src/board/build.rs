@@ -29,11 +29,21 @@ pub const fn leaper_bits(files: u8, ranks: u8, sq: usize, steps: &[Step]) -> u12
 
 /// The squares from `sq` to the edge along `step`, `sq` excluded.
 pub const fn ray_bits(files: u8, ranks: u8, sq: usize, step: Step) -> u128 {
+    ray_until(files, ranks, sq, step, 0)
+}
+
+/// The squares a slider on `sq` reaches along `step` over `occupied`: up to the edge or up to
+/// and including the first occupied square. The one ray walk every table is built from.
+pub const fn ray_until(files: u8, ranks: u8, sq: usize, step: Step, occupied: u128) -> u128 {
     let mut file = (sq % files as usize) as i32 + step.files as i32;
     let mut rank = (sq / files as usize) as i32 + step.ranks as i32;
     let mut bits = 0u128;
     while on_board(files, ranks, file, rank) {
-        bits |= 1u128 << (rank * files as i32 + file);
+        let bit = 1u128 << (rank * files as i32 + file);
+        bits |= bit;
+        if occupied & bit != 0 {
+            break;
+        }
         file += step.files as i32;
         rank += step.ranks as i32;
     }
@@ -109,4 +119,74 @@ pub const fn narrow_rows<const ROWS: usize, const N: usize>(
         row += 1;
     }
     out
+}
+
+/// `line[a][b]`: the whole line through `a` and `b` (edge to edge, both included) when they
+/// share one, else empty.
+pub const fn line_table<const N: usize>(files: u8, ranks: u8) -> [[u128; N]; N] {
+    let rays = ray_tables::<N>(files, ranks);
+    let mut line = [[0u128; N]; N];
+    let mut a = 0;
+    while a < N && a < files as usize * ranks as usize {
+        let mut d = 0;
+        while d < 8 {
+            let full = rays[d][a] | rays[(d + 4) % 8][a] | 1u128 << a;
+            let mut ray = rays[d][a];
+            while ray != 0 {
+                let b = ray.trailing_zeros() as usize;
+                ray &= ray - 1;
+                line[a][b] = full;
+            }
+            d += 1;
+        }
+        a += 1;
+    }
+    line
+}
+
+/// A table of tables as one flat table, row after row (`NN` is `N * N`).
+pub const fn flatten<const N: usize, const NN: usize>(table: [[u128; N]; N]) -> [u128; NN] {
+    assert!(N * N == NN);
+    let mut flat = [0u128; NN];
+    let mut i = 0;
+    while i < NN {
+        flat[i] = table[i / N][i % N];
+        i += 1;
+    }
+    flat
+}
+
+/// `masks[file]`: every square of each file.
+pub const fn file_table<const F: usize>(files: u8, ranks: u8) -> [u128; F] {
+    let mut masks = [0u128; F];
+    let mut file = 0;
+    while file < F {
+        masks[file] = super::masks::file_mask(files, ranks, file as u8);
+        file += 1;
+    }
+    masks
+}
+
+/// `masks[rank]`: every square of each rank.
+pub const fn rank_table<const R: usize>(files: u8) -> [u128; R] {
+    let mut masks = [0u128; R];
+    let mut rank = 0;
+    while rank < R {
+        masks[rank] = super::masks::rank_mask(files, rank as u8);
+        rank += 1;
+    }
+    masks
+}
+
+/// A `u128` table as it is, for the boards of more than 64 squares (what [`narrow`] is for the
+/// others).
+pub const fn keep<const N: usize>(table: [u128; N]) -> [u128; N] {
+    table
+}
+
+/// [`keep`] for a table of tables.
+pub const fn keep_rows<const ROWS: usize, const N: usize>(
+    table: [[u128; N]; ROWS],
+) -> [[u128; N]; ROWS] {
+    table
 }

@@ -1,7 +1,10 @@
 //! Board shapes and the attack tables every game shares: leapers, rays, lines and the
-//! squares between two squares. Computed once per shape on first use.
+//! squares between two squares. Built at compile time for every shape.
 
-use super::build::{leaper_bits, ray_bits};
+use super::build::{
+    between_table, file_table, flatten, keep, keep_rows, leaper_table, line_table, narrow,
+    narrow_rows, rank_table, ray_tables,
+};
 use super::{Bitboard, Square};
 use std::fmt::Debug;
 
@@ -90,79 +93,28 @@ pub trait Geometry: Copy + Debug + Send + Sync + 'static {
     }
 }
 
-/// Attack tables for one board shape.
-pub struct Tables<B> {
+/// Attack tables for one board shape, built at compile time ([`super::build`]) and kept in
+/// statics: nothing to build or warm up at run time.
+pub struct Tables<B: 'static> {
     pub files: u8,
     pub ranks: u8,
     /// All squares of the board (the integer may have spare high bits).
     pub board: B,
-    pub file_masks: Vec<B>,
-    pub rank_masks: Vec<B>,
-    pub knight: Vec<B>,
-    pub king: Vec<B>,
+    pub file_masks: &'static [B],
+    pub rank_masks: &'static [B],
+    pub knight: &'static [B],
+    pub king: &'static [B],
     /// Squares a pawn of each colour (0 = White, 1 = Black) attacks.
-    pub pawn_attacks: [Vec<B>; 2],
+    pub pawn_attacks: [&'static [B]; 2],
     /// `rays[direction][square]`: every square from `square` to the edge, exclusive.
-    pub rays: [Vec<B>; 8],
+    pub rays: [&'static [B]; 8],
     /// `between[a * n + b]`: the squares strictly between `a` and `b` on a shared line.
-    between: Vec<B>,
+    between: &'static [B],
     /// `line[a * n + b]`: the whole line through `a` and `b` (edge to edge), or empty.
-    line: Vec<B>,
+    line: &'static [B],
 }
 
 impl<B: Bitboard> Tables<B> {
-    pub fn new<G: Geometry<BB = B>>() -> Tables<B> {
-        let n = G::SQUARES;
-        let squares = || (0..n as u8).map(Square);
-        let leaper = |steps: &[Step]| Self::leaper_table::<G>(steps);
-        let ray = |step: Step| -> Vec<B> {
-            (0..n)
-                .map(|sq| B::from_bits(ray_bits(G::FILES, G::RANKS, sq, step)))
-                .collect()
-        };
-        let rays: [Vec<B>; 8] = std::array::from_fn(|d| ray(RAY_STEPS[d]));
-        let board = squares().fold(B::EMPTY, |bb, sq| bb | B::from_square(sq));
-        let file_masks = (0..G::FILES)
-            .map(|f| (0..G::RANKS).fold(B::EMPTY, |bb, r| bb | B::from_square(G::square(f, r))))
-            .collect();
-        let rank_masks = (0..G::RANKS)
-            .map(|r| (0..G::FILES).fold(B::EMPTY, |bb, f| bb | B::from_square(G::square(f, r))))
-            .collect();
-        let mut between = vec![B::EMPTY; n * n];
-        let mut line = vec![B::EMPTY; n * n];
-        for a in squares() {
-            for (d, dir_rays) in rays.iter().enumerate() {
-                let opposite = (d + 4) % 8;
-                let full = dir_rays[a.index()] | rays[opposite][a.index()] | B::from_square(a);
-                for b in dir_rays[a.index()].squares() {
-                    between[a.index() * n + b.index()] =
-                        dir_rays[a.index()] & rays[opposite][b.index()];
-                    line[a.index() * n + b.index()] = full;
-                }
-            }
-        }
-        Tables {
-            files: G::FILES,
-            ranks: G::RANKS,
-            board,
-            file_masks,
-            rank_masks,
-            knight: leaper(&KNIGHT_STEPS),
-            king: leaper(&KING_STEPS),
-            pawn_attacks: PAWN_ATTACK_STEPS.map(|steps| leaper(&steps)),
-            rays,
-            between,
-            line,
-        }
-    }
-
-    /// A leaper table for any set of steps (rules as data: a variant's own jumpers).
-    pub fn leaper_table<G: Geometry<BB = B>>(steps: &[Step]) -> Vec<B> {
-        (0..G::SQUARES)
-            .map(|sq| B::from_bits(leaper_bits(G::FILES, G::RANKS, sq, steps)))
-            .collect()
-    }
-
     #[inline(always)]
     fn square_count(&self) -> usize {
         self.files as usize * self.ranks as usize
@@ -209,9 +161,11 @@ impl<B: Bitboard> Tables<B> {
     }
 }
 
-/// Declares a board shape with its bitboard integer and its lazily built tables.
+/// Declares a board shape with its bitboard integer and its tables, built at compile time in
+/// `u128` and made the shape's integer by `$to_bb` and `$rows_to_bb` ([`narrow`] for boards of
+/// up to 64 squares, [`keep`] for the others).
 macro_rules! geometry {
-    ($(#[$doc:meta])* $name:ident, $files:expr, $ranks:expr, $bb:ty) => {
+    ($(#[$doc:meta])* $name:ident, $files:expr, $ranks:expr, $bb:ty, $to_bb:ident, $rows_to_bb:ident) => {
         $(#[$doc])*
         #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
         pub struct $name;
@@ -221,8 +175,37 @@ macro_rules! geometry {
             type BB = $bb;
             #[inline(always)]
             fn tables() -> &'static Tables<$bb> {
-                static TABLES: std::sync::OnceLock<Tables<$bb>> = std::sync::OnceLock::new();
-                TABLES.get_or_init(Tables::new::<$name>)
+                const N: usize = $files * $ranks;
+                static FILE_MASKS: [$bb; $files] = $to_bb(file_table($files, $ranks));
+                static RANK_MASKS: [$bb; $ranks] = $to_bb(rank_table($files));
+                static KNIGHT: [$bb; N] = $to_bb(leaper_table($files, $ranks, &KNIGHT_STEPS));
+                static KING: [$bb; N] = $to_bb(leaper_table($files, $ranks, &KING_STEPS));
+                static PAWN_ATTACKS: [[$bb; N]; 2] = [
+                    $to_bb(leaper_table($files, $ranks, &PAWN_ATTACK_STEPS[0])),
+                    $to_bb(leaper_table($files, $ranks, &PAWN_ATTACK_STEPS[1])),
+                ];
+                static RAYS: [[$bb; N]; 8] = $rows_to_bb(ray_tables($files, $ranks));
+                static BETWEEN: [$bb; N * N] =
+                    $to_bb(flatten::<N, { N * N }>(between_table($files, $ranks)));
+                static LINE: [$bb; N * N] =
+                    $to_bb(flatten::<N, { N * N }>(line_table($files, $ranks)));
+                static TABLES: Tables<$bb> = Tables {
+                    files: $files,
+                    ranks: $ranks,
+                    board: <$bb>::MAX >> (<$bb>::BITS as usize - N),
+                    file_masks: &FILE_MASKS,
+                    rank_masks: &RANK_MASKS,
+                    knight: &KNIGHT,
+                    king: &KING,
+                    pawn_attacks: [&PAWN_ATTACKS[0], &PAWN_ATTACKS[1]],
+                    rays: [
+                        &RAYS[0], &RAYS[1], &RAYS[2], &RAYS[3], &RAYS[4], &RAYS[5], &RAYS[6],
+                        &RAYS[7],
+                    ],
+                    between: &BETWEEN,
+                    line: &LINE,
+                };
+                &TABLES
             }
         }
         const _: () = assert!(($files as u32) * ($ranks as u32) <= <$bb>::BITS);
@@ -231,23 +214,23 @@ macro_rules! geometry {
 
 geometry!(
     /// The 8x8 board of chess and Nichess.
-    Board8x8, 8, 8, u64
+    Board8x8, 8, 8, u64, narrow, narrow_rows
 );
 geometry!(
     /// The 15x8 board of Millennium chess.
-    Board15x8, 15, 8, u128
+    Board15x8, 15, 8, u128, keep, keep_rows
 );
 geometry!(
     /// The largest wide board the layer supports.
-    Board16x8, 16, 8, u128
+    Board16x8, 16, 8, u128, keep, keep_rows
 );
 geometry!(
     /// The largest tall board the layer supports.
-    Board8x16, 8, 16, u128
+    Board8x16, 8, 16, u128, keep, keep_rows
 );
 geometry!(
     /// The smallest board the layer supports.
-    Board5x5, 5, 5, u64
+    Board5x5, 5, 5, u64, narrow, narrow_rows
 );
 
 #[cfg(test)]

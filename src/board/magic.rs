@@ -1,13 +1,13 @@
 //! Magic-bitboard slider attacks for the 8x8 `u64` board.
 //!
-//! The magic numbers are searched for at start-up with a fixed seed (a few milliseconds), so
-//! every run builds the same tables; they are checked against the generic ray code in tests.
+//! The magic numbers are stored (found once by `find_magic`), and the lookup tables are built
+//! from them at compile time into a static: a magic that did not fit would stop the build. The
+//! lookups are checked against the generic ray code in tests.
 
-use super::{Bitboard, Board8x8, Geometry, Square, DIAGONAL_RAYS, ORTHOGONAL_RAYS};
-use crate::common::Rng;
-use std::sync::OnceLock;
+use super::build::ray_until;
+use super::{Square, DIAGONAL_RAYS, ORTHOGONAL_RAYS, RAY_STEPS};
 
-#[derive(Clone, Copy, Default)]
+#[derive(Clone, Copy)]
 struct Magic {
     mask: u64,
     magic: u64,
@@ -27,14 +27,15 @@ impl Magic {
 pub struct Magics {
     rook: [Magic; 64],
     bishop: [Magic; 64],
-    table: Vec<u64>,
+    table: [u64; TABLE_SIZE],
 }
 
 impl Magics {
     #[inline(always)]
     pub fn rook(&self, sq: Square, occupied: u64) -> u64 {
         let index = self.rook[sq.index()].index(occupied);
-        // SAFETY: `build` sized `table` so that every index a mask subset can produce,
+        // SAFETY: `build` gave each square `1 << mask bits` slots from its offset, and
+        // `TABLE_SIZE` is their sum, so every index a mask subset can produce,
         // `offset + (subset * magic >> shift)` with `shift = 64 - mask bits`, is inside it.
         unsafe { *self.table.get_unchecked(index) }
     }
@@ -52,115 +53,120 @@ impl Magics {
     }
 }
 
-/// The process-wide magic tables, built on first use.
+/// The magic tables, built at compile time (about 100,000 slots, a few seconds of the build:
+/// longer than the compiler's patience by default).
+#[allow(long_running_const_eval)]
+static MAGICS: Magics = build();
+
 #[inline(always)]
 pub fn magics() -> &'static Magics {
-    static MAGICS: OnceLock<Magics> = OnceLock::new();
-    MAGICS.get_or_init(build)
+    &MAGICS
 }
 
-/// Relevant blockers of a slider on `sq` (each ray without its last square: nothing lies beyond
-/// the edge), and every subset of them with the attacks it leaves.
-fn blockers_and_attacks(sq: Square, rays: [usize; 4]) -> (u64, Vec<(u64, u64)>) {
-    let tables = Board8x8::tables();
-    let mask = rays.iter().fold(0u64, |acc, &d| {
-        let ray = tables.rays[d][sq.index()];
+/// The relevant blockers of a slider on `sq` along `rays` (each ray without its last square:
+/// nothing lies beyond the edge).
+const fn slider_mask(sq: usize, rays: [usize; 4]) -> u64 {
+    let mut mask = 0u64;
+    let mut i = 0;
+    while i < 4 {
+        let d = rays[i];
+        let ray = ray_until(8, 8, sq, RAY_STEPS[d], 0) as u64;
         let edge = if ray == 0 {
             0
         } else if d < 4 {
-            1u64 << ray.msb().0
+            1u64 << (63 - ray.leading_zeros())
         } else {
-            1u64 << ray.lsb().0
+            1u64 << ray.trailing_zeros()
         };
-        acc | (ray & !edge)
-    });
-    let attacks = |occupied: u64| {
-        rays.iter()
-            .fold(0u64, |acc, &d| acc | tables.ray_attacks(sq, occupied, d))
+        mask |= ray & !edge;
+        i += 1;
+    }
+    mask
+}
+
+/// What a slider on `sq` attacks along `rays` over `occupied`.
+const fn slider_attacks(sq: usize, rays: [usize; 4], occupied: u64) -> u64 {
+    let mut attacks = 0u64;
+    let mut i = 0;
+    while i < 4 {
+        attacks |= ray_until(8, 8, sq, RAY_STEPS[rays[i]], occupied as u128) as u64;
+        i += 1;
+    }
+    attacks
+}
+
+/// The slots of every square's rook and bishop lookups together.
+const fn table_size() -> usize {
+    let mut size = 0;
+    let mut sq = 0;
+    while sq < 64 {
+        size += 1 << slider_mask(sq, ORTHOGONAL_RAYS).count_ones();
+        size += 1 << slider_mask(sq, DIAGONAL_RAYS).count_ones();
+        sq += 1;
+    }
+    size
+}
+
+const TABLE_SIZE: usize = table_size();
+
+/// Fills the table from the stored magic numbers, every subset of every mask by the
+/// carry-rippler trick; a collision of two different attack sets stops the build.
+const fn build() -> Magics {
+    let empty = Magic {
+        mask: 0,
+        magic: 0,
+        shift: 0,
+        offset: 0,
     };
-    // Every subset of the mask, by the carry-rippler trick.
-    let mut subsets = Vec::with_capacity(1 << mask.count_ones());
-    let mut subset = 0u64;
-    loop {
-        subsets.push((subset, attacks(subset)));
-        subset = subset.wrapping_sub(mask) & mask;
-        if subset == 0 {
-            break;
-        }
-    }
-    (mask, subsets)
-}
-
-/// True when `magic` maps every blocker subset to a slot without a harmful collision.
-fn magic_fits(magic: u64, mask: u64, subsets: &[(u64, u64)], slots: &mut [Option<u64>]) -> bool {
-    let shift = 64 - mask.count_ones();
-    slots.fill(None);
-    subsets.iter().all(|&(occupied, attacks)| {
-        let slot = &mut slots[(occupied.wrapping_mul(magic) >> shift) as usize];
-        match *slot {
-            None => {
-                *slot = Some(attacks);
-                true
-            }
-            Some(existing) => existing == attacks,
-        }
-    })
-}
-
-/// Searches random sparse numbers for a magic of this square.
-fn find_magic(mask: u64, subsets: &[(u64, u64)], rng: &mut Rng) -> u64 {
-    let mut slots = vec![None; 1 << mask.count_ones()];
-    loop {
-        let candidate = rng.sparse();
-        if (mask.wrapping_mul(candidate) >> 56).count_ones() < 6 {
-            continue;
-        }
-        if magic_fits(candidate, mask, subsets, &mut slots) {
-            return candidate;
-        }
-    }
-}
-
-fn build() -> Magics {
-    let mut table = Vec::with_capacity(110_000);
-    let mut rng = Rng::new(0x9E37_79B9_7F4A_7C15);
-    let mut rook = [Magic::default(); 64];
-    let mut bishop = [Magic::default(); 64];
-    for (magics, rays, known) in [
-        (&mut rook, ORTHOGONAL_RAYS, &ROOK_MAGICS),
-        (&mut bishop, DIAGONAL_RAYS, &BISHOP_MAGICS),
-    ] {
-        for sq in 0..64u8 {
-            let sq = Square(sq);
-            let (mask, subsets) = blockers_and_attacks(sq, rays);
-            let bits = mask.count_ones();
-            let mut slots = vec![None; 1 << bits];
-            // The numbers below were found by `find_magic`; they are checked
-            // here, and searched for again should one ever not fit.
-            let magic = if magic_fits(known[sq.index()], mask, &subsets, &mut slots) {
-                known[sq.index()]
-            } else {
-                find_magic(mask, &subsets, &mut rng)
-            };
-            let shift = 64 - bits;
-            magics[sq.index()] = Magic {
+    let mut magics = Magics {
+        rook: [empty; 64],
+        bishop: [empty; 64],
+        table: [0; TABLE_SIZE],
+    };
+    let mut offset = 0usize;
+    let mut kind = 0;
+    while kind < 2 {
+        let (rays, known) = if kind == 0 {
+            (ORTHOGONAL_RAYS, &ROOK_MAGICS)
+        } else {
+            (DIAGONAL_RAYS, &BISHOP_MAGICS)
+        };
+        let mut sq = 0;
+        while sq < 64 {
+            let mask = slider_mask(sq, rays);
+            let shift = 64 - mask.count_ones();
+            let magic = Magic {
                 mask,
-                magic,
+                magic: known[sq],
                 shift,
-                offset: table.len() as u32,
+                offset: offset as u32,
             };
-            let start = table.len();
-            table.resize(start + (1 << bits), 0);
-            for &(occupied, attacks) in &subsets {
-                table[start + (occupied.wrapping_mul(magic) >> shift) as usize] = attacks;
+            let mut subset = 0u64;
+            loop {
+                let slot = offset + (subset.wrapping_mul(known[sq]) >> shift) as usize;
+                let attacks = slider_attacks(sq, rays, subset);
+                // Every slider attacks at least one square, so 0 marks a free slot.
+                assert!(
+                    magics.table[slot] == 0 || magics.table[slot] == attacks,
+                    "a stored magic number does not fit"
+                );
+                magics.table[slot] = attacks;
+                subset = subset.wrapping_sub(mask) & mask;
+                if subset == 0 {
+                    break;
+                }
             }
+            if kind == 0 {
+                magics.rook[sq] = magic;
+            } else {
+                magics.bishop[sq] = magic;
+            }
+            offset += 1 << (64 - shift);
+            sq += 1;
         }
+        kind += 1;
     }
-    Magics {
-        rook,
-        bishop,
-        table,
-    }
+    magics
 }
 
 const ROOK_MAGICS: [u64; 64] = [
@@ -299,6 +305,75 @@ const BISHOP_MAGICS: [u64; 64] = [
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::board::{Bitboard, Board8x8, Geometry};
+    use crate::common::Rng;
+
+    /// Relevant blockers of a slider on `sq` (each ray without its last square: nothing lies beyond
+    /// the edge), and every subset of them with the attacks it leaves.
+    pub(super) fn blockers_and_attacks(sq: Square, rays: [usize; 4]) -> (u64, Vec<(u64, u64)>) {
+        let tables = Board8x8::tables();
+        let mask = rays.iter().fold(0u64, |acc, &d| {
+            let ray = tables.rays[d][sq.index()];
+            let edge = if ray == 0 {
+                0
+            } else if d < 4 {
+                1u64 << ray.msb().0
+            } else {
+                1u64 << ray.lsb().0
+            };
+            acc | (ray & !edge)
+        });
+        let attacks = |occupied: u64| {
+            rays.iter()
+                .fold(0u64, |acc, &d| acc | tables.ray_attacks(sq, occupied, d))
+        };
+        // Every subset of the mask, by the carry-rippler trick.
+        let mut subsets = Vec::with_capacity(1 << mask.count_ones());
+        let mut subset = 0u64;
+        loop {
+            subsets.push((subset, attacks(subset)));
+            subset = subset.wrapping_sub(mask) & mask;
+            if subset == 0 {
+                break;
+            }
+        }
+        (mask, subsets)
+    }
+
+    /// True when `magic` maps every blocker subset to a slot without a harmful collision.
+    pub(super) fn magic_fits(
+        magic: u64,
+        mask: u64,
+        subsets: &[(u64, u64)],
+        slots: &mut [Option<u64>],
+    ) -> bool {
+        let shift = 64 - mask.count_ones();
+        slots.fill(None);
+        subsets.iter().all(|&(occupied, attacks)| {
+            let slot = &mut slots[(occupied.wrapping_mul(magic) >> shift) as usize];
+            match *slot {
+                None => {
+                    *slot = Some(attacks);
+                    true
+                }
+                Some(existing) => existing == attacks,
+            }
+        })
+    }
+
+    /// Searches random sparse numbers for a magic of this square.
+    pub(super) fn find_magic(mask: u64, subsets: &[(u64, u64)], rng: &mut Rng) -> u64 {
+        let mut slots = vec![None; 1 << mask.count_ones()];
+        loop {
+            let candidate = rng.sparse();
+            if (mask.wrapping_mul(candidate) >> 56).count_ones() < 6 {
+                continue;
+            }
+            if magic_fits(candidate, mask, subsets, &mut slots) {
+                return candidate;
+            }
+        }
+    }
 
     #[test]
     fn the_stored_magic_numbers_fit() {

@@ -73,9 +73,6 @@ impl Engine {
     /// The first variant's start position and every option at its default.
     pub fn new() -> Engine {
         let options = OptionValues::default();
-        for turn_game in registry::GAMES.iter().filter_map(|entry| entry.turn) {
-            turn_game.start().warm_up();
-        }
         Engine {
             game: AnyGame::new(registry::GAMES[0].name).expect("the default game is a turn game"),
             tt: Arc::new(RwLock::new(TranspositionTable::new(options.hash_mb))),

@@ -209,19 +209,6 @@ impl AnyGame {
         })
     }
 
-    /// Builds the rules' lazily made tables (slider attacks and the like) now, before the GUI's
-    /// clock runs, rather than during the first search.
-    pub fn warm_up(&self) {
-        fn generate<G: Game>(position: &G) {
-            let mut moves = MoveList::new();
-            position.generate_moves(&mut moves);
-            for &mv in &moves {
-                position.play(mv).generate_moves(&mut MoveList::new());
-            }
-        }
-        dispatch!(self, record => generate(record.position()))
-    }
-
     /// The current position as a board diagram, its FEN and its key.
     pub fn display(&self) -> String {
         dispatch!(self, record => display(record.position()))

@@ -3,11 +3,11 @@
 use super::correction::Correction;
 use super::history::{self, History, NO_PIECE_TO};
 use super::memory::ThreadMemory;
-use super::time::{Budget, Stability};
+use super::time::Budget;
 use super::tt::{Bound, TranspositionTable};
-use super::{Info, Limits, Score, SearchOutcome, MATE, MATE_BOUND, MAX_PLY};
+use super::{Limits, MATE, MATE_BOUND, MAX_PLY};
 use crate::eval::{EvalOptions, Evaluate};
-use crate::rules::{BoundedList, EndReason, Game, GameRecord, MoveList, PackedMove};
+use crate::rules::{BoundedList, Game, GameRecord, MoveList, PackedMove};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::OnceLock;
 use std::time::{Duration, Instant};
@@ -27,6 +27,7 @@ const CHECK_INTERVAL: u64 = 1024;
 mod node;
 mod probcut;
 mod quiescence;
+mod root;
 
 use node::NodeFacts;
 
@@ -192,49 +193,6 @@ impl<'a, G: Game + Evaluate> Searcher<'a, G> {
         }
     }
 
-    /// A cheap score of a root move, from the mover's point of view, for the root's order
-    /// before any iteration completes: the static evaluation after the move, lowered by the
-    /// opponent's best capture in reply (with our best recapture on the same square), and a
-    /// mate as the best of all. It takes no search node: it must be ready before the first.
-    fn static_root_score(&self, mv: G::Move) -> i32 {
-        let child = self.root.play(mv);
-        let mut replies = MoveList::new();
-        child.generate_moves(&mut replies);
-        if replies.is_empty() {
-            return match child.no_moves_reason() {
-                EndReason::Checkmate | EndReason::KingDestroyed => MATE - 1,
-                _ => 0,
-            };
-        }
-        let mut score = -child.evaluate_off_path(&self.eval_path);
-        let mut recaptures = MoveList::new();
-        for &reply in replies.iter().filter(|&&reply| child.is_tactical(reply)) {
-            let after = child.play(reply);
-            let mut value = after.evaluate_off_path(&self.eval_path);
-            let square = reply.squares().1;
-            recaptures.clear();
-            after.generate_tactical(&mut recaptures);
-            for &recapture in recaptures.iter().filter(|m| m.squares().1 == square) {
-                value = value.max(-after.play(recapture).evaluate_off_path(&self.eval_path));
-            }
-            score = score.min(value);
-        }
-        score
-    }
-
-    /// Orders the root moves by [`Searcher::static_root_score`] (stable: equal scores keep
-    /// the generation order) and returns the score of the first.
-    fn order_root(&mut self, root_moves: &MoveList<G::Move>) -> i32 {
-        let mut scored: Vec<(G::Move, i32)> = root_moves
-            .iter()
-            .map(|&mv| (mv, self.static_root_score(mv)))
-            .collect();
-        scored.sort_by_key(|&(_, score)| std::cmp::Reverse(score));
-        self.root_order = scored.iter().map(|&(mv, _)| mv).collect();
-        scored[0].1
-    }
-
-    /// The tables this thread learnt, for the next search.
     pub fn into_memory(self) -> ThreadMemory {
         ThreadMemory {
             history: self.history,
@@ -299,182 +257,6 @@ impl<'a, G: Game + Evaluate> Searcher<'a, G> {
         }
         if self.stopped && self.shared.limits.nodes.is_some() {
             self.shared.halt.store(true, Ordering::Relaxed);
-        }
-    }
-
-    /// Iterative deepening; the main thread reports and returns the result.
-    pub fn iterate(
-        &mut self,
-        multipv: usize,
-        report: &mut dyn FnMut(&Info),
-    ) -> SearchOutcome<G::Move> {
-        let mut root_moves = MoveList::new();
-        self.root.generate_moves(&mut root_moves);
-        if !self.allowed.is_empty() {
-            root_moves.retain(|mv| self.allowed.contains(mv));
-        }
-        if root_moves.is_empty() {
-            // No legal move among `searchmoves`: search them all rather than none.
-            self.allowed.clear();
-            self.root.generate_moves(&mut root_moves);
-        }
-        let multipv = multipv.min(root_moves.len());
-        let max_depth = self.shared.limits.depth.map_or(MAX_PLY as i32 - 4, |d| {
-            (d as i32).clamp(1, MAX_PLY as i32 - 4)
-        });
-        // Ordered before the search starts, so that a search stopped before its first
-        // iteration completes still answers a considered move, never the first generated.
-        let static_score = self.order_root(&root_moves);
-        let mut best_move = self.root_order[0];
-        let mut ponder_move = None;
-        let mut previous_score = 0;
-        let mut stability = Stability::default();
-
-        'deepening: for depth in 1..=max_depth {
-            // Helper threads skip some depths so that the threads spread over the tree.
-            if self.id > 0 && depth > 1 && (depth as usize + self.id).is_multiple_of(2) {
-                continue;
-            }
-            self.excluded.clear();
-            self.root_depth = depth;
-            for line in 0..multipv {
-                self.seldepth = 0;
-                let score = self.aspiration(depth, previous_score, line == 0);
-                if self.stopped && !(depth == 1 && line == 0) {
-                    // An unfinished iteration still counts when its first move is new and
-                    // better: the root stores the best move found so far in `pv[0]`. It is
-                    // reported, so that the last line's pv starts with the move played.
-                    if line == 0
-                        && !self.pv[0].is_empty()
-                        && self.pv[0][0] != best_move
-                        && score > -INFINITY
-                        && score >= previous_score - 30
-                    {
-                        best_move = self.pv[0][0];
-                        ponder_move = self.pv[0].get(1).copied();
-                        self.report_line(depth, line, score, self.pv_text(), report);
-                    }
-                    break 'deepening;
-                }
-                let first_unfinished = self.stopped
-                    && depth == 1
-                    && line == 0
-                    && !self.root_done.contains(&best_move)
-                    && static_score > score;
-                let line_move = self.pv[0].first().copied().filter(|_| !first_unfinished);
-                let Some(line_move) = line_move else {
-                    // The first iteration stopped before any root move was searched, or before
-                    // the first of the static order was while those searched score below it:
-                    // the answer is that first move, and is reported with its static score.
-                    if line == 0 && self.completed_depth == 0 {
-                        let text = vec![self.root.move_text(best_move)];
-                        self.report_line(depth, line, static_score, text, report);
-                    }
-                    break 'deepening;
-                };
-                if line == 0 {
-                    best_move = line_move;
-                    ponder_move = self.pv[0].get(1).copied();
-                    previous_score = score;
-                }
-                self.excluded.push(line_move);
-                self.report_line(depth, line, score, self.pv_text(), report);
-                if self.stopped {
-                    break 'deepening;
-                }
-            }
-            self.completed_depth = depth;
-            if self.is_main() && !self.pondering() {
-                if let Some(soft) = self.shared.budget.soft {
-                    // The next iteration takes longer than all before it: don't start one that
-                    // cannot finish. A best move that keeps changing, or a score that falls,
-                    // asks for more time; one that has stood for iterations, for less.
-                    let scale = stability.update(best_move, previous_score);
-                    if self.elapsed() >= soft.mul_f64(0.6 * scale) {
-                        break;
-                    }
-                }
-                if previous_score.abs() >= MATE_BOUND
-                    && self.shared.limits.depth.is_none()
-                    && MATE - previous_score.abs() < depth
-                    && !self.shared.limits.infinite
-                {
-                    break;
-                }
-            }
-        }
-        self.shared
-            .nodes
-            .fetch_add(self.unflushed, Ordering::Relaxed);
-        self.unflushed = 0;
-        SearchOutcome {
-            best_move: Some(best_move),
-            ponder: ponder_move,
-            nodes: self.shared.nodes.load(Ordering::Relaxed),
-        }
-    }
-
-    /// Reports one line of an iteration (main thread only).
-    fn report_line(
-        &self,
-        depth: i32,
-        line: usize,
-        score: i32,
-        pv: Vec<String>,
-        report: &mut dyn FnMut(&Info),
-    ) {
-        if !self.is_main() {
-            return;
-        }
-        let nodes = self.total_nodes();
-        let time = self.shared.start.elapsed();
-        report(&Info {
-            depth: depth as u32,
-            seldepth: self.seldepth.max(1) as u32,
-            multipv: line as u32 + 1,
-            score: Score::from_internal(score),
-            nodes,
-            nps: (nodes as u128 * 1000 / time.as_millis().max(1)) as u64,
-            time,
-            hashfull: self.shared.tt.hashfull(),
-            pv,
-        });
-    }
-
-    fn pv_text(&self) -> Vec<String> {
-        let mut position = self.root.clone();
-        let mut text = Vec::new();
-        for &mv in &self.pv[0] {
-            text.push(position.move_text(mv));
-            position = position.play(mv);
-        }
-        text
-    }
-
-    fn aspiration(&mut self, depth: i32, previous: i32, first_line: bool) -> i32 {
-        let root = self.root.clone();
-        if depth < 5 || !first_line || previous.abs() >= MATE_BOUND {
-            return self.negamax(&root, depth, -INFINITY, INFINITY, 0, true);
-        }
-        let mut window = 25;
-        let (mut alpha, mut beta) = (previous - window, previous + window);
-        loop {
-            let score = self.negamax(&root, depth, alpha, beta, 0, true);
-            if self.stopped {
-                return score;
-            }
-            if score <= alpha {
-                alpha = (alpha - window).max(-INFINITY);
-            } else if score >= beta {
-                beta = (beta + window).min(INFINITY);
-            } else {
-                return score;
-            }
-            window *= 2;
-            if window > 1000 {
-                alpha = -INFINITY;
-                beta = INFINITY;
-            }
         }
     }
 
@@ -692,11 +474,8 @@ impl<'a, G: Game + Evaluate> Searcher<'a, G> {
         let NodeFacts {
             depth,
             ply,
-            key,
             hash_move,
             excluded,
-            raw_eval,
-            pv_node,
             in_check,
             singular_search,
             ..
@@ -718,13 +497,7 @@ impl<'a, G: Game + Evaluate> Searcher<'a, G> {
 
         for index in 0..ordered.len() {
             let mv = Self::pick(&mut ordered, index);
-            if mv == excluded && singular_search {
-                continue;
-            }
-            if root
-                && (self.excluded.contains(&mv)
-                    || (!self.allowed.is_empty() && !self.allowed.contains(&mv)))
-            {
+            if (mv == excluded && singular_search) || (root && self.root_skips(mv)) {
                 continue;
             }
             let tactical = pos.is_tactical(mv);
@@ -764,32 +537,19 @@ impl<'a, G: Game + Evaluate> Searcher<'a, G> {
             searched += 1;
             self.stack[ply].piece_to = pos.piece_to_index(mv);
             self.keys.push(child.key());
-            let mut score;
             let depth = depth + extension;
-            if searched == 1 {
-                score = -self.negamax(&child, depth - 1, -beta, -alpha, ply + 1, pv_node);
-            } else {
-                let r = if tactical || in_check || gives_check {
+            // The first move is searched with the full window, the others reduced or not.
+            let reduction = (searched > 1).then(|| {
+                if tactical || in_check || gives_check {
                     0
                 } else {
                     self.late_move_reduction(node, depth, mv, searched, quiet_score)
-                };
-                score = -self.negamax(&child, depth - 1 - r, -alpha - 1, -alpha, ply + 1, false);
-                if score > alpha && r > 0 {
-                    score = -self.negamax(&child, depth - 1, -alpha - 1, -alpha, ply + 1, false);
                 }
-                if score > alpha && score < beta && pv_node {
-                    score = -self.negamax(&child, depth - 1, -beta, -alpha, ply + 1, true);
-                }
-            }
+            });
+            let score = self.search_child(&child, node, depth, reduction, (alpha, beta));
             self.keys.pop();
             if self.stopped {
-                // A root move whose search finished before the stop still holds in `pv[0]`.
-                return if best_score > -INFINITY {
-                    best_score
-                } else {
-                    0
-                };
+                return Self::score_at_stop(best_score);
             }
             if root {
                 self.root_done.push(mv);
@@ -803,10 +563,7 @@ impl<'a, G: Game + Evaluate> Searcher<'a, G> {
                 best_move = mv;
                 if score > alpha {
                     alpha = score;
-                    let (head, tail) = self.pv.split_at_mut(ply + 1);
-                    head[ply].clear();
-                    head[ply].push(mv);
-                    head[ply].extend_from_slice(&tail[0]);
+                    self.record_pv(ply, mv);
                 }
                 if score >= beta {
                     if !tactical {
@@ -821,25 +578,87 @@ impl<'a, G: Game + Evaluate> Searcher<'a, G> {
             // Every move was excluded (MultiPV) or pruned.
             return if root { -INFINITY } else { alpha };
         }
-        self.learn_correction(
-            pos,
-            node,
-            raw_eval,
-            best_move,
-            best_score,
-            (original_alpha, beta),
+        self.finish_node(pos, node, best_move, best_score, (original_alpha, beta));
+        best_score
+    }
+
+    /// Whether the root leaves `mv` out: a line already reported (MultiPV) or a move outside
+    /// `searchmoves`.
+    #[inline(always)]
+    fn root_skips(&self, mv: G::Move) -> bool {
+        self.excluded.contains(&mv) || (!self.allowed.is_empty() && !self.allowed.contains(&mv))
+    }
+
+    /// The score a node returns when the search stops inside it: its best so far (a root
+    /// move whose search finished before the stop still holds in `pv[0]`), or 0.
+    #[inline(always)]
+    fn score_at_stop(best_score: i32) -> i32 {
+        if best_score > -INFINITY {
+            best_score
+        } else {
+            0
+        }
+    }
+
+    /// One move's search at `depth` (extended): without a reduction (the first move) with the
+    /// full window; the others with a null window at `depth - 1 - reduction`, searched again
+    /// unreduced and then with the full window (at a PV node) while they beat alpha.
+    #[inline(always)]
+    fn search_child(
+        &mut self,
+        child: &G,
+        node: &NodeFacts<G::Move>,
+        depth: i32,
+        reduction: Option<i32>,
+        (alpha, beta): (i32, i32),
+    ) -> i32 {
+        let (ply, pv_node) = (node.ply, node.pv_node);
+        let Some(reduction) = reduction else {
+            return -self.negamax(child, depth - 1, -beta, -alpha, ply + 1, pv_node);
+        };
+        let mut score = -self.negamax(
+            child,
+            depth - 1 - reduction,
+            -alpha - 1,
+            -alpha,
+            ply + 1,
+            false,
         );
-        if (!root || self.excluded.is_empty()) && !singular_search {
+        if score > alpha && reduction > 0 {
+            score = -self.negamax(child, depth - 1, -alpha - 1, -alpha, ply + 1, false);
+        }
+        if score > alpha && score < beta && pv_node {
+            score = -self.negamax(child, depth - 1, -beta, -alpha, ply + 1, true);
+        }
+        score
+    }
+
+    /// `mv` followed by the child's line becomes the line of `ply`.
+    #[inline(always)]
+    fn record_pv(&mut self, ply: usize, mv: G::Move) {
+        let (head, tail) = self.pv.split_at_mut(ply + 1);
+        head[ply].clear();
+        head[ply].push(mv);
+        head[ply].extend_from_slice(&tail[0]);
+    }
+
+    /// What a searched node leaves behind: the correction it teaches and its table entry
+    /// (not for a singular search's or MultiPV's partial view of the node).
+    #[inline(always)]
+    fn finish_node(
+        &mut self,
+        pos: &G,
+        node: &NodeFacts<G::Move>,
+        best_move: G::Move,
+        best_score: i32,
+        window: (i32, i32),
+    ) {
+        self.learn_correction(pos, node, node.raw_eval, best_move, best_score, window);
+        if (node.ply != 0 || self.excluded.is_empty()) && !node.singular_search {
             self.store(
-                key,
-                best_move,
-                best_score,
-                (original_alpha, beta),
-                depth,
-                ply,
+                node.key, best_move, best_score, window, node.depth, node.ply,
             );
         }
-        best_score
     }
 
     /// Stores a node's result, with the bound its score is against the window it was searched

@@ -2,16 +2,15 @@
 //! its expectation (protocol.md, and the decisions of issue 26), and the model changed as an
 //! accepted line changes the engine.
 
+mod megachess;
+mod stream;
+
 use super::{Current, Home, Job, Line, Mixed, Show, Work};
 use crate::fuzz::protocol::corrupt::{binary_line, pick};
-use crate::fuzz::protocol::megachess::{self as mega, Told};
 use crate::fuzz::protocol::model;
-use crate::fuzz::protocol::realtime::{
-    corrupt_state, en_passant_marked, other_separators, random_state, Queued, Referee,
-};
+use crate::fuzz::protocol::realtime::{corrupt_state, en_passant_marked, random_state, Referee};
 use crate::fuzz::protocol::step::Expect;
-use crate::protocol::session::MAX_LINE_BYTES;
-use crate::rules::realtime::{Color, EndReason, Event, EventKind, Order, Outcome, RealtimeState};
+use crate::rules::realtime::{Color, RealtimeState};
 use crate::rules::registry::TurnGame;
 use std::time::Instant;
 
@@ -61,30 +60,6 @@ const REALTIME_GARBAGE: &[&str] = &[
     "go side white\u{b}movetime 5",
     "go side\u{c}white",
     "position\u{a0}startpos",
-];
-
-const MEGACHESS_GARBAGE: &[&str] = &[
-    "position startpos",
-    "position",
-    "position megachess",
-    "position state 4k3/8/8/8/8/8/8/4K3 - 0 0",
-    "go depth 3",
-    "go movetime -1",
-    "go movetime 86400001",
-    "go movetime",
-    "go movetime 5 x",
-    "go side white",
-    "play white",
-    "time 5",
-    "event 0 start white e2e4",
-    "setoption name kingdom_radius value -1",
-    "setoption name fade_base value 0",
-    "setoption name UCI_Elo value 2401",
-    "setoption name Skill Level value 21",
-    "setoption name width value 1000001",
-    "setoption name turn_ms value soon",
-    "go\u{b}movetime 5",
-    "go movetime\u{a0}5",
 ];
 
 impl Mixed {
@@ -253,6 +228,28 @@ impl Mixed {
         line.ends_job = true;
         self.job_ended_in_model();
         line
+    }
+    /// What a busy run of any game may be sent at `roll` 14 to 17 (of 20): a switch to the
+    /// same game during the job, a switch to any game, or (at 17, one time in ten) `quit`;
+    /// `None` leaves the roll to the game's own lines.
+    fn busy_switch_or_quit(&mut self, roll: usize, same: &'static str) -> Option<Line> {
+        Some(match roll {
+            14 => {
+                let mut line = self.switch(same);
+                line.kind = "setoption UCI_Variant (the same game, during a job)";
+                line
+            }
+            15..=16 => {
+                let game = *pick(&mut self.rng, &GAMES);
+                self.switch(game)
+            }
+            17 if self.rng.index(10) == 0 => {
+                let mut line = Line::good("quit", "quit");
+                line.quit = true;
+                line
+            }
+            _ => return None,
+        })
     }
 
     fn garbage(&mut self, own: &[&str]) -> Line {
@@ -478,7 +475,8 @@ impl Mixed {
                 _ => self.ending_switch_or_stop(),
             };
         }
-        match self.rng.index(20) {
+        let roll = self.rng.index(20);
+        match roll {
             0..=3 => Line::good("isready", "isready"),
             4..=5 => self.realtime_display(),
             6 => {
@@ -495,569 +493,7 @@ impl Mixed {
             ),
             10 => Line::bad("go movetime 5", "busy: megachess line in realtime"),
             11..=13 => self.garbage(REALTIME_GARBAGE),
-            14 => {
-                let mut line = self.switch("realtime");
-                line.kind = "setoption UCI_Variant (the same game, during a job)";
-                line
-            }
-            15..=16 => {
-                let game = *pick(&mut self.rng, &GAMES);
-                self.switch(game)
-            }
-            17 if self.rng.index(10) == 0 => {
-                let mut line = Line::good("quit", "quit");
-                line.quit = true;
-                line
-            }
-            _ => {
-                let mut line = Line::good("stop", "stop");
-                line.ends_job = true;
-                line
-            }
-        }
-    }
-
-    /// A line while streaming: the referee's own first, else time, the other side's orders,
-    /// refusals, hostile lines, `d`, and what ends or restarts the stream.
-    fn plan_stream(&mut self) -> Line {
-        if let Some(line) = self.pop_queued() {
-            return line;
-        }
-        let roll = self.rng.index(1000);
-        match roll {
-            300..=429 => {
-                if let Some(line) = self.opponent_start() {
-                    return line;
-                }
-            }
-            430..=459 => {
-                let referee = self.referee.as_mut().expect("streaming");
-                let mine = referee.truth.orders(referee.side);
-                let order = match mine.is_empty() {
-                    true => Order::parse("e2e4").expect("an order"),
-                    false => *pick(&mut self.rng, &mine),
-                };
-                let ms = referee.clock;
-                let reason = referee.refusal(order);
-                referee.refused(ms);
-                let mut line =
-                    Line::good(format!("refused {ms} {order} {reason}"), "stream: refused");
-                line.sets_clock = true;
-                return line;
-            }
-            460..=464 => {
-                let referee = self.referee.as_mut().expect("streaming");
-                if referee.truth.outcome().is_none() {
-                    let outcome = match self.rng.index(3) {
-                        0 => Outcome {
-                            winner: None,
-                            reason: EndReason::AgreedDraw,
-                        },
-                        1 => Outcome {
-                            winner: Some(Color::White),
-                            reason: EndReason::Resignation,
-                        },
-                        _ => Outcome {
-                            winner: Some(Color::Black),
-                            reason: EndReason::Resignation,
-                        },
-                    };
-                    let event = Event {
-                        ms: referee.clock,
-                        kind: EventKind::Ended(outcome),
-                    };
-                    if referee.told(&event) {
-                        let mut line =
-                            Line::good(format!("event {event}"), "stream: resignation or draw");
-                        line.sets_clock = true;
-                        return line;
-                    }
-                }
-            }
-            465..=599 => return self.stream_hostile(),
-            600..=679 => return self.realtime_display(),
-            680..=719 => return Line::good("isready", "isready"),
-            720..=744 => {
-                let mut line = Line::good("stop", "stream: stop");
-                line.ends_job = true;
-                self.job_ended_in_model();
-                return line;
-            }
-            745..=769 => {
-                let state = match self.rng.index(3) {
-                    0 => RealtimeState::start(self.rt_params),
-                    _ => random_state(self.rt_params, &mut self.rng),
-                };
-                let text =
-                    match state == RealtimeState::start(self.rt_params) && self.rng.index(2) == 0 {
-                        true => "position startpos".to_string(),
-                        false => format!("position state {}", state.text()),
-                    };
-                let referee = self.referee.as_mut().expect("streaming");
-                referee.reset(state);
-                let mut line = Line::good(text, "stream: position");
-                line.sets_clock = true;
-                return line;
-            }
-            770..=779 => {
-                self.job_ended_in_model();
-                self.rt_state = RealtimeState::start(self.rt_params);
-                let mut line = Line::good("ucinewgame", "stream: ucinewgame");
-                line.ends_job = true;
-                return line;
-            }
-            780..=799 => {
-                let game = *pick(
-                    &mut self.rng,
-                    &["chess", "nichess", "millennium", "megachess"],
-                );
-                return self.switch(game);
-            }
-            _ => {}
-        }
-        self.time_step()
-    }
-
-    fn pop_queued(&mut self) -> Option<Line> {
-        let referee = self.referee.as_mut()?;
-        while let Some(item) = referee.queue.pop_front() {
-            match item {
-                Queued::Event { event, ours } => {
-                    if referee.would_take(&event) {
-                        referee.told(&event);
-                        let kind = match ours {
-                            true => "stream: our order started",
-                            false => "stream: event",
-                        };
-                        if ours {
-                            self.report.orders_started += 1;
-                        }
-                        let mut line = Line::good(format!("event {event}"), kind);
-                        line.sets_clock = true;
-                        return Some(line);
-                    }
-                }
-                Queued::Time(ms) if ms >= referee.clock => {
-                    referee.time(ms);
-                    let mut line = Line::good(format!("time {ms}"), "stream: time");
-                    line.sets_clock = true;
-                    return Some(line);
-                }
-                Queued::Time(_) => {}
-                Queued::Refused(order, why) => {
-                    let ms = referee.clock;
-                    referee.refused(ms);
-                    let mut line = Line::good(
-                        format!("refused {ms} {order} {why}"),
-                        "stream: our order refused",
-                    );
-                    line.sets_clock = true;
-                    return Some(line);
-                }
-            }
-        }
-        None
-    }
-
-    /// Time passes: the events until then (most of them told), then `time`.
-    fn time_step(&mut self) -> Line {
-        let tick = self.rt_params.tick() as usize;
-        let step = match self.rng.index(5) {
-            0 => 0,
-            1 => 1 + self.rng.index(10),
-            2 => 1 + self.rng.index(tick / 2 + 1),
-            _ => tick + self.rng.index(2 * tick),
-        } as u64;
-        let referee = self.referee.as_mut().expect("streaming");
-        let until = referee.clock + step;
-        for event in referee.events_until(until) {
-            if self.rng.index(5) != 0 {
-                referee
-                    .queue
-                    .push_back(Queued::Event { event, ours: false });
-            }
-        }
-        referee.queue.push_back(Queued::Time(until));
-        self.pop_queued().expect("a time line is queued")
-    }
-
-    fn opponent_start(&mut self) -> Option<Line> {
-        let referee = self.referee.as_mut().expect("streaming");
-        let other = referee.side.flip();
-        let orders = referee.truth.orders(other);
-        if orders.is_empty() {
-            return None;
-        }
-        let order = *pick(&mut self.rng, &orders);
-        let event = Event {
-            ms: referee.clock,
-            kind: EventKind::Started {
-                color: other,
-                order,
-            },
-        };
-        if !referee.told(&event) {
-            return None;
-        }
-        let mut line = Line::good(format!("event {event}"), "stream: the other side starts");
-        line.sets_clock = true;
-        Some(line)
-    }
-
-    fn stream_hostile(&mut self) -> Line {
-        let referee = self.referee.as_ref().expect("streaming");
-        let clock = referee.clock;
-        let side = referee.side;
-        match self.rng.index(12) {
-            0..=2 => {
-                if let Some(fake) = referee.fake_event(&mut self.rng) {
-                    return Line::bad(
-                        format!("event {fake}"),
-                        "stream: an event that does not happen",
-                    );
-                }
-                Line::bad(
-                    format!("event {clock} arrive white queen z9"),
-                    "stream: a malformed event",
-                )
-            }
-            3 if clock > 0 => {
-                let back = clock - 1 - self.rng.index(clock.min(5000) as usize) as u64;
-                Line::bad(format!("time {back}"), "stream: time going back")
-            }
-            4 => {
-                for _ in 0..20 {
-                    let from = self.rng.index(64) as u8;
-                    let to = self.rng.index(64) as u8;
-                    if from == to {
-                        continue;
-                    }
-                    let order = Order {
-                        from: crate::board::Square(from),
-                        to: crate::board::Square(to),
-                    };
-                    let color = *pick(&mut self.rng, &[Color::White, Color::Black]);
-                    let event = Event {
-                        ms: clock,
-                        kind: EventKind::Started { color, order },
-                    };
-                    if !referee.would_take(&event) {
-                        return Line::bad(
-                            format!("event {event}"),
-                            "stream: a start the rules refuse",
-                        );
-                    }
-                }
-                Line::bad("event 5", "stream: a malformed event")
-            }
-            5 => {
-                let text = match self.rng.index(7) {
-                    0 => format!("event {clock} arrive white pawn"),
-                    1 => "event x start white e2e4".to_string(),
-                    2 => format!("event {clock} remove black king e8 nonsense"),
-                    3 => format!("event {clock} start green e2e4"),
-                    4 => format!("event {clock} end 1-0 checkmate"),
-                    5 => format!("event {clock} end 1/2-1/2 resignation"),
-                    _ => format!("event {clock}"),
-                };
-                Line::bad(text, "stream: a malformed event")
-            }
-            6 => {
-                let text = match self.rng.index(3) {
-                    0 => format!("refused {clock} e2"),
-                    1 => format!("refused {clock}"),
-                    _ => "refused x e2e4 no".to_string(),
-                };
-                Line::bad(text, "stream: a malformed refusal")
-            }
-            7 => {
-                let wrong = *pick(&mut self.rng, &['\u{b}', '\u{c}', '\r']);
-                let orders = referee.truth.orders(side.flip());
-                let order = orders.first().map_or("e2e4".to_string(), |o| o.to_string());
-                Line::bad(
-                    format!("event {clock}{wrong}start {} {order}", side.flip().name()),
-                    "stream: a vertical tab, form feed or \\r (3a)",
-                )
-            }
-            8 => {
-                let wrong = *pick(&mut self.rng, &other_separators());
-                Line::bad(format!("time{wrong}{clock}"), "stream: a wrong separator")
-            }
-            9 => {
-                let text = *pick(
-                    &mut self.rng,
-                    &[
-                        "go side white",
-                        "go side black movetime 5",
-                        "play white",
-                        "play black movetime 3",
-                        "setoption name tick_ms value 100",
-                        "setoption name delay_ticks value 3",
-                    ],
-                );
-                Line::bad(text, "stream: refused while streaming")
-            }
-            _ => self.garbage(REALTIME_GARBAGE),
-        }
-    }
-
-    // ---- Megachess ----
-
-    fn plan_megachess(&mut self) -> Line {
-        if self.job.is_some() {
-            return self.plan_megachess_busy();
-        }
-        match self.rng.index(1000) {
-            0..=199 => self.megachess_position(),
-            200..=329 => self.megachess_corrupt(),
-            330..=479 => self.megachess_go(),
-            480..=499 => {
-                if self.told.is_none() {
-                    return Line::bad("go", "megachess: go with no world");
-                }
-                if self.mega_params.turn_ms > 3000 {
-                    return self.megachess_parameter_named("turn_ms");
-                }
-                let ms =
-                    crate::protocol::dialect::megachess::turn_movetime(self.mega_params.turn_ms);
-                self.mega_go_line("go".into(), Some(ms.as_millis() as u64), false)
-            }
-            500..=539 => {
-                if self.told.is_none() {
-                    return Line::bad("go infinite", "megachess: go with no world");
-                }
-                self.busy_lines = 1 + self.rng.index(4);
-                self.mega_go_line("go infinite".into(), None, true)
-            }
-            540..=559 => {
-                if self.told.is_none() {
-                    return Line::bad("go movetime 9000", "megachess: go with no world");
-                }
-                let ms = 5000 + self.rng.index(86_395_001);
-                self.busy_lines = 1 + self.rng.index(4);
-                self.mega_go_line(format!("go movetime {ms}"), None, false)
-            }
-            560..=619 => self.megachess_display(),
-            620..=699 => self.megachess_parameter(),
-            700..=719 => {
-                self.told = None;
-                Line::good("ucinewgame", "ucinewgame")
-            }
-            720..=739 => Line::good("stop", "stop"),
-            740..=759 => Line::good("isready", "isready"),
-            760..=857 => self.garbage(MEGACHESS_GARBAGE),
-            858..=859 => self.megachess_too_long(),
-            860..=879 => self.uci(),
-            880..=939 => {
-                let game = *pick(&mut self.rng, &GAMES);
-                self.switch(game)
-            }
-            940..=941 => {
-                let mut line = Line::good("quit", "quit");
-                line.quit = true;
-                line
-            }
-            _ => self.megachess_go(),
-        }
-    }
-
-    fn mega_go_line(&mut self, text: String, timed: Option<u64>, endless: bool) -> Line {
-        let told = self.told.clone().expect("a world");
-        let work = Work::Megachess {
-            told,
-            params: self.mega_params,
-        };
-        let mut line = Line::good(text, "megachess: go");
-        line.starts = Some(self.job(work, timed, endless));
-        line
-    }
-
-    fn megachess_go(&mut self) -> Line {
-        let ms = match self.rng.index(10) {
-            0 => 100 + self.rng.index(300),
-            _ => self.rng.index(60),
-        } as u64;
-        if self.told.is_none() {
-            if self.rng.index(4) != 0 {
-                return self.megachess_position();
-            }
-            return Line::bad(format!("go movetime {ms}"), "megachess: go with no world");
-        }
-        self.busy_lines = self.rng.index(3);
-        self.mega_go_line(format!("go movetime {ms}"), Some(ms), false)
-    }
-
-    /// A valid world: random, huge, or armies played a few turns.
-    fn some_world(&mut self) -> Told {
-        for _ in 0..10 {
-            let told = match self.rng.index(100) {
-                0..=69 => mega::random_world(&mut self.rng, &self.mega_params, false),
-                70..=94 => mega::played_world(&mut self.rng, &self.mega_params),
-                _ => mega::random_world(&mut self.rng, &self.mega_params, true),
-            };
-            if told.world(&self.mega_params).is_ok() {
-                return told;
-            }
-        }
-        Told {
-            text: "size 64 64 turn 1 me 1 players 1:a 2:m pieces 1K3,3 2K9,9".into(),
-            me: 1,
-            turn: 1,
-        }
-    }
-
-    fn megachess_position(&mut self) -> Line {
-        let told = self.some_world();
-        let kind = if told.text.len() > 10_000 {
-            "megachess: position (huge)"
-        } else {
-            "megachess: position"
-        };
-        let text = match self.rng.index(10) {
-            0 => self.spaced(&told.text),
-            _ => told.text.clone(),
-        };
-        self.told = Some(told);
-        let mut line = Line::good(format!("position megachess {text}"), kind);
-        if self.job.is_some() {
-            line.ends_job = true;
-        }
-        line
-    }
-
-    fn megachess_corrupt(&mut self) -> Line {
-        let base = match (&self.told, self.rng.index(2)) {
-            (Some(told), 0) => told.clone(),
-            _ => self.some_world(),
-        };
-        let (text, kind) = mega::corrupt_world(&base, &mut self.rng);
-        Line::bad(format!("position megachess {text}"), kind)
-    }
-
-    fn megachess_display(&mut self) -> Line {
-        let mut line = Line::good("d", "d");
-        let world = self
-            .told
-            .as_ref()
-            .and_then(|told| mega::normalised(&told.text, &self.mega_params));
-        line.show = Show::World(world);
-        line
-    }
-
-    fn megachess_parameter(&mut self) -> Line {
-        let name = *pick(
-            &mut self.rng,
-            &[
-                "kingdom_radius",
-                "fade_base",
-                "fade_per_rank",
-                "rank_pawn",
-                "rank_queen",
-                "bonus_every",
-                "turn_ms",
-                "width",
-                "height",
-                "Skill Level",
-                "UCI_LimitStrength",
-                "UCI_Elo",
-            ],
-        );
-        self.megachess_parameter_named(name)
-    }
-
-    fn megachess_parameter_named(&mut self, name: &'static str) -> Line {
-        let value: String = match name {
-            "kingdom_radius" => (*pick(&mut self.rng, &[0, 3, 16, 100, 1_000_000])).to_string(),
-            "fade_base" => (1 + self.rng.index(5)).to_string(),
-            "fade_per_rank" | "rank_pawn" | "rank_queen" => self.rng.index(12).to_string(),
-            "bonus_every" => self.rng.index(10).to_string(),
-            "turn_ms" => (*pick(&mut self.rng, &[1, 20, 200, 1000, 25_000])).to_string(),
-            "width" | "height" => (*pick(&mut self.rng, &[1, 64, 256, 1_000_000])).to_string(),
-            "Skill Level" => self.rng.index(21).to_string(),
-            "UCI_LimitStrength" => (*pick(&mut self.rng, &["true", "false"])).to_string(),
-            _ => (1000 + self.rng.index(1401)).to_string(),
-        };
-        let mut line = Line::good(
-            format!("setoption name {name} value {value}"),
-            "megachess: setoption",
-        );
-        if let Ok(number) = value.parse::<i64>() {
-            let mut params = self.mega_params;
-            if params.set(name, number).is_ok() {
-                self.mega_params = params;
-                if let Some(told) = &self.told {
-                    if told.world(&params).is_err() {
-                        self.told = None;
-                        line.remark = true;
-                    }
-                }
-            }
-        }
-        if self.job.is_some() {
-            line.ends_job = true;
-        }
-        line
-    }
-
-    fn megachess_too_long(&mut self) -> Line {
-        let mut text = String::from(
-            "position megachess size 1000000 1000000 turn 1 me 1 players 1:a pieces 1K0,0",
-        );
-        let mut x = 1u32;
-        while text.len() <= MAX_LINE_BYTES + 10 {
-            text.push_str(&format!(" 1P{x},{}", x % 1000));
-            x += 1;
-        }
-        Line::bad(text, "megachess: a world line over 1 MiB")
-    }
-
-    fn plan_megachess_busy(&mut self) -> Line {
-        if self.busy_lines == 0 {
-            return match self.rng.index(5) {
-                0 => self.megachess_position(),
-                1 => {
-                    let mut line = self.megachess_parameter();
-                    line.ends_job = true;
-                    line
-                }
-                2 => {
-                    self.told = None;
-                    let mut line = Line::good("ucinewgame", "ucinewgame");
-                    line.ends_job = true;
-                    line
-                }
-                _ => self.ending_switch_or_stop(),
-            };
-        }
-        match self.rng.index(20) {
-            0..=3 => Line::good("isready", "isready"),
-            4..=5 => self.megachess_display(),
-            6..=7 => self.megachess_corrupt(),
-            8 if self.job.as_ref().is_some_and(|job| job.endless) => {
-                Line::bad("go movetime 5", "busy: go")
-            }
-            8 => Line::good("isready", "isready"),
-            9 => Line::bad(
-                "go side white movetime 5",
-                "busy: realtime line in megachess",
-            ),
-            10 => Line::bad("position startpos", "busy: realtime line in megachess"),
-            11..=13 => self.garbage(MEGACHESS_GARBAGE),
-            14 => {
-                let mut line = self.switch("megachess");
-                line.kind = "setoption UCI_Variant (the same game, during a job)";
-                line
-            }
-            15..=16 => {
-                let game = *pick(&mut self.rng, &GAMES);
-                self.switch(game)
-            }
-            17 if self.rng.index(10) == 0 => {
-                let mut line = Line::good("quit", "quit");
-                line.quit = true;
-                line
-            }
-            17 => self.megachess_position(),
+            14..=17 if let Some(line) = self.busy_switch_or_quit(roll, "realtime") => line,
             _ => {
                 let mut line = Line::good("stop", "stop");
                 line.ends_job = true;
