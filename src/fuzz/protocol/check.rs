@@ -368,22 +368,16 @@ impl Driver {
                 self.classify(window, step, line);
                 true
             }
-            Next::Timeout => {
+            silent => {
                 let waiting = match &self.active {
                     Some(active) if !active.answered => {
                         format!("the answer of {:?}", active.job.kind)
                     }
                     _ => "readyok".to_string(),
                 };
-                self.fail(
-                    "hangs",
-                    format!("no line within {timeout:?} while waiting for {waiting}"),
-                );
-                false
-            }
-            Next::Closed => {
-                let report = self.engine.closed_report();
-                self.fail("crashes", report);
+                let closed = matches!(silent, Next::Closed);
+                let (kind, what) = self.engine.silence_failure(closed, timeout, &waiting);
+                self.fail(kind, what);
                 false
             }
         }

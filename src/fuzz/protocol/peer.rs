@@ -45,6 +45,21 @@ pub trait Peer {
         let code = self.exit_code(Duration::from_secs(1));
         format!("the engine closed its output (exit {code:?}); its stderr: {tail}")
     }
+    /// The failure of a read that brought no line: the engine's exit and its last words when
+    /// it `closed` its output, else a hang while `waiting` for something.
+    fn silence_failure(
+        &mut self,
+        closed: bool,
+        timeout: Duration,
+        waiting: &str,
+    ) -> (&'static str, String) {
+        if closed {
+            ("crashes", self.closed_report())
+        } else {
+            let hang = format!("no line within {timeout:?} while waiting for {waiting}");
+            ("hangs", hang)
+        }
+    }
 }
 
 /// Starts a fresh engine.

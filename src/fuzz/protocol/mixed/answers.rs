@@ -18,20 +18,14 @@ impl Mixed {
                 self.hear(text, at, window);
                 true
             }
-            Next::Timeout => {
+            silent => {
                 let waiting = match &self.job {
                     Some(job) if job.timed.is_some() => "the answer of a timed job",
                     _ => "readyok",
                 };
-                self.fail(
-                    "hangs",
-                    format!("no line within {timeout:?} while waiting for {waiting}"),
-                );
-                false
-            }
-            Next::Closed => {
-                let report = self.engine.closed_report();
-                self.fail("crashes", report);
+                let closed = matches!(silent, Next::Closed);
+                let (kind, what) = self.engine.silence_failure(closed, timeout, waiting);
+                self.fail(kind, what);
                 false
             }
         }
