@@ -305,24 +305,15 @@ const BISHOP_MAGICS: [u64; 64] = [
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::board::{Bitboard, Board8x8, Geometry};
+    use crate::board::{Board8x8, Geometry};
     use crate::common::Rng;
 
     /// Relevant blockers of a slider on `sq` (each ray without its last square: nothing lies beyond
     /// the edge), and every subset of them with the attacks it leaves.
     pub(super) fn blockers_and_attacks(sq: Square, rays: [usize; 4]) -> (u64, Vec<(u64, u64)>) {
         let tables = Board8x8::tables();
-        let mask = rays.iter().fold(0u64, |acc, &d| {
-            let ray = tables.rays[d][sq.index()];
-            let edge = if ray == 0 {
-                0
-            } else if d < 4 {
-                1u64 << ray.msb().0
-            } else {
-                1u64 << ray.lsb().0
-            };
-            acc | (ray & !edge)
-        });
+        let mask = slider_mask(sq.index(), rays);
+        // The attacks by the run-time table walk, not the const one the table is built with.
         let attacks = |occupied: u64| {
             rays.iter()
                 .fold(0u64, |acc, &d| acc | tables.ray_attacks(sq, occupied, d))

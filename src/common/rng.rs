@@ -13,7 +13,7 @@ pub const fn mix(value: u64) -> u64 {
 }
 
 /// The golden-ratio step SplitMix64 adds at every draw.
-pub const GOLDEN: u64 = 0x9E37_79B9_7F4A_7C15;
+const GOLDEN: u64 = 0x9E37_79B9_7F4A_7C15;
 
 /// A SplitMix64 stream. Any seed is good (zero too); its state is one number, so a stream can be
 /// saved and resumed ([`Rng::state`]).
@@ -46,12 +46,6 @@ impl Rng {
     #[inline]
     pub fn index(&mut self, n: usize) -> usize {
         self.below(n as u64) as usize
-    }
-
-    /// A uniform draw in `[0, 1)` with 53 bits.
-    #[inline]
-    pub fn unit(&mut self) -> f64 {
-        (self.next_u64() >> 11) as f64 / (1u64 << 53) as f64
     }
 
     /// A number with about one bit in eight set (three draws ANDed): what magic-number
@@ -121,8 +115,6 @@ mod tests {
         let mut seen = [false; 5];
         for _ in 0..1000 {
             seen[rng.index(5)] = true;
-            let unit = rng.unit();
-            assert!((0.0..1.0).contains(&unit));
         }
         assert!(seen.iter().all(|&s| s), "every index comes up");
         assert_eq!(rng.below(0), 0);
