@@ -12,8 +12,8 @@ use std::path::Path;
 
 /// The top-level modules, lowest layer first: a module may use only those before it.
 const LAYERS: &[&str] = &[
-    "common", "board", "rules", "eval", "search", "bench", "engine", "plan", "protocol", "players",
-    "arena", "tune", "world", "web", "fuzz",
+    "common", "board", "rules", "eval", "search", "options", "plan", "bench", "engine", "protocol",
+    "players", "arena", "tune", "world", "web", "fuzz",
 ];
 
 /// Circles of files that are known and not yet taken apart, each as its files in order. The

@@ -7,15 +7,18 @@
 //! refused command (bad FEN, illegal move, bad option value) changes nothing: the search, if
 //! any, goes on.
 
+pub mod deadline;
 mod go;
+pub mod megachess;
 mod options;
+pub mod realtime;
 mod worker;
 
-pub use go::{GoParams, SideClock};
-pub use options::{
+pub use crate::options::{
     check_option, skill_seed_option, strength_options, variant_option, OptionKind, OptionSpec,
     OptionValue, Strength, SKILL_LEVEL, SKILL_SEED, UCI_ELO, UCI_LIMIT_STRENGTH, UCI_VARIANT,
 };
+pub use go::{GoParams, SideClock};
 pub use worker::{BestMove, Report};
 
 use crate::rules::registry::{self, dispatch, AnyGame};
@@ -132,7 +135,7 @@ impl Engine {
             (options::MOVE_OVERHEAD, OptionValue::Spin(millis)) => {
                 self.options.move_overhead = Duration::from_millis(millis as u64)
             }
-            (options::SKILL_SEED, OptionValue::Spin(seed)) => self.options.skill_seed = seed as u64,
+            (SKILL_SEED, OptionValue::Spin(seed)) => self.options.skill_seed = seed as u64,
             (name, value) if self.options.strength.set(name, &value) => {}
             // Only announced: pondering follows `go ponder`, whatever this says.
             (options::PONDER, OptionValue::Check(_)) => {}
@@ -167,7 +170,7 @@ impl Engine {
                 self.memory.clear();
                 return Ok(Some(format!("EvalFile {path}: {said}")));
             }
-            (options::UCI_VARIANT, OptionValue::Combo(variant)) => {
+            (UCI_VARIANT, OptionValue::Combo(variant)) => {
                 if variant != self.variant() {
                     self.game = AnyGame::new(&variant)
                         .ok_or_else(|| format!("variant '{variant}' is not available"))?;

@@ -23,7 +23,7 @@ mod tests;
 
 use super::{MegachessPlayer, PlanProgress, TurnBudget};
 use crate::common::Rng;
-use crate::engine::{check_option, skill_seed_option, strength_options, OptionSpec, Strength};
+use crate::options::{check_option, skill_seed_option, strength_options, OptionSpec, Strength};
 use crate::rules::megachess::{Coord, Move, PlayerId, World};
 use local::Local;
 use meter::{Deadline, Meter};
@@ -43,7 +43,7 @@ const SEARCH_SHARE: f64 = 0.6;
 const SLACK: Duration = Duration::from_millis(2);
 
 /// The option that weakens the planner for bots and house players: 20 is full strength.
-pub const SKILL_LEVEL: &str = crate::engine::SKILL_LEVEL;
+pub const SKILL_LEVEL: &str = crate::options::SKILL_LEVEL;
 /// The full-strength skill level.
 pub const MAX_SKILL: u32 = 20;
 
@@ -225,7 +225,7 @@ fn forget_some(world: &World, me: PlayerId, plan: Vec<Move>, skill: u32) -> Vec<
 /// The option that fixes the planner's choices among equally good plans (the turn games' name
 /// for the seed of their choices): 0, the default, draws a new seed for every world, so that no
 /// line found once wins every time.
-pub const SEED: &str = crate::engine::SKILL_SEED;
+pub const SEED: &str = crate::options::SKILL_SEED;
 
 /// A seed from the clock and the process, different for every world.
 fn clock_seed() -> u64 {
@@ -260,7 +260,7 @@ impl MegachessPlayer for MegachessPlanner {
     fn set_option(&mut self, name: &str, value: &str) -> Result<(), String> {
         if name.eq_ignore_ascii_case(SEED) {
             let (_, value) = check_option(&[skill_seed_option()], name, Some(value))?;
-            if let crate::engine::OptionValue::Spin(seed) = value {
+            if let crate::options::OptionValue::Spin(seed) = value {
                 self.seed = seed as u64;
             }
             self.new_game();

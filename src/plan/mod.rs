@@ -4,7 +4,7 @@
 pub mod megachess;
 pub mod realtime;
 
-use crate::engine::OptionSpec;
+use crate::options::OptionSpec;
 use crate::rules::megachess::{Move, PlayerId, World};
 use crate::rules::realtime::{Color, Order, RealtimeState};
 use std::sync::atomic::AtomicBool;

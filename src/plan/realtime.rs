@@ -17,7 +17,7 @@ pub mod skill;
 pub mod view;
 
 use super::RealtimePlayer;
-use crate::engine::{check_option, OptionSpec};
+use crate::options::{check_option, OptionSpec};
 use crate::rules::realtime::{Color, Motion, Ms, Order, RealtimeState, Unit};
 use std::time::{Duration, Instant};
 use view::View;

@@ -6,7 +6,7 @@
 //! is never let pass. Level 20 plays as without the option.
 
 use crate::common::Rng;
-use crate::engine::{strength_options, OptionSpec, OptionValue, Strength};
+use crate::options::{strength_options, OptionSpec, OptionValue, Strength};
 
 /// Per level below 20, how far below the best order (in hundredths of a pawn) a choice may
 /// judge: at level 0 a rook's worth.
@@ -40,13 +40,13 @@ impl RealtimeSkill {
     /// The options: the turn games' strength options and their `Skill Seed`.
     pub fn options() -> Vec<OptionSpec> {
         let mut specs = strength_options();
-        specs.push(crate::engine::skill_seed_option());
+        specs.push(crate::options::skill_seed_option());
         specs
     }
 
     /// Takes a checked option's value; false if it is not one of [`RealtimeSkill::options`].
     pub fn set(&mut self, name: &'static str, value: &OptionValue) -> bool {
-        if name == crate::engine::SKILL_SEED {
+        if name == crate::options::SKILL_SEED {
             let OptionValue::Spin(seed) = value else {
                 return false;
             };
@@ -94,7 +94,7 @@ mod tests {
 
     fn at(level: i64) -> RealtimeSkill {
         let mut skill = RealtimeSkill::new();
-        assert!(skill.set(crate::engine::SKILL_LEVEL, &OptionValue::Spin(level)));
+        assert!(skill.set(crate::options::SKILL_LEVEL, &OptionValue::Spin(level)));
         skill
     }
 
@@ -115,7 +115,7 @@ mod tests {
         let mut a = at(5);
         let mut b = at(5);
         for skill in [&mut a, &mut b] {
-            assert!(skill.set(crate::engine::SKILL_SEED, &OptionValue::Spin(9)));
+            assert!(skill.set(crate::options::SKILL_SEED, &OptionValue::Spin(9)));
         }
         let draws = |s: &mut RealtimeSkill| (0..50).map(|_| s.pick(7)).collect::<Vec<_>>();
         assert_eq!(draws(&mut a), draws(&mut b));

@@ -1,186 +1,177 @@
 //! The dialect of realtime chess (protocol.md, "Realtime chess"), over any [`RealtimePlayer`]:
 //! Roger's planner or a reference player. The game's parameters are options; `position` sets a
 //! state (`startpos`, or `state <text>` as docs/rules/realtime.md writes it); a one-shot
-//! `go side <side>` answers the order to start now ([`oneshot`]); `play <side>` streams: the
-//! referee tells the game as it happens and the engine prints its orders when it decides
-//! ([`stream`]). Every order printed passes the rules' check at the state it was decided on.
+//! `go side <side>` answers the order to start now; `play <side>` streams: the referee tells the
+//! game as it happens and the engine prints its orders when it decides. The dialect only reads
+//! and prints: the [`RealtimeEngine`] decides, and every order it gives passes the rules' check
+//! at the state it was decided on.
 
 mod command;
-mod oneshot;
-mod stream;
 #[cfg(test)]
 mod tests;
 
 pub use command::{DEFAULT_MOVETIME_MS, MAX_MOVETIME_MS};
 
 use super::{Dialect, Language};
-use crate::engine::{
-    check_option, variant_option, OptionKind, OptionSpec, OptionValue, UCI_VARIANT,
-};
+use crate::engine::deadline::{Delivery, Ending};
+use crate::engine::realtime::{Decided, Decision, OneShot, OneShotDelivery, RealtimeEngine};
+use crate::engine::{check_option, OptionSpec};
 use crate::plan::RealtimePlayer;
 use crate::protocol::parse::quote;
+use crate::protocol::print::{error_line, info_string};
 use crate::protocol::Output;
-use crate::rules::realtime::{Event, EventKind, Motion, RealtimeParams, RealtimeState};
-use crate::rules::registry::{self, Family};
+use crate::rules::realtime::{Color, Event, EventKind, Motion, Ms, Order, RealtimeState};
+use crate::rules::registry::Family;
 use command::RealtimeCommand;
-use oneshot::{lock_player, SharedPlayer, Thinker};
 use std::io;
-use std::sync::{Arc, Mutex};
-use stream::Stream;
 
 /// The registry's name of realtime chess.
 pub const REALTIME: &str = "realtime";
 
-/// The realtime dialect over a player.
+/// The realtime dialect over the realtime engine.
 pub struct RealtimeDialect {
-    player: SharedPlayer,
-    name: String,
-    /// The player's own options, as it announced them when it came.
-    player_options: Vec<OptionSpec>,
-    params: RealtimeParams,
-    /// The last good state: `position`'s, or streaming's when it stopped.
-    state: RealtimeState,
-    thinker: Thinker,
-    stream: Option<Stream>,
+    engine: RealtimeEngine,
+}
+
+/// `bestmove <order>` or `bestmove none`.
+fn bestmove_line(order: Option<Order>) -> String {
+    match order {
+        Some(order) => format!("bestmove {order}"),
+        None => "bestmove none".to_string(),
+    }
+}
+
+/// The error a decision the rules refuse, or a failed one, prints; `then` says what is done
+/// instead.
+fn decision_error(name: &str, side: Color, ms: Ms, decision: &Decision, then: &str) -> String {
+    let what = match decision {
+        Decision::Refused(order, refusal) => format!(
+            "{name} chose {order} for {} at {ms} ms, which the rules refuse: {refusal}",
+            side.name()
+        ),
+        _ => format!(
+            "{name} failed while deciding for {} at {ms} ms",
+            side.name()
+        ),
+    };
+    error_line(&format!("{what}; {then}"))
+}
+
+/// The lines that answer a one-shot `go`.
+fn answer_lines(name: &str, question: &OneShot, ending: Ending<Decision>) -> Vec<String> {
+    let (side, ms) = (question.side, question.state.now());
+    match ending {
+        Ending::Thought(Decision::Start(order)) => vec![bestmove_line(order)],
+        Ending::Thought(decision) => vec![
+            decision_error(name, side, ms, &decision, "answering none"),
+            bestmove_line(None),
+        ],
+        Ending::Failed => vec![
+            decision_error(name, side, ms, &Decision::Failed, "answering none"),
+            bestmove_line(None),
+        ],
+        Ending::Late => vec![
+            info_string(&format!(
+                "{name} did not decide within {} ms; answering none",
+                question.movetime.as_millis()
+            )),
+            bestmove_line(None),
+        ],
+        Ending::Stopped | Ending::Gone => vec![bestmove_line(None)],
+    }
+}
+
+/// The line streaming prints for a decision: `order <order>`, or an error.
+fn decided_line(name: &str, decided: &Decided) -> String {
+    match decided.decision {
+        Decision::Start(Some(order)) => format!("order {order}"),
+        ref decision => decision_error(name, decided.side, decided.ms, decision, "no order"),
+    }
 }
 
 impl RealtimeDialect {
     pub fn new(player: Box<dyn RealtimePlayer>) -> RealtimeDialect {
-        let name = player.name();
-        let player_options = player.options();
-        let player: SharedPlayer = Arc::new(Mutex::new(player));
-        let params = RealtimeParams::default();
         RealtimeDialect {
-            thinker: Thinker::new(player.clone(), name.clone()),
-            player,
-            name,
-            player_options,
-            params,
-            state: RealtimeState::start(params),
-            stream: None,
+            engine: RealtimeEngine::new(player),
         }
-    }
-
-    /// The game's parameters as spins, from the registry's row.
-    fn parameter_options() -> Vec<OptionSpec> {
-        let row = registry::find(REALTIME).map_or(&[][..], |entry| entry.parameters);
-        row.iter()
-            .map(|parameter| OptionSpec {
-                name: parameter.name,
-                kind: OptionKind::Spin {
-                    default: parameter.default,
-                    min: parameter.min,
-                    max: parameter.max,
-                },
-            })
-            .collect()
-    }
-
-    /// The current state: streaming's copy while it runs.
-    fn current_state(&self) -> RealtimeState {
-        match &self.stream {
-            Some(stream) => stream.state(),
-            None => self.state.clone(),
-        }
-    }
-
-    /// Ends a one-shot `go` (its answer printed) and streaming (its state kept).
-    fn stop_all(&mut self) {
-        self.thinker.stop();
-        if let Some(stream) = self.stream.take() {
-            self.state = stream.stop();
-        }
-    }
-
-    fn set_parameter(&mut self, name: &str, value: i64) -> Result<(), String> {
-        if let Some(stream) = &self.stream {
-            return Err(format!(
-                "option '{name}' may not change while streaming for {}; send 'stop' first",
-                stream.side().name()
-            ));
-        }
-        let mut params = self.params;
-        let value = u32::try_from(value).map_err(|_| format!("option '{name}': {value}"))?;
-        match name {
-            "tick_ms" => params.tick_ms = value,
-            "delay_ticks" => params.delay_ticks = value,
-            "no_capture_draw_ticks" => params.no_capture_draw_ticks = value,
-            other => return Err(format!("option '{other}' is announced but not handled")),
-        }
-        params.validate()?;
-        self.thinker.stop();
-        self.params = params;
-        self.state = RealtimeState::start(params);
-        Ok(())
     }
 
     fn command(&mut self, command: RealtimeCommand, out: &Output) -> Result<(), String> {
+        let name = self.engine.name().to_string();
         match command {
-            RealtimeCommand::NewGame => {
-                self.stop_all();
-                self.state = RealtimeState::start(self.params);
-                lock_player(&self.player).new_game();
-            }
+            RealtimeCommand::NewGame => self.engine.new_game(),
             RealtimeCommand::Position(text) => {
                 let state = match &text {
-                    None => RealtimeState::start(self.params),
-                    Some(text) => RealtimeState::from_text(text, self.params).map_err(|error| {
-                        format!(
-                            "position: invalid state {}: {error}; the state is unchanged",
-                            quote(text)
-                        )
-                    })?,
+                    None => RealtimeState::start(self.engine.params()),
+                    Some(text) => {
+                        RealtimeState::from_text(text, self.engine.params()).map_err(|error| {
+                            format!(
+                                "position: invalid state {}: {error}; the state is unchanged",
+                                quote(text)
+                            )
+                        })?
+                    }
                 };
-                self.thinker.stop();
-                if let Some(stream) = &self.stream {
-                    stream.reset(state.clone());
-                }
-                self.state = state;
+                self.engine.set_state(state);
             }
             RealtimeCommand::Go { side, movetime } => {
-                if let Some(stream) = &self.stream {
-                    return Err(format!(
-                        "go: streaming for {}; send 'stop' first",
-                        stream.side().name()
-                    ));
-                }
-                self.thinker
-                    .go(&self.state, side, movetime, out)
+                let out = out.clone();
+                let deliver = move |delivery: OneShotDelivery| {
+                    if let Delivery::Answer {
+                        question, ending, ..
+                    } = delivery
+                    {
+                        // A failed write means the GUI is gone, which the read loop notices.
+                        let _ = out.lines(answer_lines(&name, question, ending));
+                    }
+                };
+                self.engine
+                    .go(side, movetime, deliver)
                     .map_err(|error| format!("go: {error}"))?;
             }
             RealtimeCommand::Play { side, movetime } => {
-                if let Some(stream) = &self.stream {
-                    return Err(format!(
-                        "play: already streaming for {}; send 'stop' first",
-                        stream.side().name()
-                    ));
-                }
-                if self.thinker.is_thinking() {
-                    return Err("play: a search is running; send 'stop' first".into());
-                }
-                self.stream = Some(Stream::start(
-                    self.player.clone(),
-                    self.name.clone(),
-                    self.state.clone(),
-                    side,
-                    oneshot::budget_of(movetime),
-                    out.clone(),
-                ));
+                let out = out.clone();
+                let on_decided = move |decided: &Decided| {
+                    // A failed write means the referee is gone; the read loop notices.
+                    let _ = out.line(&decided_line(&name, decided));
+                };
+                self.engine
+                    .play(side, movetime, on_decided)
+                    .map_err(|error| format!("play: {error}"))?;
             }
-            RealtimeCommand::Time(ms) => self.streaming("time")?.time(ms)?,
-            RealtimeCommand::Event(text) => self.streaming("event")?.event(&text)?,
+            RealtimeCommand::Time(ms) => {
+                self.streaming("time")?;
+                self.engine.time(ms)?
+            }
+            RealtimeCommand::Event(text) => {
+                self.streaming("event")?;
+                let event: Event = text
+                    .parse()
+                    .map_err(|error| format!("event: {} is not an event: {error}", quote(&text)))?;
+                self.engine.event(event)?
+            }
             RealtimeCommand::Refused { ms, order } => {
-                self.streaming("refused")?.refused(ms, &order)?
+                self.streaming("refused")?;
+                let order = Order::parse(&order).map_err(|error| {
+                    format!(
+                        "refused: {} at token 3 is not an order: {error}",
+                        quote(&order)
+                    )
+                })?;
+                self.engine.refused(ms, order)?
             }
-            RealtimeCommand::Stop => self.stop_all(),
+            RealtimeCommand::Stop => self.engine.stop(),
         }
         Ok(())
     }
 
-    fn streaming(&self, command: &str) -> Result<&Stream, String> {
-        self.stream.as_ref().ok_or_else(|| {
-            format!("{command}: not streaming; send 'play white' or 'play black' first")
-        })
+    fn streaming(&self, command: &str) -> Result<(), String> {
+        match self.engine.streaming_side() {
+            Some(_) => Ok(()),
+            None => Err(format!(
+                "{command}: not streaming; send 'play white' or 'play black' first"
+            )),
+        }
     }
 }
 
@@ -194,32 +185,12 @@ impl Dialect for RealtimeDialect {
     }
 
     fn option_specs(&self) -> Vec<OptionSpec> {
-        let mut specs = Self::parameter_options();
-        specs.extend(self.player_options.iter().cloned());
-        specs.push(variant_option(&registry::names_of(Family::Realtime)));
-        specs
+        self.engine.option_specs()
     }
 
     fn set_option(&mut self, name: &str, value: Option<&str>) -> Result<Option<String>, String> {
         let (name, value) = check_option(&self.option_specs(), name, value)?;
-        if name == UCI_VARIANT {
-            // The family's one game: naming it changes nothing (the session announces a switch
-            // to it), but as any setoption it answers a running `go` first.
-            self.thinker.stop();
-            return Ok(None);
-        }
-        if let (true, OptionValue::Spin(number)) = (
-            Self::parameter_options()
-                .iter()
-                .any(|spec| spec.name == name),
-            &value,
-        ) {
-            self.set_parameter(name, *number)?;
-            return Ok(None);
-        }
-        let text = value.text();
-        self.thinker.stop();
-        lock_player(&self.player).set_option(name, &text)?;
+        self.engine.set_option(name, &value)?;
         Ok(None)
     }
 
@@ -227,12 +198,12 @@ impl Dialect for RealtimeDialect {
         // The GUI learns the board and the start state from this line, as for other games.
         format!(
             "variant {REALTIME} files 8 ranks 8 startpos {}",
-            RealtimeState::start(self.params).text()
+            RealtimeState::start(self.engine.params()).text()
         )
     }
 
     fn display(&self) -> String {
-        display(&self.current_state())
+        display(&self.engine.state())
     }
 
     fn bench_refusal(&self) -> Option<String> {
@@ -252,14 +223,11 @@ impl Dialect for RealtimeDialect {
     }
 
     fn stop(&mut self) {
-        self.stop_all();
+        self.engine.stop();
     }
 
     fn finish(&mut self) {
-        self.thinker.wait();
-        if let Some(stream) = self.stream.take() {
-            self.state = stream.stop();
-        }
+        self.engine.finish();
     }
 }
 

@@ -4,8 +4,7 @@ use crate::protocol::parse::{quote, refuse_inner_whitespace, strip_line_end, tok
 use crate::rules::megachess::{read_decimal, DecimalError};
 use std::time::Duration;
 
-/// The largest `movetime` taken: a day.
-pub const MAX_MOVETIME_MS: u64 = 86_400_000;
+pub use crate::engine::megachess::MAX_MOVETIME_MS;
 /// The largest `nodes` taken: about a minute of judging on one core.
 pub const MAX_NODES: u64 = 100_000_000;
 

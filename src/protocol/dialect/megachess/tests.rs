@@ -2,9 +2,10 @@
 //! per piece), are late, fail, or plan moves the rules refuse.
 
 use super::*;
+use crate::engine::megachess::{planning_budget, turn_movetime, watch_time};
 use crate::plan::{PlanProgress, TurnBudget};
 use crate::protocol::output::Captured;
-use crate::rules::megachess::{Coord, Move};
+use crate::rules::megachess::{Coord, MegachessParams, Move, PlayerId, World, WorldView};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::thread;
 use std::time::Instant;
@@ -274,7 +275,7 @@ fn a_bad_position_keeps_the_last_world_and_parameters_read_it_again() {
     }
     // A parameter reads the last world again; a world that no longer reads is forgotten.
     assert_eq!(dialect.set_option("kingdom_radius", Some("3")), Ok(None));
-    assert_eq!(dialect.params.kingdom_radius, 3);
+    assert_eq!(dialect.engine.params().kingdom_radius, 3);
     assert_eq!(dialect.display(), before);
     let refused = dialect.set_option("rank_pawn", Some("-1")).unwrap_err();
     assert!(refused.contains("rank_pawn"), "{refused}");

@@ -2,10 +2,12 @@
 //! player, and which state and options reach the player.
 
 use super::*;
-use crate::engine::OptionSpec;
+use crate::engine::{OptionKind, OptionSpec};
 use crate::protocol::output::Captured;
 use crate::rules::realtime::Color;
 use crate::rules::realtime::Order;
+use crate::rules::realtime::RealtimeParams;
+use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 /// What the scripted player saw: (ms, side, budget) per decision, and the options set.

@@ -47,8 +47,7 @@ impl Mixed {
                 if self.mega_params.turn_ms > 3000 {
                     return self.megachess_parameter_named("turn_ms");
                 }
-                let ms =
-                    crate::protocol::dialect::megachess::turn_movetime(self.mega_params.turn_ms);
+                let ms = crate::engine::megachess::turn_movetime(self.mega_params.turn_ms);
                 self.mega_go_line("go".into(), Some(ms.as_millis() as u64), false)
             }
             500..=539 => {

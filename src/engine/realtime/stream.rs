@@ -1,16 +1,13 @@
-//! Streaming, `play <side>`: the referee tells the game as it happens (`time`, `event`,
-//! `refused`), the engine keeps its own copy of the state and prints `order <order>` whenever its
-//! player decides to start one.
+//! Streaming: the referee tells the game as it happens (its clock, the events, the orders it
+//! refused), the engine keeps its own copy of the state and hands on each order its player
+//! decides to start.
 //!
 //! The referee is the authority on time: the engine's "now" is the last ms it was given plus the
 //! wall time since that line arrived. Its copy replays the `start` events into the simulator,
 //! which is deterministic, so starts alone rebuild the game; the other events are checked against
 //! what the simulator did (a disagreement is an error, and the copy stays as it was).
 
-use super::oneshot::{checked_decision, decide, SharedPlayer};
-use crate::protocol::parse::quote;
-use crate::protocol::print::error_line;
-use crate::protocol::Output;
+use super::{decide, Decision, SharedPlayer};
 use crate::rules::realtime::{Color, EndReason, Event, EventKind, Ms, Order, RealtimeState};
 use std::sync::{Arc, Condvar, Mutex, MutexGuard};
 use std::thread::{self, JoinHandle};
@@ -83,13 +80,7 @@ impl Book {
         Ok(())
     }
 
-    fn refused(&mut self, ms: Ms, order: &str) -> Result<(), String> {
-        let order = Order::parse(order).map_err(|error| {
-            format!(
-                "refused: {} at token 3 is not an order: {error}",
-                quote(order)
-            )
-        })?;
+    fn refused(&mut self, ms: Ms, order: Order) -> Result<(), String> {
         let (state, untold) = self.at(ms, "refused")?;
         if self.pending.is_some_and(|(pending, _)| pending == order) {
             self.pending = None;
@@ -99,10 +90,7 @@ impl Book {
         Ok(())
     }
 
-    fn event(&mut self, text: &str) -> Result<(), String> {
-        let event: Event = text
-            .parse()
-            .map_err(|error| format!("event: {} is not an event: {error}", quote(text)))?;
+    fn event(&mut self, event: Event) -> Result<(), String> {
         let (mut state, mut untold) = self.at(event.ms, "event")?;
         let unchanged = "; the state is unchanged";
         match event.kind {
@@ -178,6 +166,18 @@ impl Shared {
     }
 }
 
+/// A decision the streaming thread hands on: an order to start (never `Start(None)`), or one
+/// the rules refuse, or a failure; `ms` is the estimated now it was decided at.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Decided {
+    pub side: Color,
+    pub ms: Ms,
+    pub decision: Decision,
+}
+
+/// Where the streaming thread hands its decisions.
+pub type OnDecided = Box<dyn Fn(&Decided) + Send>;
+
 /// A streaming game: the book and the thread that decides.
 pub struct Stream {
     shared: Arc<Shared>,
@@ -188,11 +188,10 @@ impl Stream {
     /// Starts streaming for `side` from `state` (its ms is the clock, as of now).
     pub fn start(
         player: SharedPlayer,
-        name: String,
         state: RealtimeState,
         side: Color,
         budget: Duration,
-        out: Output,
+        on_decided: OnDecided,
     ) -> Stream {
         let book = Book {
             running: true,
@@ -211,7 +210,7 @@ impl Stream {
             changed: Condvar::new(),
         });
         let thread_shared = shared.clone();
-        let thread = thread::spawn(move || run(&thread_shared, &player, &name, &out));
+        let thread = thread::spawn(move || run(&thread_shared, &player, &on_decided));
         Stream {
             shared,
             thread: Some(thread),
@@ -240,11 +239,11 @@ impl Stream {
         self.update(|book| book.time(ms))
     }
 
-    pub fn event(&self, text: &str) -> Result<(), String> {
-        self.update(|book| book.event(text))
+    pub fn event(&self, event: Event) -> Result<(), String> {
+        self.update(|book| book.event(event))
     }
 
-    pub fn refused(&self, ms: Ms, order: &str) -> Result<(), String> {
+    pub fn refused(&self, ms: Ms, order: Order) -> Result<(), String> {
         self.update(|book| book.refused(ms, order))
     }
 
@@ -289,8 +288,8 @@ fn pause(state: &RealtimeState) -> Duration {
     }
 }
 
-/// The deciding thread: asks the player at the estimated now, prints the orders it may start.
-fn run(shared: &Shared, player: &SharedPlayer, name: &str, out: &Output) {
+/// The deciding thread: asks the player at the estimated now, hands on the orders it may start.
+fn run(shared: &Shared, player: &SharedPlayer, on_decided: &OnDecided) {
     let mut book = shared.lock();
     loop {
         if !book.running {
@@ -313,13 +312,13 @@ fn run(shared: &Shared, player: &SharedPlayer, name: &str, out: &Output) {
         }
         let (state, side, budget, seen) = (book.state_now(), book.side, book.budget, book.changes);
         drop(book);
-        let decided = checked_decision(name, &state, side, decide(player, &state, side, budget));
+        let decision = decide(player, &state, side, budget);
         book = shared.lock();
         if !book.running {
             return;
         }
-        match decided {
-            Ok(Some(order)) => {
+        match decision {
+            Decision::Start(Some(order)) => {
                 // The referee refused it a moment ago (its clock may run behind our estimate):
                 // not again before a pause.
                 let refused = book
@@ -329,15 +328,24 @@ fn run(shared: &Shared, player: &SharedPlayer, name: &str, out: &Output) {
                     book = wait(shared, book, pause(&state));
                 // Time passed while the player thought: the order must still be one to start now.
                 } else if book.state_now().check(side, order).is_ok() {
-                    // A failed write means the referee is gone; the read loop notices on its own.
-                    let _ = out.line(&format!("order {order}"));
+                    on_decided(&Decided {
+                        side,
+                        ms: state.now(),
+                        decision,
+                    });
                     book.pending = Some((order, Instant::now()));
                 }
             }
-            Ok(None) if book.changes == seen => book = wait(shared, book, pause(&state)),
-            Ok(None) => {}
-            Err(error) => {
-                let _ = out.line(&error_line(&format!("{error}; no order")));
+            Decision::Start(None) if book.changes == seen => {
+                book = wait(shared, book, pause(&state))
+            }
+            Decision::Start(None) => {}
+            Decision::Refused(..) | Decision::Failed => {
+                on_decided(&Decided {
+                    side,
+                    ms: state.now(),
+                    decision,
+                });
                 book = wait(shared, book, pause(&state));
             }
         }
@@ -361,6 +369,10 @@ mod tests {
     use super::*;
     use crate::rules::realtime::RealtimeParams;
 
+    fn event(text: &str) -> Event {
+        text.parse().unwrap()
+    }
+
     fn book(side: Color) -> Book {
         Book {
             running: true,
@@ -379,17 +391,17 @@ mod tests {
     #[test]
     fn starts_replay_and_the_other_events_are_checked_once() {
         let mut book = book(Color::Black);
-        book.event("0 start white e2e4").unwrap();
-        book.event("1000 start black g8f6").unwrap();
+        book.event(event("0 start white e2e4")).unwrap();
+        book.event(event("1000 start black g8f6")).unwrap();
         // The pawn arrives at 2000: told once, and not twice.
-        book.event("2000 arrive white pawn e4").unwrap();
-        let again = book.event("2000 arrive white pawn e4").unwrap_err();
+        book.event(event("2000 arrive white pawn e4")).unwrap();
+        let again = book.event(event("2000 arrive white pawn e4")).unwrap_err();
         assert_eq!(
             again,
             "event: '2000 arrive white pawn e4' does not happen in this engine's copy of the \
              game; at 2000 ms it has nothing else; the state is unchanged"
         );
-        let early = book.event("1999 start black e7e5").unwrap_err();
+        let early = book.event(event("1999 start black e7e5")).unwrap_err();
         assert!(
             early.starts_with("event: 1999 ms is before 2000 ms"),
             "{early}"
@@ -411,33 +423,29 @@ mod tests {
         let mut book = book(Color::White);
         let order = Order::parse("e2e4").unwrap();
         book.pending = Some((order, Instant::now()));
-        book.event("10 start black e7e5").unwrap();
+        book.event(event("10 start black e7e5")).unwrap();
         assert!(book.pending.is_some());
-        book.event("20 start white e2e4").unwrap();
+        book.event(event("20 start white e2e4")).unwrap();
         assert!(book.pending.is_none());
         book.pending = Some((Order::parse("d2d4").unwrap(), Instant::now()));
-        book.refused(30, "d2d4").unwrap();
+        book.refused(30, Order::parse("d2d4").unwrap()).unwrap();
         assert!(book.pending.is_none());
         assert_eq!(
             book.refused.map(|(order, _)| order.to_string()),
             Some("d2d4".into())
         );
-        assert!(book
-            .refused(40, "d2")
-            .unwrap_err()
-            .starts_with("refused: 'd2' at token 3"));
     }
 
     #[test]
     fn a_resignation_ends_the_copy_and_a_start_after_it_is_refused() {
         let mut book = book(Color::White);
-        book.event("100 end 0-1 resignation").unwrap();
+        book.event(event("100 end 0-1 resignation")).unwrap();
         assert!(book.state.outcome().is_some());
-        let after = book.event("200 start black e7e5").unwrap_err();
+        let after = book.event(event("200 start black e7e5")).unwrap_err();
         assert!(
             after.contains("this engine's copy of the game refuses black e7e5"),
             "{after}"
         );
-        assert!(book.event("300 end 1-0 nonsense").is_err());
+        assert!("300 end 1-0 nonsense".parse::<Event>().is_err());
     }
 }
