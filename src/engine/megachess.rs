@@ -6,7 +6,9 @@
 //! it is handed on: a move the rules refuse is dropped, never given.
 
 use super::deadline::{DeadlineWorker, Delivery, Ending, Limit};
-use crate::options::{parameter_specs, variant_option, OptionSpec, OptionValue, UCI_VARIANT};
+use crate::options::{
+    check_value, parameter_specs, variant_option, OptionSpec, OptionValue, UCI_VARIANT,
+};
 use crate::plan::{MegachessPlayer, PlanProgress, TurnBudget};
 use crate::rules::megachess::{
     MegachessParams, Move, PlayerId, Rejection, World, WorldView, PARAMETERS,
@@ -207,25 +209,22 @@ impl MegachessEngine {
         specs
     }
 
-    /// Sets a checked option; a running plan is answered first. A parameter reads the last
-    /// world again under the new value: when it no longer reads it is forgotten, and the remark
-    /// says why.
-    pub fn set_option(
-        &mut self,
-        name: &'static str,
-        value: &OptionValue,
-    ) -> Result<Option<String>, String> {
+    /// Sets an option (any case) to a value of its kind within its bounds; a running plan is
+    /// answered first. A parameter reads the last world again under the new value: when it no
+    /// longer reads it is forgotten, and the remark says why.
+    pub fn set_option(&mut self, name: &str, value: OptionValue) -> Result<Option<String>, String> {
+        let (name, value) = check_value(&self.option_specs(), name, value)?;
         if name == UCI_VARIANT {
             self.stop();
             return Ok(None);
         }
         if let (true, OptionValue::Spin(number)) =
-            (PARAMETERS.iter().any(|row| row.name == name), value)
+            (PARAMETERS.iter().any(|row| row.name == name), &value)
         {
             return self.set_parameter(name, *number);
         }
         self.stop();
-        lock_player(&self.player).set_option(name, &value.text())?;
+        lock_player(&self.player).set_option(name, &value)?;
         Ok(None)
     }
 

@@ -15,10 +15,11 @@ pub mod realtime;
 mod worker;
 
 pub use crate::options::{
-    check_option, skill_seed_option, strength_options, variant_option, OptionKind, OptionSpec,
+    check_value, skill_seed_option, strength_options, variant_option, OptionKind, OptionSpec,
     OptionValue, Strength, SKILL_LEVEL, SKILL_SEED, UCI_ELO, UCI_LIMIT_STRENGTH, UCI_VARIANT,
 };
 pub use go::{GoParams, SideClock};
+pub use options::option_specs as turn_option_specs;
 pub use worker::{BestMove, Report};
 
 use crate::rules::registry::{self, dispatch, AnyGame};
@@ -98,15 +99,11 @@ impl Engine {
         &self.game
     }
 
-    /// Sets an option by name (case-insensitive). Returns a remark worth showing, if any. On an
-    /// error nothing changes.
-    pub fn set_option(
-        &mut self,
-        name: &str,
-        value: Option<&str>,
-    ) -> Result<Option<String>, String> {
+    /// Sets an option by name (case-insensitive) to a value of its kind within its bounds.
+    /// Returns a remark worth showing, if any. On an error nothing changes.
+    pub fn set_option(&mut self, name: &str, value: OptionValue) -> Result<Option<String>, String> {
         let specs = self.option_specs();
-        let (name, value) = check_option(&specs, name, value)?;
+        let (name, value) = check_value(&specs, name, value)?;
         self.stop();
         match (name, value) {
             (options::HASH, OptionValue::Spin(megabytes)) => {

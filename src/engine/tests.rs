@@ -79,12 +79,18 @@ fn use_nnue_is_each_engines_own() {
     let mut with_network = Engine::new();
     let before = fixed_search(&mut with_network);
     let mut without = Engine::new();
-    assert_eq!(without.set_option("Use NNUE", Some("false")), Ok(None));
+    assert_eq!(
+        without.set_option("Use NNUE", OptionValue::Check(false)),
+        Ok(None)
+    );
     let hand_set = fixed_search(&mut without);
     assert_ne!(hand_set, before, "the option changes this engine's search");
     // The other engine in the process still judges with the network.
     assert_eq!(fixed_search(&mut with_network), before);
-    assert_eq!(without.set_option("Use NNUE", Some("true")), Ok(None));
+    assert_eq!(
+        without.set_option("Use NNUE", OptionValue::Check(true)),
+        Ok(None)
+    );
     assert_eq!(fixed_search(&mut without), before);
 }
 
@@ -98,7 +104,10 @@ fn eval_file_loads_a_network_for_its_game_and_keeps_the_last_on_a_refusal() {
     let before = fixed_search(&mut engine);
     // The built-in network from a file: the same search.
     let path = built_in.to_str().unwrap();
-    let said = engine.set_option("EvalFile", Some(path)).unwrap().unwrap();
+    let said = engine
+        .set_option("EvalFile", OptionValue::Text(path.into()))
+        .unwrap()
+        .unwrap();
     assert!(
         said.contains("a chess network, 768x128 (CReLU, a correction)"),
         "{said}"
@@ -115,26 +124,31 @@ fn eval_file_loads_a_network_for_its_game_and_keeps_the_last_on_a_refusal() {
     );
     let zero_path = dir.join("zero.nnue");
     std::fs::write(&zero_path, zero.to_bytes()).unwrap();
-    let said = engine.set_option("EvalFile", Some(zero_path.to_str().unwrap()));
+    let said = engine.set_option(
+        "EvalFile",
+        OptionValue::Text(zero_path.to_str().unwrap().into()),
+    );
     assert!(said.unwrap().unwrap().contains("768x32 (SCReLU"));
     let with_zero = fixed_search(&mut engine);
     assert_ne!(with_zero, before);
     // ... into the hand-set evaluation's, since a zero correction is none.
     let mut hand_set = Engine::new();
-    hand_set.set_option("Use NNUE", Some("false")).unwrap();
+    hand_set
+        .set_option("Use NNUE", OptionValue::Check(false))
+        .unwrap();
     assert_eq!(fixed_search(&mut hand_set), with_zero);
     // A file that is no network is refused with the reason; the zero network stays.
     let error = engine
-        .set_option("EvalFile", Some("/no/such/file.nnue"))
+        .set_option("EvalFile", OptionValue::Text("/no/such/file.nnue".into()))
         .unwrap_err();
     assert!(error.contains("cannot read /no/such/file.nnue"), "{error}");
     let error = engine
-        .set_option("EvalFile", Some("Cargo.toml"))
+        .set_option("EvalFile", OptionValue::Text("Cargo.toml".into()))
         .unwrap_err();
     assert!(error.contains("not a network file"), "{error}");
     assert_eq!(fixed_search(&mut engine), with_zero);
     let said = engine
-        .set_option("EvalFile", Some("<embedded>"))
+        .set_option("EvalFile", OptionValue::Text("<embedded>".into()))
         .unwrap()
         .unwrap();
     assert_eq!(said, "EvalFile <embedded>: the built-in networks");
@@ -146,26 +160,34 @@ fn eval_file_loads_a_network_for_its_game_and_keeps_the_last_on_a_refusal() {
 fn threads_past_the_core_count_are_not_started() {
     let mut engine = Engine::new();
     let cores = available_cores();
-    let remark = engine.set_option("Threads", Some("256")).unwrap();
+    let remark = engine
+        .set_option("Threads", OptionValue::Spin(256))
+        .unwrap();
     assert_eq!(engine.search_threads(), cores.min(256));
     if cores < 256 {
         let remark = remark.expect("the cap is announced");
         assert!(remark.contains(&format!("{cores} cores")), "{remark}");
     }
-    assert_eq!(engine.set_option("Threads", Some("1")).unwrap(), None);
+    assert_eq!(
+        engine.set_option("Threads", OptionValue::Spin(1)).unwrap(),
+        None
+    );
     assert_eq!(engine.search_threads(), 1);
 }
 
 #[test]
 fn options_are_checked_and_applied() {
     let mut engine = Engine::new();
-    assert_eq!(engine.set_option("Hash", Some("1")), Ok(None));
+    assert_eq!(engine.set_option("Hash", OptionValue::Spin(1)), Ok(None));
     assert_eq!(engine.options.hash_mb, 1);
-    assert!(engine.set_option("Hash", Some("0")).is_err());
+    assert!(engine.set_option("Hash", OptionValue::Spin(0)).is_err());
     assert_eq!(engine.options.hash_mb, 1);
-    assert_eq!(engine.set_option("multipv", Some("3")), Ok(None));
+    assert_eq!(engine.set_option("multipv", OptionValue::Spin(3)), Ok(None));
     assert_eq!(engine.options.multipv, 3);
-    assert_eq!(engine.set_option("UCI_Variant", Some("chess")), Ok(None));
+    assert_eq!(
+        engine.set_option("UCI_Variant", OptionValue::Combo("chess".into())),
+        Ok(None)
+    );
     assert_eq!(engine.variant(), "chess");
 }
 
@@ -247,12 +269,12 @@ fn depths_beyond_the_search_are_searched_to_its_deepest() {
 /// the reports.
 fn skilled_move(
     fen: Option<&str>,
-    options: &[(&str, String)],
+    options: &[(&str, OptionValue)],
     params: &GoParams,
 ) -> (String, Vec<Info>) {
     let mut engine = Engine::new();
     for (name, value) in options {
-        engine.set_option(name, Some(value)).unwrap();
+        engine.set_option(name, value.clone()).unwrap();
     }
     engine.set_position(fen, &[]).unwrap();
     let (reports, best) = go(&mut engine, params);
@@ -272,8 +294,8 @@ fn level_0_plays_several_moves_over_seeds_and_repeats_each_seed() {
     let mut played = std::collections::BTreeSet::new();
     for seed in 0..12 {
         let options = [
-            (SKILL_LEVEL, "0".to_string()),
-            (SKILL_SEED, seed.to_string()),
+            (SKILL_LEVEL, OptionValue::Spin(0)),
+            (SKILL_SEED, OptionValue::Spin(seed)),
         ];
         let (mv, infos) = skilled_move(None, &options, &GoParams::default());
         assert_eq!(skilled_move(None, &options, &GoParams::default()).0, mv);
@@ -302,8 +324,8 @@ fn strong_levels_never_hang_the_queen() {
     for level in [10, 13, 15] {
         for seed in 0..4 {
             let options = [
-                (SKILL_LEVEL, level.to_string()),
-                (SKILL_SEED, seed.to_string()),
+                (SKILL_LEVEL, OptionValue::Spin(level)),
+                (SKILL_SEED, OptionValue::Spin(seed)),
             ];
             let (mv, _) = skilled_move(Some(fen), &options, &params);
             assert!(mv.starts_with("e4"), "level {level} seed {seed}: {mv}");
@@ -329,9 +351,9 @@ fn full_strength_and_limit_strength_off_search_one_line_as_before() {
     };
     let (plain, plain_infos) = skilled_move(None, &[], &params);
     let options = [
-        (SKILL_LEVEL, "20".to_string()),
-        (UCI_ELO, "1000".to_string()),
-        (SKILL_SEED, "7".to_string()),
+        (SKILL_LEVEL, OptionValue::Spin(20)),
+        (UCI_ELO, OptionValue::Spin(1000)),
+        (SKILL_SEED, OptionValue::Spin(7)),
     ];
     let (mv, infos) = skilled_move(None, &options, &params);
     assert_eq!(mv, plain);
@@ -339,28 +361,38 @@ fn full_strength_and_limit_strength_off_search_one_line_as_before() {
     let pvs = |infos: &[Info]| -> Vec<Vec<String>> { infos.iter().map(|i| i.pv.clone()).collect() };
     assert_eq!(pvs(&infos), pvs(&plain_infos));
     // UCI_LimitStrength at the top Elo is full strength too.
-    let options = [(UCI_LIMIT_STRENGTH, "true".to_string())];
+    let options = [(UCI_LIMIT_STRENGTH, OptionValue::Check(true))];
     assert_eq!(skilled_move(None, &options, &params).0, plain);
 }
 
 #[test]
 fn limit_strength_takes_the_elo_level_over_skill_level() {
     let mut engine = Engine::new();
-    engine.set_option("UCI_Elo", Some("1700")).unwrap();
+    engine
+        .set_option("UCI_Elo", OptionValue::Spin(1700))
+        .unwrap();
     assert_eq!(engine.options.strength.level(), 20.0);
     engine
-        .set_option("uci_limitstrength", Some("true"))
+        .set_option("uci_limitstrength", OptionValue::Check(true))
         .unwrap();
-    assert_eq!(engine.options.strength.level(), 10.0);
-    engine.set_option("Skill Level", Some("3")).unwrap();
     assert_eq!(engine.options.strength.level(), 10.0);
     engine
-        .set_option("UCI_LimitStrength", Some("false"))
+        .set_option("Skill Level", OptionValue::Spin(3))
+        .unwrap();
+    assert_eq!(engine.options.strength.level(), 10.0);
+    engine
+        .set_option("UCI_LimitStrength", OptionValue::Check(false))
         .unwrap();
     assert_eq!(engine.options.strength.level(), 3.0);
-    assert!(engine.set_option("Skill Level", Some("21")).is_err());
-    assert!(engine.set_option("UCI_Elo", Some("999")).is_err());
-    assert!(engine.set_option("Skill Seed", Some("-1")).is_err());
+    assert!(engine
+        .set_option("Skill Level", OptionValue::Spin(21))
+        .is_err());
+    assert!(engine
+        .set_option("UCI_Elo", OptionValue::Spin(999))
+        .is_err());
+    assert!(engine
+        .set_option("Skill Seed", OptionValue::Spin(-1))
+        .is_err());
     assert_eq!(engine.options.strength.level(), 3.0);
 }
 

@@ -9,7 +9,7 @@ pub use strength::{
     strength_options, Strength, SKILL_LEVEL, SKILL_LEVEL_MAX, UCI_ELO, UCI_LIMIT_STRENGTH,
 };
 
-use crate::common::text::{quote, SEPARATORS};
+use crate::common::text::quote;
 use crate::rules::parameter::Parameter;
 
 pub const UCI_VARIANT: &str = "UCI_Variant";
@@ -89,62 +89,145 @@ pub fn variant_option(variants: &[&str]) -> OptionSpec {
     }
 }
 
-/// Finds the option (names are case-insensitive, as in most engines) and checks the value.
-pub fn check_option(
-    specs: &[OptionSpec],
-    name: &str,
-    value: Option<&str>,
-) -> Result<(&'static str, OptionValue), String> {
-    let Some(spec) = specs.iter().find(|s| s.name.eq_ignore_ascii_case(name)) else {
-        let known: Vec<&str> = specs.iter().map(|s| s.name).collect();
-        return Err(format!(
-            "unknown option {} (options: {})",
-            quote(name),
-            known.join(", ")
-        ));
-    };
-    let option = spec.name;
-    let value = match value.map(|text| text.trim_matches(SEPARATORS)) {
-        Some(text) if !text.is_empty() => text,
-        _ => return Err(format!("option '{option}' needs a value")),
-    };
-    let checked = match &spec.kind {
-        OptionKind::Spin { min, max, .. } => {
-            let number: i64 = value.parse().map_err(|_| {
-                format!("option '{option}' needs an integer, found {}", quote(value))
-            })?;
-            if number < *min || number > *max {
-                return Err(format!(
-                    "option '{option}' value {number} is out of range {min}..={max}"
-                ));
+/// Why an option's value was refused; each text says what and which option.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum OptionError {
+    /// No option of this name; the known ones.
+    Unknown {
+        name: String,
+        known: Vec<&'static str>,
+    },
+    /// The option was given no value.
+    NeedsValue(&'static str),
+    /// A spin was given something that is not an integer.
+    NotInteger(&'static str, String),
+    /// A check was given something that is not `true` or `false`.
+    NotBoolean(&'static str, String),
+    OutOfRange {
+        option: &'static str,
+        value: i64,
+        min: i64,
+        max: i64,
+    },
+    /// A combo was given a value it does not offer.
+    NoSuchValue {
+        option: &'static str,
+        value: String,
+        values: Vec<String>,
+    },
+    /// A value of another kind than the option's.
+    WrongKind(&'static str),
+}
+
+impl std::fmt::Display for OptionError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            OptionError::Unknown { name, known } => write!(
+                f,
+                "unknown option {} (options: {})",
+                quote(name),
+                known.join(", ")
+            ),
+            OptionError::NeedsValue(option) => write!(f, "option '{option}' needs a value"),
+            OptionError::NotInteger(option, value) => write!(
+                f,
+                "option '{option}' needs an integer, found {}",
+                quote(value)
+            ),
+            OptionError::NotBoolean(option, value) => write!(
+                f,
+                "option '{option}' needs 'true' or 'false', found {}",
+                quote(value)
+            ),
+            OptionError::OutOfRange {
+                option,
+                value,
+                min,
+                max,
+            } => write!(
+                f,
+                "option '{option}' value {value} is out of range {min}..={max}"
+            ),
+            OptionError::NoSuchValue {
+                option,
+                value,
+                values,
+            } => write!(
+                f,
+                "option '{option}' has no value {} (values: {})",
+                quote(value),
+                values.join(", ")
+            ),
+            OptionError::WrongKind(option) => {
+                write!(f, "option '{option}' takes a value of another kind")
             }
-            OptionValue::Spin(number)
         }
-        OptionKind::Check { .. } => match value.to_ascii_lowercase().as_str() {
-            "true" => OptionValue::Check(true),
-            "false" => OptionValue::Check(false),
-            _ => {
-                return Err(format!(
-                    "option '{option}' needs 'true' or 'false', found {}",
-                    quote(value)
-                ))
+    }
+}
+
+impl From<OptionError> for String {
+    fn from(error: OptionError) -> String {
+        error.to_string()
+    }
+}
+
+/// The option named `name` (case-insensitive, as in most engines).
+pub fn find_option<'a>(specs: &'a [OptionSpec], name: &str) -> Result<&'a OptionSpec, OptionError> {
+    specs
+        .iter()
+        .find(|spec| spec.name.eq_ignore_ascii_case(name))
+        .ok_or_else(|| OptionError::Unknown {
+            name: name.to_string(),
+            known: specs.iter().map(|spec| spec.name).collect(),
+        })
+}
+
+impl OptionSpec {
+    /// `value` if this option takes it: a spin within its bounds, a combo's value in the
+    /// option's own spelling (matched case-insensitively), any check or text.
+    pub fn admit(&self, value: OptionValue) -> Result<OptionValue, OptionError> {
+        let option = self.name;
+        match (&self.kind, value) {
+            (OptionKind::Spin { min, max, .. }, OptionValue::Spin(value)) => {
+                if value < *min || value > *max {
+                    return Err(OptionError::OutOfRange {
+                        option,
+                        value,
+                        min: *min,
+                        max: *max,
+                    });
+                }
+                Ok(OptionValue::Spin(value))
             }
-        },
-        OptionKind::Text { .. } => OptionValue::Text(value.to_string()),
-        OptionKind::Combo { values, .. } => {
-            match values.iter().find(|v| v.eq_ignore_ascii_case(value)) {
-                Some(known) => OptionValue::Combo(known.clone()),
-                None => {
-                    return Err(format!(
-                        "option '{option}' has no value {} (values: {})",
-                        quote(value),
-                        values.join(", ")
-                    ))
+            (OptionKind::Check { .. }, value @ OptionValue::Check(_)) => Ok(value),
+            (OptionKind::Text { .. }, value @ OptionValue::Text(_)) => Ok(value),
+            (OptionKind::Combo { values, .. }, OptionValue::Combo(value)) => {
+                match values
+                    .iter()
+                    .find(|known| known.eq_ignore_ascii_case(&value))
+                {
+                    Some(known) => Ok(OptionValue::Combo(known.clone())),
+                    None => Err(OptionError::NoSuchValue {
+                        option,
+                        value,
+                        values: values.clone(),
+                    }),
                 }
             }
+            _ => Err(OptionError::WrongKind(option)),
         }
-    };
-    Ok((option, checked))
+    }
+}
+
+/// Finds the option named `name` among `specs` and admits `value`: the option's own name and
+/// the value as it takes it.
+pub fn check_value(
+    specs: &[OptionSpec],
+    name: &str,
+    value: OptionValue,
+) -> Result<(&'static str, OptionValue), OptionError> {
+    let spec = find_option(specs, name)?;
+    Ok((spec.name, spec.admit(value)?))
 }
 
 /// A game's run-time parameters as spins, named exactly as the rules name them.
@@ -160,4 +243,16 @@ pub fn parameter_specs(parameters: &[Parameter]) -> Vec<OptionSpec> {
             },
         })
         .collect()
+}
+
+/// [`check_value`] for a spin: the option's own name and the number.
+pub fn spin_value(
+    specs: &[OptionSpec],
+    name: &str,
+    value: &OptionValue,
+) -> Result<(&'static str, i64), OptionError> {
+    match check_value(specs, name, value.clone())? {
+        (name, OptionValue::Spin(number)) => Ok((name, number)),
+        (name, _) => Err(OptionError::WrongKind(name)),
+    }
 }

@@ -23,7 +23,9 @@ mod tests;
 
 use super::{MegachessPlayer, PlanProgress, TurnBudget};
 use crate::common::Rng;
-use crate::options::{check_option, skill_seed_option, strength_options, OptionSpec, Strength};
+use crate::options::{
+    check_value, skill_seed_option, spin_value, strength_options, OptionSpec, OptionValue, Strength,
+};
 use crate::rules::megachess::{Coord, Move, PlayerId, World};
 use local::Local;
 use meter::{Deadline, Meter};
@@ -257,12 +259,10 @@ impl MegachessPlayer for MegachessPlanner {
         specs
     }
 
-    fn set_option(&mut self, name: &str, value: &str) -> Result<(), String> {
+    fn set_option(&mut self, name: &str, value: &OptionValue) -> Result<(), String> {
         if name.eq_ignore_ascii_case(SEED) {
-            let (_, value) = check_option(&[skill_seed_option()], name, Some(value))?;
-            if let crate::options::OptionValue::Spin(seed) = value {
-                self.seed = seed as u64;
-            }
+            let (_, seed) = spin_value(&[skill_seed_option()], name, value)?;
+            self.seed = seed as u64;
             self.new_game();
             return Ok(());
         }
@@ -273,7 +273,7 @@ impl MegachessPlayer for MegachessPlanner {
         {
             return Err(format!("unknown option '{name}'"));
         }
-        let (name, value) = check_option(&specs, name, Some(value))?;
+        let (name, value) = check_value(&specs, name, value.clone())?;
         self.strength.set(name, &value);
         self.skill = (self.strength.level().round() as u32).min(MAX_SKILL);
         Ok(())

@@ -4,7 +4,7 @@
 pub mod megachess;
 pub mod realtime;
 
-use crate::options::OptionSpec;
+use crate::options::{OptionSpec, OptionValue};
 use crate::rules::megachess::{Move, PlayerId, World};
 use crate::rules::realtime::{Color, Order, RealtimeState};
 use std::sync::atomic::AtomicBool;
@@ -17,7 +17,8 @@ pub trait RealtimePlayer: Send {
     fn options(&self) -> Vec<OptionSpec> {
         Vec::new()
     }
-    fn set_option(&mut self, name: &str, _value: &str) -> Result<(), String> {
+    /// Sets one of [`Self::options`] to a value of its kind (the caller reads any text).
+    fn set_option(&mut self, name: &str, _value: &OptionValue) -> Result<(), String> {
         Err(format!("unknown option '{name}'"))
     }
     /// Called before each game.
@@ -75,7 +76,8 @@ pub trait MegachessPlayer: Send {
     fn options(&self) -> Vec<OptionSpec> {
         Vec::new()
     }
-    fn set_option(&mut self, name: &str, _value: &str) -> Result<(), String> {
+    /// Sets one of [`Self::options`] to a value of its kind (the caller reads any text).
+    fn set_option(&mut self, name: &str, _value: &OptionValue) -> Result<(), String> {
         Err(format!("unknown option '{name}'"))
     }
     /// Called before each world.

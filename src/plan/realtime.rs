@@ -17,7 +17,7 @@ pub mod skill;
 pub mod view;
 
 use super::RealtimePlayer;
-use crate::options::{check_option, OptionSpec};
+use crate::options::{check_value, OptionSpec, OptionValue};
 use crate::rules::realtime::{Color, Motion, Ms, Order, RealtimeState, Unit};
 use std::time::{Duration, Instant};
 use view::View;
@@ -131,9 +131,9 @@ impl RealtimePlayer for RealtimePlanner {
         skill::RealtimeSkill::options()
     }
 
-    fn set_option(&mut self, name: &str, value: &str) -> Result<(), String> {
+    fn set_option(&mut self, name: &str, value: &OptionValue) -> Result<(), String> {
         let specs = skill::RealtimeSkill::options();
-        let (name, value) = check_option(&specs, name, Some(value))?;
+        let (name, value) = check_value(&specs, name, value.clone())?;
         self.skill.set(name, &value);
         Ok(())
     }
@@ -368,8 +368,12 @@ mod tests {
         let mut other_choices = 0;
         for seed in 1..=8 {
             let mut planner = RealtimePlanner::new();
-            planner.set_option("Skill Level", "0").unwrap();
-            planner.set_option("Skill Seed", &seed.to_string()).unwrap();
+            planner
+                .set_option("Skill Level", &OptionValue::Spin(0))
+                .unwrap();
+            planner
+                .set_option("Skill Seed", &OptionValue::Spin(seed as i64))
+                .unwrap();
             let order = planner.decide(&won, Color::White, BUDGET);
             assert_eq!(order, Some(Order::parse("a1e5").unwrap()), "seed {seed}");
             if planner.decide(&knight, Color::White, BUDGET) != Some(Order::parse("a1a5").unwrap())
@@ -380,8 +384,10 @@ mod tests {
         // Full strength always takes the knight (`takes_a_piece_that_sits_out_its_delay`).
         assert!(other_choices > 0, "level 0 took the knight every time");
         let mut planner = RealtimePlanner::new();
-        assert!(planner.set_option("Skill Level", "21").is_err());
-        assert!(planner.set_option("Skill", "3").is_err());
+        assert!(planner
+            .set_option("Skill Level", &OptionValue::Spin(21))
+            .is_err());
+        assert!(planner.set_option("Skill", &OptionValue::Spin(3)).is_err());
     }
 
     #[test]

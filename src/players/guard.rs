@@ -12,9 +12,9 @@
 //! No move is ever kept that leaves its king where an enemy piece can take it, if any other
 //! move avoids that.
 
-use super::{percent_option, read_percent};
+use super::percent_option;
 use crate::common::Rng;
-use crate::engine::OptionSpec;
+use crate::options::{spin_value, OptionSpec, OptionValue};
 use crate::plan::{MegachessPlayer, PlanProgress, TurnBudget};
 use crate::rules::megachess::{
     movement, Coord, Kind, Move, PieceId, PlayerId, World, KNIGHT_STEPS, NEUTRAL,
@@ -76,8 +76,8 @@ impl MegachessPlayer for GuardMegachessPlayer {
     fn options(&self) -> Vec<OptionSpec> {
         vec![percent_option(ADVANCE, Self::DEFAULT_ADVANCE)]
     }
-    fn set_option(&mut self, name: &str, value: &str) -> Result<(), String> {
-        self.advance_percent = read_percent(ADVANCE, name, value)?;
+    fn set_option(&mut self, name: &str, value: &OptionValue) -> Result<(), String> {
+        self.advance_percent = spin_value(&self.options(), name, value)?.1 as u64;
         Ok(())
     }
     fn plan_turn(
@@ -517,12 +517,12 @@ mod tests {
         let moves = plan(&mut guard, &world, 1);
         assert!(!moves.is_empty(), "some piece steps forward safely");
         apply_all(&world, 1, &moves);
-        guard.set_option(ADVANCE, "0").unwrap();
+        guard.set_option(ADVANCE, &OptionValue::Spin(0)).unwrap();
         assert!(
             plan(&mut guard, &world, 1).is_empty(),
             "nothing to gain, no advance"
         );
-        assert!(guard.set_option(ADVANCE, "101").is_err());
-        assert!(guard.set_option("Speed", "1").is_err());
+        assert!(guard.set_option(ADVANCE, &OptionValue::Spin(101)).is_err());
+        assert!(guard.set_option("Speed", &OptionValue::Spin(1)).is_err());
     }
 }

@@ -2,9 +2,9 @@
 //! open MMO bots (one piece at a time by a one-ply rule: the best capture, else a step toward
 //! the nearest enemy king).
 
-use super::{percent_option, read_percent};
+use super::percent_option;
 use crate::common::Rng;
-use crate::engine::OptionSpec;
+use crate::options::{spin_value, OptionSpec, OptionValue};
 use crate::plan::{MegachessPlayer, PlanProgress, TurnBudget};
 use crate::rules::megachess::{Coord, Kind, Move, PieceId, PlayerId, World, NEUTRAL};
 use std::collections::VecDeque;
@@ -39,8 +39,8 @@ impl MegachessPlayer for RandomMegachessPlayer {
     fn options(&self) -> Vec<OptionSpec> {
         vec![percent_option(RANDOM_MOVE_CHANCE, Self::DEFAULT_CHANCE)]
     }
-    fn set_option(&mut self, name: &str, value: &str) -> Result<(), String> {
-        self.chance_percent = read_percent(RANDOM_MOVE_CHANCE, name, value)?;
+    fn set_option(&mut self, name: &str, value: &OptionValue) -> Result<(), String> {
+        self.chance_percent = spin_value(&self.options(), name, value)?.1 as u64;
         Ok(())
     }
     fn new_game(&mut self) {
@@ -297,14 +297,20 @@ pub(crate) mod tests {
         assert_eq!(plan(&mut random, &world, 1), first, "new_game reseeds");
         assert_ne!(second, first, "the generator moves on between turns");
 
-        random.set_option(RANDOM_MOVE_CHANCE, "100").unwrap();
+        random
+            .set_option(RANDOM_MOVE_CHANCE, &OptionValue::Spin(100))
+            .unwrap();
         let all = plan(&mut random, &world, 1);
         assert_legal_in_order(&world, 1, &all);
         assert!(all.len() > first.len());
-        random.set_option(RANDOM_MOVE_CHANCE, "0").unwrap();
+        random
+            .set_option(RANDOM_MOVE_CHANCE, &OptionValue::Spin(0))
+            .unwrap();
         assert!(plan(&mut random, &world, 1).is_empty());
-        assert!(random.set_option(RANDOM_MOVE_CHANCE, "101").is_err());
-        assert!(random.set_option("Speed", "1").is_err());
+        assert!(random
+            .set_option(RANDOM_MOVE_CHANCE, &OptionValue::Spin(101))
+            .is_err());
+        assert!(random.set_option("Speed", &OptionValue::Spin(1)).is_err());
     }
 
     #[test]

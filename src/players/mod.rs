@@ -44,17 +44,6 @@ pub fn percent_option(name: &'static str, default: i64) -> OptionSpec {
     }
 }
 
-/// The value of the percent option `option` set as `name` (any case), or why it cannot be.
-pub fn read_percent(option: &str, name: &str, value: &str) -> Result<u64, String> {
-    if !name.eq_ignore_ascii_case(option) {
-        return Err(format!("unknown option '{name}'"));
-    }
-    match value.trim().parse::<u64>() {
-        Ok(percent) if percent <= 100 => Ok(percent),
-        _ => Err(format!("option '{option}' takes 0 to 100, not '{value}'")),
-    }
-}
-
 /// The moves the game allows now (none once it is over, by repetition too).
 fn legal_moves<G: Game>(record: &GameRecord<G>) -> MoveList<G::Move> {
     let mut moves = MoveList::new();

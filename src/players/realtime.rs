@@ -3,7 +3,7 @@
 //! scores each order on the board as it stands and moves at a fixed rate.
 
 use crate::common::Rng;
-use crate::engine::{OptionKind, OptionSpec};
+use crate::options::{spin_value, OptionKind, OptionSpec, OptionValue};
 use crate::plan::realtime::view::{promoted, rank, strikes_from, value, View, EMPTY};
 use crate::plan::RealtimePlayer;
 use crate::rules::realtime::{Color, Kind, Ms, Order, Piece, RealtimeState};
@@ -18,32 +18,6 @@ fn spin(name: &'static str, default: i64, min: i64, max: i64) -> OptionSpec {
         name,
         kind: OptionKind::Spin { default, min, max },
     }
-}
-
-/// Reads a spin option's value within its bounds.
-fn spin_value(
-    specs: &[OptionSpec],
-    name: &str,
-    value: &str,
-) -> Result<(&'static str, i64), String> {
-    let spec = specs
-        .iter()
-        .find(|s| s.name.eq_ignore_ascii_case(name))
-        .ok_or_else(|| format!("unknown option '{name}'"))?;
-    let OptionKind::Spin { min, max, .. } = spec.kind else {
-        return Err(format!("option '{}' is not a spin", spec.name));
-    };
-    let parsed: i64 = value
-        .trim()
-        .parse()
-        .map_err(|_| format!("option '{}' takes a number, not '{value}'", spec.name))?;
-    if !(min..=max).contains(&parsed) {
-        return Err(format!(
-            "option '{}' takes {min} to {max}, not {parsed}",
-            spec.name
-        ));
-    }
-    Ok((spec.name, parsed))
 }
 
 /// At each decision starts, with `RandomChance` percent, a uniformly random order of those it may
@@ -71,7 +45,7 @@ impl RealtimePlayer for RandomRealtimePlayer {
     fn options(&self) -> Vec<OptionSpec> {
         vec![spin(RANDOM_CHANCE, Self::DEFAULT_CHANCE, 0, 100)]
     }
-    fn set_option(&mut self, name: &str, value: &str) -> Result<(), String> {
+    fn set_option(&mut self, name: &str, value: &OptionValue) -> Result<(), String> {
         let (_, chance) = spin_value(&self.options(), name, value)?;
         self.chance_percent = chance as u64;
         Ok(())
@@ -129,7 +103,7 @@ impl RealtimePlayer for GreedyRealtimePlayer {
             spin(GREEDY_WIDTH, Self::DEFAULT_WIDTH, 1, 100),
         ]
     }
-    fn set_option(&mut self, name: &str, value: &str) -> Result<(), String> {
+    fn set_option(&mut self, name: &str, value: &OptionValue) -> Result<(), String> {
         match spin_value(&self.options(), name, value)? {
             (GREEDY_RATE, rate) => self.rate_ticks = rate as u64,
             (_, width) => self.width = width as usize,
@@ -298,7 +272,9 @@ mod tests {
         let run = |seed| {
             let mut white = RandomRealtimePlayer::new(seed);
             let mut black = RandomRealtimePlayer::new(seed + 1);
-            white.set_option(RANDOM_CHANCE, "60").unwrap();
+            white
+                .set_option(RANDOM_CHANCE, &OptionValue::Spin(60))
+                .unwrap();
             play(&mut white, &mut black, 100, 100, 20_000)
         };
         let first = run(7);
@@ -311,11 +287,15 @@ mod tests {
     fn random_with_no_chance_never_orders() {
         let mut white = RandomRealtimePlayer::new(1);
         let mut black = RandomRealtimePlayer::new(2);
-        white.set_option("randomchance", "0").unwrap();
+        white
+            .set_option("randomchance", &OptionValue::Spin(0))
+            .unwrap();
         let log = play(&mut white, &mut black, 100, 100, 10_000);
         assert!(log.iter().all(|&(_, side, _)| side == Color::Black));
-        assert!(white.set_option(RANDOM_CHANCE, "101").is_err());
-        assert!(white.set_option("Nonsense", "1").is_err());
+        assert!(white
+            .set_option(RANDOM_CHANCE, &OptionValue::Spin(101))
+            .is_err());
+        assert!(white.set_option("Nonsense", &OptionValue::Spin(1)).is_err());
     }
 
     #[test]
@@ -324,7 +304,9 @@ mod tests {
             let run = || {
                 let mut white = GreedyRealtimePlayer::new(3);
                 let mut black = GreedyRealtimePlayer::new(4);
-                white.set_option(GREEDY_RATE, &rate.to_string()).unwrap();
+                white
+                    .set_option(GREEDY_RATE, &OptionValue::Spin(rate as i64))
+                    .unwrap();
                 play(&mut white, &mut black, tick_ms, 50, 60 * tick_ms as Ms)
             };
             let log = run();
@@ -346,7 +328,9 @@ mod tests {
         // White rook on a1 and a black queen on a8 with nothing between: width 1 takes it.
         let state = RealtimeState::from_text("q3k3/8/8/8/8/8/8/R3K3 - 0 0", params(1000)).unwrap();
         let mut greedy = GreedyRealtimePlayer::new(1);
-        greedy.set_option(GREEDY_WIDTH, "1").unwrap();
+        greedy
+            .set_option(GREEDY_WIDTH, &OptionValue::Spin(1))
+            .unwrap();
         let order = greedy.decide(&state, Color::White, Duration::from_millis(10));
         assert_eq!(order, Some(Order::parse("a1a8").unwrap()));
     }
@@ -356,8 +340,14 @@ mod tests {
         let mut greedy = GreedyRealtimePlayer::new(1);
         let names: Vec<&str> = greedy.options().iter().map(|o| o.name).collect();
         assert_eq!(names, [GREEDY_RATE, GREEDY_WIDTH]);
-        assert!(greedy.set_option(GREEDY_RATE, "0").is_err());
-        assert!(greedy.set_option("greedywidth", "5").is_ok());
-        assert!(greedy.set_option(GREEDY_WIDTH, "x").is_err());
+        assert!(greedy
+            .set_option(GREEDY_RATE, &OptionValue::Spin(0))
+            .is_err());
+        assert!(greedy
+            .set_option("greedywidth", &OptionValue::Spin(5))
+            .is_ok());
+        assert!(greedy
+            .set_option(GREEDY_WIDTH, &OptionValue::Text("x".into()))
+            .is_err());
     }
 }

@@ -15,6 +15,7 @@ use super::realtime::{GreedyRealtimePlayer, RandomRealtimePlayer};
 use super::settings::{Fault, PlaySettings, ReferencePlayer};
 use super::uci::UciPlayer;
 use super::xboard::XboardDialect;
+use crate::options::OptionValue;
 use crate::plan::{MegachessPlayer, PlanProgress, RealtimePlayer, TurnBudget};
 use crate::protocol::dialect::megachess::MegachessDialect;
 use crate::protocol::dialect::realtime::RealtimeDialect;
@@ -121,7 +122,7 @@ impl RealtimePlayer for FaultyRealtimePlayer {
     fn options(&self) -> Vec<crate::engine::OptionSpec> {
         self.player.options()
     }
-    fn set_option(&mut self, name: &str, value: &str) -> Result<(), String> {
+    fn set_option(&mut self, name: &str, value: &OptionValue) -> Result<(), String> {
         self.player.set_option(name, value)
     }
     fn new_game(&mut self) {
@@ -183,7 +184,7 @@ impl MegachessPlayer for FaultyMegachessPlayer {
     fn options(&self) -> Vec<crate::engine::OptionSpec> {
         self.player.options()
     }
-    fn set_option(&mut self, name: &str, value: &str) -> Result<(), String> {
+    fn set_option(&mut self, name: &str, value: &OptionValue) -> Result<(), String> {
         self.player.set_option(name, value)
     }
     fn new_game(&mut self) {

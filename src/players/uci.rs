@@ -2,7 +2,7 @@
 //! engine: it keeps the position and answers `go` at once (or misbehaves, when told to).
 
 use super::settings::{choose_in, Fault, PlaySettings, NOT_THE_ENGINE};
-use crate::engine::{check_option, variant_option, GoParams, OptionSpec, OptionValue};
+use crate::engine::{variant_option, GoParams, OptionSpec, OptionValue};
 use crate::protocol::dialect::turn::TurnAgent;
 use crate::protocol::{print, Output};
 use crate::rules::registry::{names_of, AnyGame, Family, GAMES};
@@ -30,8 +30,12 @@ impl TurnAgent for UciPlayer {
         vec![variant_option(&names_of(Family::Turn))]
     }
 
-    fn set_option(&mut self, name: &str, value: Option<&str>) -> Result<Option<String>, String> {
-        match check_option(&self.option_specs(), name, value)? {
+    fn set_option(
+        &mut self,
+        name: &'static str,
+        value: OptionValue,
+    ) -> Result<Option<String>, String> {
+        match (name, value) {
             (_, OptionValue::Combo(variant)) if variant != self.game.variant() => {
                 self.game = AnyGame::new(&variant)
                     .ok_or_else(|| format!("variant '{variant}' is not available"))?;

@@ -4,6 +4,7 @@
 //! family's [`dialect`]. `protocol.md` at the top of the repository is the contract.
 
 pub mod dialect;
+pub mod option_text;
 pub mod output;
 pub mod parse;
 pub mod print;

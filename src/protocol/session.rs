@@ -11,7 +11,8 @@ use super::parse::{
     parse_command, quote, strip_line_end, tokens, Command, QUOTE_LIMIT, SEPARATORS,
 };
 use super::print;
-use crate::engine::{check_option, variant_option, OptionKind, OptionSpec, UCI_VARIANT};
+use crate::engine::{variant_option, OptionKind, OptionSpec, UCI_VARIANT};
+use crate::protocol::option_text::read_option;
 use crate::rules::registry::{Family, GAMES};
 use std::io::{self, BufRead, Write};
 use std::panic::{self, AssertUnwindSafe};
@@ -271,7 +272,7 @@ impl Session {
         let mut left = None;
         if name.eq_ignore_ascii_case(UCI_VARIANT) {
             // Checked against every game the agent plays, not the current dialect's alone.
-            if let Err(error) = check_option(&self.announced_options(), name, value) {
+            if let Err(error) = read_option(&self.announced_options(), name, value) {
                 return self.output.error(&format!("setoption: {error}"));
             }
             let wanted = value.unwrap_or_default().trim_matches(SEPARATORS);

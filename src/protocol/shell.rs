@@ -2,14 +2,14 @@
 //! protocol prints them.
 
 use super::print;
-use crate::engine::Engine;
+use crate::engine::{Engine, OptionValue, UCI_VARIANT};
 use std::io::{self, Write};
 use std::sync::atomic::AtomicBool;
 
 /// The `go perft` lines of `variant`'s position `fen` (its start position when `None`).
 pub fn perft(fen: Option<&str>, depth: u32, variant: &str) -> Result<Vec<String>, String> {
     let mut engine = Engine::new();
-    engine.set_option("UCI_Variant", Some(variant))?;
+    engine.set_option(UCI_VARIANT, OptionValue::Combo(variant.to_string()))?;
     engine.set_position(fen, &[])?;
     Ok(print::perft_lines(&engine.perft(depth)?))
 }

@@ -10,7 +10,9 @@ mod stream;
 pub use stream::Decided;
 
 use super::deadline::{DeadlineWorker, Delivery, Limit};
-use crate::options::{parameter_specs, variant_option, OptionSpec, OptionValue, UCI_VARIANT};
+use crate::options::{
+    check_value, parameter_specs, variant_option, OptionSpec, OptionValue, UCI_VARIANT,
+};
 use crate::plan::RealtimePlayer;
 use crate::rules::realtime::{
     Color, Event, Ms, Order, RealtimeParams, RealtimeState, Refusal, PARAMETERS,
@@ -124,9 +126,11 @@ impl RealtimeEngine {
         specs
     }
 
-    /// Sets a checked option. A running one-shot question is answered first; a parameter
-    /// starts the game again under the new value, and may not change while streaming.
-    pub fn set_option(&mut self, name: &'static str, value: &OptionValue) -> Result<(), String> {
+    /// Sets an option (any case) to a value of its kind within its bounds. A running one-shot
+    /// question is answered first; a parameter starts the game again under the new value, and
+    /// may not change while streaming.
+    pub fn set_option(&mut self, name: &str, value: OptionValue) -> Result<(), String> {
+        let (name, value) = check_value(&self.option_specs(), name, value)?;
         if name == UCI_VARIANT {
             // The family's one game: naming it changes nothing, but as any option it answers
             // a running question first.
@@ -134,12 +138,12 @@ impl RealtimeEngine {
             return Ok(());
         }
         if let (true, OptionValue::Spin(number)) =
-            (PARAMETERS.iter().any(|row| row.name == name), value)
+            (PARAMETERS.iter().any(|row| row.name == name), &value)
         {
             return self.set_parameter(name, *number);
         }
         self.one_shot.stop(Duration::ZERO);
-        lock_player(&self.player).set_option(name, &value.text())
+        lock_player(&self.player).set_option(name, &value)
     }
 
     fn set_parameter(&mut self, name: &str, value: i64) -> Result<(), String> {

@@ -4,6 +4,7 @@
 use super::crowd::{crowd_world, CROWD_ME};
 use super::meter::Meter;
 use super::{MegachessPlanner, MAX_SKILL};
+use crate::options::OptionValue;
 use crate::plan::{MegachessPlayer, TurnBudget};
 use crate::rules::megachess::{Coord, Kind, MegachessParams, Move, PlayerId, Team, World};
 use std::sync::atomic::AtomicBool;
@@ -258,7 +259,7 @@ fn it_stops_soon_after_stop() {
 fn plan_at(world: &World, skill: u32) -> Vec<Move> {
     let mut planner = MegachessPlanner::new();
     planner
-        .set_option(super::SKILL_LEVEL, &skill.to_string())
+        .set_option(super::SKILL_LEVEL, &OptionValue::Spin(skill as i64))
         .unwrap();
     planner.plan_turn(
         world,
@@ -300,23 +301,35 @@ fn a_low_skill_level_forgets_moves_but_never_a_king_and_stays_legal() {
         );
     }
     let mut planner = MegachessPlanner::new();
-    assert!(planner.set_option("Skill Level", "21").is_err());
-    assert!(planner.set_option("Skill", "3").is_err());
+    assert!(planner
+        .set_option("Skill Level", &OptionValue::Spin(21))
+        .is_err());
+    assert!(planner.set_option("Skill", &OptionValue::Spin(3)).is_err());
 }
 
 #[test]
 fn limit_strength_maps_the_elo_onto_the_skill_level() {
     let mut planner = MegachessPlanner::new();
-    planner.set_option("UCI_Elo", "1735").unwrap();
+    planner
+        .set_option("UCI_Elo", &OptionValue::Spin(1735))
+        .unwrap();
     assert_eq!(planner.skill, MAX_SKILL);
-    planner.set_option("uci_limitstrength", "true").unwrap();
+    planner
+        .set_option("uci_limitstrength", &OptionValue::Check(true))
+        .unwrap();
     // (1735 - 1000) / 70 = 10.5, rounded.
     assert_eq!(planner.skill, 11);
-    planner.set_option("Skill Level", "3").unwrap();
+    planner
+        .set_option("Skill Level", &OptionValue::Spin(3))
+        .unwrap();
     assert_eq!(planner.skill, 11);
-    planner.set_option("UCI_LimitStrength", "false").unwrap();
+    planner
+        .set_option("UCI_LimitStrength", &OptionValue::Check(false))
+        .unwrap();
     assert_eq!(planner.skill, 3);
-    assert!(planner.set_option("UCI_Elo", "2401").is_err());
+    assert!(planner
+        .set_option("UCI_Elo", &OptionValue::Spin(2401))
+        .is_err());
     assert_eq!(planner.skill, 3);
 }
 
@@ -327,14 +340,18 @@ fn skill_seed_fixes_the_worlds_seed_and_zero_draws_one_per_world() {
         .options()
         .iter()
         .any(|spec| spec.name == "Skill Seed"));
-    planner.set_option("Skill Seed", "12345").unwrap();
+    planner
+        .set_option("Skill Seed", &OptionValue::Spin(12345))
+        .unwrap();
     assert_eq!(planner.world_seed, 12345);
     planner.new_game();
     assert_eq!(
         planner.world_seed, 12345,
         "a fixed seed stays for every world"
     );
-    planner.set_option("skill seed", "0").unwrap();
+    planner
+        .set_option("skill seed", &OptionValue::Spin(0))
+        .unwrap();
     let first = planner.world_seed;
     // The clock's nanoseconds differ between two draws (a loop bounded by the draws, not time).
     let drawn_again = (0..1000).any(|_| {
@@ -342,8 +359,12 @@ fn skill_seed_fixes_the_worlds_seed_and_zero_draws_one_per_world() {
         planner.world_seed != first
     });
     assert!(drawn_again, "seed 0 draws a new seed for a new world");
-    assert!(planner.set_option("Skill Seed", "-1").is_err());
-    assert!(planner.set_option("Skill Seed", "2147483648").is_err());
+    assert!(planner
+        .set_option("Skill Seed", &OptionValue::Spin(-1))
+        .is_err());
+    assert!(planner
+        .set_option("Skill Seed", &OptionValue::Spin(2147483648))
+        .is_err());
 }
 
 #[test]
@@ -352,7 +373,9 @@ fn the_whole_planner_keeps_its_king_out_of_a_two_move_net_within_its_budget() {
     // the play-outs of several plans must not lose what the plain plan keeps.
     let world = two_move_net();
     let mut planner = MegachessPlanner::new();
-    planner.set_option("Skill Seed", "3").unwrap();
+    planner
+        .set_option("Skill Seed", &OptionValue::Spin(3))
+        .unwrap();
     let budget = Duration::from_millis(200);
     let began = Instant::now();
     let plan = planner.plan_turn(
@@ -370,7 +393,9 @@ fn the_whole_planner_keeps_its_king_out_of_a_two_move_net_within_its_budget() {
 /// The planner's turn and how many moves it judged, with `Skill Seed` 3 and `budget`.
 fn seeded_turn(world: &World, budget: TurnBudget) -> (Vec<Move>, u64) {
     let mut planner = MegachessPlanner::new();
-    planner.set_option("Skill Seed", "3").unwrap();
+    planner
+        .set_option("Skill Seed", &OptionValue::Spin(3))
+        .unwrap();
     planner.new_game();
     let mut judged = 0;
     let plan = planner.plan_turn(world, ME, budget, &AtomicBool::new(false), &mut |p| {

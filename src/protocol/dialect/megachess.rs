@@ -14,8 +14,9 @@ pub use command::MAX_MOVETIME_MS;
 
 use super::{Dialect, Language};
 use crate::engine::megachess::{MegachessEngine, ThinkLimit, TurnAnswer, TurnEnding, TurnNews};
-use crate::engine::{check_option, OptionSpec};
+use crate::engine::OptionSpec;
 use crate::plan::{MegachessPlayer, PlanProgress};
+use crate::protocol::option_text::read_option;
 use crate::protocol::print::{error_line, info_string};
 use crate::protocol::Output;
 use crate::rules::megachess::{Move, PlayerId};
@@ -159,8 +160,8 @@ impl Dialect for MegachessDialect {
     }
 
     fn set_option(&mut self, name: &str, value: Option<&str>) -> Result<Option<String>, String> {
-        let (name, value) = check_option(&self.option_specs(), name, value)?;
-        self.engine.set_option(name, &value)
+        let (name, value) = read_option(&self.option_specs(), name, value)?;
+        self.engine.set_option(name, value)
     }
 
     fn announcement(&self) -> String {

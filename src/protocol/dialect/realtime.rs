@@ -15,8 +15,9 @@ pub use command::{DEFAULT_MOVETIME_MS, MAX_MOVETIME_MS};
 use super::{Dialect, Language};
 use crate::engine::deadline::{Delivery, Ending};
 use crate::engine::realtime::{Decided, Decision, OneShot, OneShotDelivery, RealtimeEngine};
-use crate::engine::{check_option, OptionSpec};
+use crate::engine::OptionSpec;
 use crate::plan::RealtimePlayer;
+use crate::protocol::option_text::read_option;
 use crate::protocol::parse::quote;
 use crate::protocol::print::{error_line, info_string};
 use crate::protocol::Output;
@@ -189,8 +190,8 @@ impl Dialect for RealtimeDialect {
     }
 
     fn set_option(&mut self, name: &str, value: Option<&str>) -> Result<Option<String>, String> {
-        let (name, value) = check_option(&self.option_specs(), name, value)?;
-        self.engine.set_option(name, &value)?;
+        let (name, value) = read_option(&self.option_specs(), name, value)?;
+        self.engine.set_option(name, value)?;
         Ok(None)
     }
 

@@ -6,10 +6,11 @@ use super::megachess::MegachessDialect;
 use super::realtime::RealtimeDialect;
 use super::Agent;
 use super::{Dialect, Language};
-use crate::engine::{Background, Engine, GoParams, OptionSpec, Report};
+use crate::engine::{Background, Engine, GoParams, OptionSpec, OptionValue, Report};
 use crate::plan::megachess::MegachessPlanner;
 use crate::plan::realtime::RealtimePlanner;
 use crate::plan::{MegachessPlayer, RealtimePlayer};
+use crate::protocol::option_text::read_option;
 use crate::protocol::output::Output;
 use crate::protocol::parse::{parse_command, Command, PositionStart};
 use crate::protocol::{print, shell};
@@ -19,7 +20,13 @@ use std::io;
 /// What answers the turn dialect's commands. [`Engine`]'s own methods are the model.
 pub trait TurnAgent {
     fn option_specs(&self) -> Vec<OptionSpec>;
-    fn set_option(&mut self, name: &str, value: Option<&str>) -> Result<Option<String>, String>;
+    /// Sets an option of [`TurnAgent::option_specs`] to a value of its kind (the dialect reads
+    /// the text). Returns a remark worth showing, if any; on an error nothing changes.
+    fn set_option(
+        &mut self,
+        name: &'static str,
+        value: OptionValue,
+    ) -> Result<Option<String>, String>;
     /// The game played now, as a change of `UCI_Variant` announces it (`AnyGame::board_info`).
     fn announcement(&self) -> String;
     fn new_game(&mut self);
@@ -74,6 +81,7 @@ impl<A: TurnAgent> Dialect for TurnDialect<A> {
     }
 
     fn set_option(&mut self, name: &str, value: Option<&str>) -> Result<Option<String>, String> {
+        let (name, value) = read_option(&self.agent.option_specs(), name, value)?;
         self.agent.set_option(name, value)
     }
 
@@ -183,7 +191,11 @@ impl TurnAgent for Engine {
         Engine::option_specs(self)
     }
 
-    fn set_option(&mut self, name: &str, value: Option<&str>) -> Result<Option<String>, String> {
+    fn set_option(
+        &mut self,
+        name: &'static str,
+        value: OptionValue,
+    ) -> Result<Option<String>, String> {
         Engine::set_option(self, name, value)
     }
 

@@ -12,7 +12,9 @@ mod settings;
 mod tests;
 
 use super::session::{Outbox, Session};
-use crate::engine::{BestMove, Engine, GoParams, Report, SideClock, SKILL_LEVEL, UCI_VARIANT};
+use crate::engine::{
+    BestMove, Engine, GoParams, OptionValue, Report, SideClock, SKILL_LEVEL, UCI_VARIANT,
+};
 use crate::rules::Color;
 use crate::search::Score;
 use game::PlayGame;
@@ -71,12 +73,16 @@ impl PlaySession {
         self.stop_search();
         let engine = self.engine.get_or_insert_with(Engine::new);
         let options = [
-            (UCI_VARIANT, game.settings.game_name.to_string()),
-            (SKILL_LEVEL, game.settings.skill.to_string()),
+            (
+                UCI_VARIANT,
+                OptionValue::Combo(game.settings.game_name.to_string()),
+            ),
+            (SKILL_LEVEL, OptionValue::Spin(game.settings.skill.into())),
         ];
         for (name, value) in options {
-            if let Err(error) = engine.set_option(name, Some(&value)) {
-                return out.error(format!("new: Roger refused {name} {value}: {error}"));
+            let shown = value.text();
+            if let Err(error) = engine.set_option(name, value) {
+                return out.error(format!("new: Roger refused {name} {shown}: {error}"));
             }
         }
         engine.new_game();

@@ -2,7 +2,7 @@
 //! player, and which state and options reach the player.
 
 use super::*;
-use crate::engine::{OptionKind, OptionSpec};
+use crate::engine::{OptionKind, OptionSpec, OptionValue};
 use crate::protocol::output::Captured;
 use crate::rules::realtime::Color;
 use crate::rules::realtime::Order;
@@ -33,11 +33,11 @@ impl RealtimePlayer for Scripted {
             },
         }]
     }
-    fn set_option(&mut self, name: &str, value: &str) -> Result<(), String> {
+    fn set_option(&mut self, name: &str, value: &OptionValue) -> Result<(), String> {
         self.seen
             .lock()
             .unwrap()
-            .push(format!("set {name} {value}"));
+            .push(format!("set {name} {}", value.text()));
         Ok(())
     }
     fn new_game(&mut self) {
