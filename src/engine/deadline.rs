@@ -384,8 +384,13 @@ mod tests {
         worker
             .ask(7, Limit::Deadline(Duration::from_millis(1)), deliver(&told))
             .unwrap();
-        assert_eq!(heard.recv().unwrap(), "progress 7");
-        assert_eq!(heard.recv().unwrap(), "Late after Some(7)");
+        // The watch may answer before the thinking reports: then no progress is delivered.
+        let first = heard.recv().unwrap();
+        if first == "progress 7" {
+            assert_eq!(heard.recv().unwrap(), "Late after Some(7)");
+        } else {
+            assert!(first.starts_with("Late after"), "{first}");
+        }
         worker.wait(Duration::ZERO);
         worker.ask(99, Limit::Unwatched, deliver(&told)).unwrap();
         assert_eq!(heard.recv().unwrap(), "progress 99");

@@ -6,6 +6,7 @@
 //! it is handed on: a move the rules refuse is dropped, never given.
 
 use super::deadline::{DeadlineWorker, Delivery, Ending, Limit};
+use super::{Activity, EngineError};
 use crate::options::{
     check_value, parameter_specs, variant_option, OptionSpec, OptionValue, UCI_VARIANT,
 };
@@ -212,7 +213,11 @@ impl MegachessEngine {
     /// Sets an option (any case) to a value of its kind within its bounds; a running plan is
     /// answered first. A parameter reads the last world again under the new value: when it no
     /// longer reads it is forgotten, and the remark says why.
-    pub fn set_option(&mut self, name: &str, value: OptionValue) -> Result<Option<String>, String> {
+    pub fn set_option(
+        &mut self,
+        name: &str,
+        value: OptionValue,
+    ) -> Result<Option<String>, EngineError> {
         let (name, value) = check_value(&self.option_specs(), name, value)?;
         if name == UCI_VARIANT {
             self.stop();
@@ -224,14 +229,16 @@ impl MegachessEngine {
             return self.set_parameter(name, *number);
         }
         self.stop();
-        lock_player(&self.player).set_option(name, &value)?;
+        lock_player(&self.player)
+            .set_option(name, &value)
+            .map_err(EngineError::Setting)?;
         Ok(None)
     }
 
-    fn set_parameter(&mut self, name: &str, value: i64) -> Result<Option<String>, String> {
+    fn set_parameter(&mut self, name: &str, value: i64) -> Result<Option<String>, EngineError> {
         let mut params = self.params;
-        params.set(name, value)?;
-        params.validate()?;
+        params.set(name, value).map_err(EngineError::Setting)?;
+        params.validate().map_err(EngineError::Setting)?;
         self.stop();
         self.params = params;
         let Some(told) = self.told.take() else {
@@ -258,8 +265,8 @@ impl MegachessEngine {
 
     /// Reads a world (the rules page's text) and makes it the current one; on an error nothing
     /// changes.
-    pub fn set_world(&mut self, text: &str) -> Result<(), String> {
-        let told = read(text, &self.params)?;
+    pub fn set_world(&mut self, text: &str) -> Result<(), EngineError> {
+        let told = read(text, &self.params).map_err(EngineError::Position)?;
         self.stop();
         self.told = Some(told);
         Ok(())
@@ -276,9 +283,9 @@ impl MegachessEngine {
         &mut self,
         limit: ThinkLimit,
         on_news: impl Fn(TurnNews) + Send + Sync + 'static,
-    ) -> Result<(), String> {
+    ) -> Result<(), EngineError> {
         let Some(told) = &self.told else {
-            return Err("no world yet".into());
+            return Err(EngineError::NoWorld);
         };
         let (budget, movetime, watch) = match limit {
             ThinkLimit::Movetime(movetime) => (
@@ -323,7 +330,7 @@ impl MegachessEngine {
             };
         self.planner
             .ask(question, watch, deliver)
-            .map_err(|_| "a plan is already running; send 'stop' first".into())
+            .map_err(|_| EngineError::Busy(Activity::Plan))
     }
 
     /// Whether a plan waits for its answer.

@@ -8,6 +8,7 @@
 //! any, goes on.
 
 pub mod deadline;
+mod error;
 mod go;
 pub mod megachess;
 mod options;
@@ -18,6 +19,7 @@ pub use crate::options::{
     check_value, skill_seed_option, strength_options, variant_option, OptionKind, OptionSpec,
     OptionValue, Strength, SKILL_LEVEL, SKILL_SEED, UCI_ELO, UCI_LIMIT_STRENGTH, UCI_VARIANT,
 };
+pub use error::{Activity, EngineError};
 pub use go::{GoParams, SideClock};
 pub use options::option_specs as turn_option_specs;
 pub use worker::{BestMove, Report};
@@ -101,7 +103,11 @@ impl Engine {
 
     /// Sets an option by name (case-insensitive) to a value of its kind within its bounds.
     /// Returns a remark worth showing, if any. On an error nothing changes.
-    pub fn set_option(&mut self, name: &str, value: OptionValue) -> Result<Option<String>, String> {
+    pub fn set_option(
+        &mut self,
+        name: &str,
+        value: OptionValue,
+    ) -> Result<Option<String>, EngineError> {
         let specs = self.option_specs();
         let (name, value) = check_value(&specs, name, value)?;
         self.stop();
@@ -115,7 +121,7 @@ impl Engine {
                     };
                     // A failed allocation may leave another size (see `try_resize`).
                     self.options.hash_mb = held;
-                    resized?;
+                    resized.map_err(EngineError::Setting)?;
                 }
             }
             (options::THREADS, OptionValue::Spin(threads)) => {
@@ -147,7 +153,8 @@ impl Engine {
                     (None, "the built-in networks".to_string())
                 } else {
                     let (game, network) =
-                        crate::eval::network::load_file(std::path::Path::new(&path))?;
+                        crate::eval::network::load_file(std::path::Path::new(&path))
+                            .map_err(EngineError::Setting)?;
                     let said = format!(
                         "a {game} network, {}x{} ({}{}), in place of the built-in one",
                         network.inputs(),
@@ -169,15 +176,20 @@ impl Engine {
             }
             (UCI_VARIANT, OptionValue::Combo(variant)) => {
                 if variant != self.variant() {
-                    self.game = AnyGame::new(&variant)
-                        .ok_or_else(|| format!("variant '{variant}' is not available"))?;
+                    self.game = AnyGame::new(&variant).ok_or_else(|| {
+                        EngineError::Setting(format!("variant '{variant}' is not available"))
+                    })?;
                     self.tt_write().clear();
                     self.memory.clear();
                     // The GUI learns the board's size and start position from this line.
                     return Ok(Some(self.game.board_info()));
                 }
             }
-            (name, _) => return Err(format!("option '{name}' is announced but not handled")),
+            (name, _) => {
+                return Err(EngineError::Setting(format!(
+                    "option '{name}' is announced but not handled"
+                )))
+            }
         }
         Ok(None)
     }
@@ -195,8 +207,11 @@ impl Engine {
     /// Sets the position from a FEN (`None`: the start position) and the moves played from it.
     /// On an error the previous position stays; the error names the bad move (1-based) or the
     /// FEN's problem.
-    pub fn set_position(&mut self, fen: Option<&str>, moves: &[String]) -> Result<(), String> {
-        let game = self.game.with_position(fen, moves)?;
+    pub fn set_position(&mut self, fen: Option<&str>, moves: &[String]) -> Result<(), EngineError> {
+        let game = self
+            .game
+            .with_position(fen, moves)
+            .map_err(EngineError::Position)?;
         self.stop();
         self.game = game;
         Ok(())
@@ -205,13 +220,18 @@ impl Engine {
     /// Starts searching the current position on its own thread. `on_report` gets the progress,
     /// `on_best` the answer, once, from the search thread. Fails if a search is running or a
     /// `searchmoves` move is not legal.
-    pub fn go<R, B>(&mut self, params: &GoParams, on_report: R, on_best: B) -> Result<(), String>
+    pub fn go<R, B>(
+        &mut self,
+        params: &GoParams,
+        on_report: R,
+        on_best: B,
+    ) -> Result<(), EngineError>
     where
         R: FnMut(Report) + Send + 'static,
         B: FnOnce(BestMove) + Send + 'static,
     {
         if self.is_searching() {
-            return Err("a search is already running; send 'stop' first".into());
+            return Err(EngineError::Busy(Activity::Search));
         }
         self.reap();
         let stop = Arc::new(AtomicBool::new(false));
@@ -237,7 +257,8 @@ impl Engine {
             on_best(best)
         };
         let thread = dispatch!(&self.game, record => {
-            let searchmoves = go::parse_moves(record, &params.searchmoves)?;
+            let searchmoves =
+                go::parse_moves(record, &params.searchmoves).map_err(EngineError::Position)?;
             set_limits(&mut limits, params, record.position().side_to_move());
             if let Some(skill) = &skill {
                 skill.limit(&mut limits, &mut search_options);
@@ -307,29 +328,21 @@ impl Engine {
     }
 
     /// Leaf counts at `depth` under each legal root move, in generation order.
-    pub fn perft(&self, depth: u32) -> Result<Vec<(String, u64)>, String> {
-        if !(1..=MAX_PERFT_DEPTH).contains(&depth) {
-            return Err(format!(
-                "depth {depth} is out of range 1..={MAX_PERFT_DEPTH}"
-            ));
-        }
+    pub fn perft(&self, depth: u32) -> Result<Vec<(String, u64)>, EngineError> {
+        check_perft_depth(depth)?;
         if self.is_searching() {
-            return Err("a search is running; send 'stop' first".into());
+            return Err(EngineError::Busy(Activity::Search));
         }
         Ok(self.game.perft(depth, self.search_threads()))
     }
 
     /// `go perft`: counts on its own thread, as a search runs, so that `stop`, `isready` and
     /// `quit` are answered meanwhile; `on_done` gets the counts, or `None` when stopped.
-    pub fn go_perft<D>(&mut self, depth: u32, on_done: D) -> Result<(), String>
+    pub fn go_perft<D>(&mut self, depth: u32, on_done: D) -> Result<(), EngineError>
     where
         D: FnOnce(Option<Vec<(String, u64)>>) + Send + 'static,
     {
-        if !(1..=MAX_PERFT_DEPTH).contains(&depth) {
-            return Err(format!(
-                "depth {depth} is out of range 1..={MAX_PERFT_DEPTH}"
-            ));
-        }
+        check_perft_depth(depth)?;
         let game = self.game.clone();
         let threads = self.search_threads();
         self.run_in_background(move |job: &Background| {
@@ -342,12 +355,12 @@ impl Engine {
     /// Runs `job` on its own thread as a search runs (see [`Engine::go_perft`]); `job` should
     /// end soon after its stop flag is set, and call [`Background::answering`] just before it
     /// prints its answer.
-    pub fn run_in_background<J>(&mut self, job: J) -> Result<(), String>
+    pub fn run_in_background<J>(&mut self, job: J) -> Result<(), EngineError>
     where
         J: FnOnce(&Background) + Send + 'static,
     {
         if self.is_searching() {
-            return Err("a search is running; send 'stop' first".into());
+            return Err(EngineError::Busy(Activity::Search));
         }
         self.reap();
         let stop = Arc::new(AtomicBool::new(false));
@@ -390,6 +403,17 @@ impl Engine {
         self.tt
             .write()
             .unwrap_or_else(|poisoned| poisoned.into_inner())
+    }
+}
+
+/// A perft depth the engine counts to, or why not.
+fn check_perft_depth(depth: u32) -> Result<(), EngineError> {
+    if (1..=MAX_PERFT_DEPTH).contains(&depth) {
+        Ok(())
+    } else {
+        Err(EngineError::Limit(format!(
+            "depth {depth} is out of range 1..={MAX_PERFT_DEPTH}"
+        )))
     }
 }
 

@@ -44,6 +44,10 @@ fn a_refused_position_keeps_the_previous_one() {
     let error = engine
         .set_position(None, &moves(&["e2e4", "e7e5", "e1e3"]))
         .unwrap_err();
+    // A typed error a caller can match, with the rules' reason.
+    let EngineError::Position(error) = error else {
+        panic!("{error:?}");
+    };
     assert!(error.starts_with("move 3 'e1e3' rejected"), "{error}");
     assert_eq!(fen_of(&engine), before);
     assert!(engine.set_position(Some("8/8/8 w - -"), &[]).is_err());
@@ -140,11 +144,13 @@ fn eval_file_loads_a_network_for_its_game_and_keeps_the_last_on_a_refusal() {
     // A file that is no network is refused with the reason; the zero network stays.
     let error = engine
         .set_option("EvalFile", OptionValue::Text("/no/such/file.nnue".into()))
-        .unwrap_err();
+        .unwrap_err()
+        .to_string();
     assert!(error.contains("cannot read /no/such/file.nnue"), "{error}");
     let error = engine
         .set_option("EvalFile", OptionValue::Text("Cargo.toml".into()))
-        .unwrap_err();
+        .unwrap_err()
+        .to_string();
     assert!(error.contains("not a network file"), "{error}");
     assert_eq!(fixed_search(&mut engine), with_zero);
     let said = engine
@@ -402,7 +408,9 @@ fn perft_refuses_depths_that_would_overflow_the_stack() {
     for depth in [0, MAX_PERFT_DEPTH + 1, 10_000] {
         assert_eq!(
             engine.perft(depth),
-            Err(format!("depth {depth} is out of range 1..=64"))
+            Err(EngineError::Limit(format!(
+                "depth {depth} is out of range 1..=64"
+            )))
         );
     }
 }

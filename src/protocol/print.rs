@@ -1,7 +1,7 @@
 //! Formats the engine's replies as protocol lines (without the line end).
 
 pub use crate::common::text::{is_hidden, push_visible, visible};
-use crate::engine::{BestMove, OptionKind, OptionSpec};
+use crate::engine::{Activity, BestMove, EngineError, OptionKind, OptionSpec};
 use crate::search::{Info, Score};
 
 pub const ENGINE_NAME: &str = "Roger";
@@ -125,6 +125,32 @@ pub fn perft_lines(counts: &[(String, u64)]) -> Vec<String> {
 /// The closing lines of `bench`.
 pub fn bench_summary(nodes: u64, nps: u64) -> [String; 1] {
     [format!("{nodes} nodes {nps} nps")]
+}
+
+/// An engine's refusal as the dialects print it, with what to send instead. `again`: the
+/// command asked for what runs already (a `go` during a search, a `play` while streaming), and
+/// the text says so.
+pub fn engine_refusal(error: &EngineError, again: bool) -> String {
+    let already = if again { "already " } else { "" };
+    match error {
+        EngineError::Busy(activity) => {
+            let what = match activity {
+                Activity::Search => "a search",
+                Activity::Plan => "a plan",
+            };
+            format!("{what} is {already}running; send 'stop' first")
+        }
+        EngineError::Streaming(side) => {
+            format!("{already}streaming for {}; send 'stop' first", side.name())
+        }
+        EngineError::NotStreaming => {
+            "not streaming; send 'play white' or 'play black' first".to_string()
+        }
+        EngineError::NoWorld => {
+            "no world yet; send 'position megachess size ... pieces ...' first".to_string()
+        }
+        other => other.to_string(),
+    }
 }
 
 #[cfg(test)]

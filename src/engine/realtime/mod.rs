@@ -10,6 +10,7 @@ mod stream;
 pub use stream::Decided;
 
 use super::deadline::{DeadlineWorker, Delivery, Limit};
+use super::{Activity, EngineError};
 use crate::options::{
     check_value, parameter_specs, variant_option, OptionSpec, OptionValue, UCI_VARIANT,
 };
@@ -129,7 +130,7 @@ impl RealtimeEngine {
     /// Sets an option (any case) to a value of its kind within its bounds. A running one-shot
     /// question is answered first; a parameter starts the game again under the new value, and
     /// may not change while streaming.
-    pub fn set_option(&mut self, name: &str, value: OptionValue) -> Result<(), String> {
+    pub fn set_option(&mut self, name: &str, value: OptionValue) -> Result<(), EngineError> {
         let (name, value) = check_value(&self.option_specs(), name, value)?;
         if name == UCI_VARIANT {
             // The family's one game: naming it changes nothing, but as any option it answers
@@ -143,25 +144,31 @@ impl RealtimeEngine {
             return self.set_parameter(name, *number);
         }
         self.one_shot.stop(Duration::ZERO);
-        lock_player(&self.player).set_option(name, &value)
+        lock_player(&self.player)
+            .set_option(name, &value)
+            .map_err(EngineError::Setting)
     }
 
-    fn set_parameter(&mut self, name: &str, value: i64) -> Result<(), String> {
-        if let Some(stream) = &self.stream {
-            return Err(format!(
-                "option '{name}' may not change while streaming for {}; send 'stop' first",
-                stream.side().name()
-            ));
+    /// A parameter; it may not change while streaming ([`EngineError::Streaming`]).
+    fn set_parameter(&mut self, name: &str, value: i64) -> Result<(), EngineError> {
+        if let Some(side) = self.streaming_side() {
+            return Err(EngineError::Streaming(side));
         }
         let mut params = self.params;
-        let value = u32::try_from(value).map_err(|_| format!("option '{name}': {value}"))?;
+        let setting = |why: String| EngineError::Setting(why);
+        let value =
+            u32::try_from(value).map_err(|_| setting(format!("option '{name}': {value}")))?;
         match name {
             "tick_ms" => params.tick_ms = value,
             "delay_ticks" => params.delay_ticks = value,
             "no_capture_draw_ticks" => params.no_capture_draw_ticks = value,
-            other => return Err(format!("option '{other}' is announced but not handled")),
+            other => {
+                return Err(setting(format!(
+                    "option '{other}' is announced but not handled"
+                )))
+            }
         }
-        params.validate()?;
+        params.validate().map_err(setting)?;
         self.one_shot.stop(Duration::ZERO);
         self.params = params;
         self.state = RealtimeState::start(params);
@@ -209,9 +216,9 @@ impl RealtimeEngine {
         side: Color,
         movetime: Duration,
         deliver: impl Fn(OneShotDelivery) + Send + Sync + 'static,
-    ) -> Result<(), String> {
+    ) -> Result<(), EngineError> {
         if let Some(side) = self.streaming_side() {
-            return Err(format!("streaming for {}; send 'stop' first", side.name()));
+            return Err(EngineError::Streaming(side));
         }
         let question = OneShot {
             state: self.state.clone(),
@@ -219,7 +226,7 @@ impl RealtimeEngine {
             movetime,
         };
         if self.one_shot.is_thinking() {
-            return Err("a search is already running; send 'stop' first".into());
+            return Err(EngineError::Busy(Activity::Search));
         }
         if question.state.outcome().is_some() {
             deliver(Delivery::Answer {
@@ -232,7 +239,7 @@ impl RealtimeEngine {
         }
         self.one_shot
             .ask(question, Limit::Deadline(movetime), deliver)
-            .map_err(|_| "a search is already running; send 'stop' first".to_string())
+            .map_err(|_| EngineError::Busy(Activity::Search))
     }
 
     /// Streams for `side` from the current state: each order the player decides to start goes
@@ -242,15 +249,12 @@ impl RealtimeEngine {
         side: Color,
         movetime: Duration,
         on_decided: impl Fn(&Decided) + Send + 'static,
-    ) -> Result<(), String> {
+    ) -> Result<(), EngineError> {
         if let Some(side) = self.streaming_side() {
-            return Err(format!(
-                "already streaming for {}; send 'stop' first",
-                side.name()
-            ));
+            return Err(EngineError::Streaming(side));
         }
         if self.one_shot.is_thinking() {
-            return Err("a search is running; send 'stop' first".into());
+            return Err(EngineError::Busy(Activity::Search));
         }
         self.stream = Some(Stream::start(
             self.player.clone(),
@@ -262,25 +266,25 @@ impl RealtimeEngine {
         Ok(())
     }
 
-    fn stream(&self) -> Result<&Stream, String> {
-        self.stream
-            .as_ref()
-            .ok_or_else(|| "not streaming".to_string())
+    fn stream(&self) -> Result<&Stream, EngineError> {
+        self.stream.as_ref().ok_or(EngineError::NotStreaming)
     }
 
     /// The referee's clock reached `ms`.
-    pub fn time(&self, ms: Ms) -> Result<(), String> {
-        self.stream()?.time(ms)
+    pub fn time(&self, ms: Ms) -> Result<(), EngineError> {
+        self.stream()?.time(ms).map_err(EngineError::Stream)
     }
 
     /// Something happened in the referee's game.
-    pub fn event(&self, event: Event) -> Result<(), String> {
-        self.stream()?.event(event)
+    pub fn event(&self, event: Event) -> Result<(), EngineError> {
+        self.stream()?.event(event).map_err(EngineError::Stream)
     }
 
     /// The referee refused our `order` at `ms`.
-    pub fn refused(&self, ms: Ms, order: Order) -> Result<(), String> {
-        self.stream()?.refused(ms, order)
+    pub fn refused(&self, ms: Ms, order: Order) -> Result<(), EngineError> {
+        self.stream()?
+            .refused(ms, order)
+            .map_err(EngineError::Stream)
     }
 
     /// Ends a one-shot question (its answer out) and streaming (its state kept).

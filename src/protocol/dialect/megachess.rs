@@ -17,7 +17,7 @@ use crate::engine::megachess::{MegachessEngine, ThinkLimit, TurnAnswer, TurnEndi
 use crate::engine::OptionSpec;
 use crate::plan::{MegachessPlayer, PlanProgress};
 use crate::protocol::option_text::read_option;
-use crate::protocol::print::{error_line, info_string};
+use crate::protocol::print::{engine_refusal, error_line, info_string};
 use crate::protocol::Output;
 use crate::rules::megachess::{Move, PlayerId};
 use crate::rules::registry::Family;
@@ -114,12 +114,7 @@ impl MegachessDialect {
                 .set_world(text)
                 .map_err(|error| format!("position: {error}; the world is unchanged"))?,
             MegachessCommand::Go(limit) => {
-                let Some((_, me)) = self.engine.world() else {
-                    return Err(
-                        "go: no world yet; send 'position megachess size ... pieces ...' first"
-                            .into(),
-                    );
-                };
+                let me = self.engine.world().map_or(0, |(_, me)| me);
                 let limit = self.engine.turn_limit(match limit {
                     Limit::Movetime(movetime) => Some(ThinkLimit::Movetime(movetime)),
                     Limit::Turn => None,
@@ -138,7 +133,7 @@ impl MegachessDialect {
                 };
                 self.engine
                     .go(limit, on_news)
-                    .map_err(|error| format!("go: {error}"))?;
+                    .map_err(|error| format!("go: {}", engine_refusal(&error, true)))?;
             }
             MegachessCommand::Stop => self.engine.stop(),
         }
@@ -161,7 +156,7 @@ impl Dialect for MegachessDialect {
 
     fn set_option(&mut self, name: &str, value: Option<&str>) -> Result<Option<String>, String> {
         let (name, value) = read_option(&self.option_specs(), name, value)?;
-        self.engine.set_option(name, value)
+        Ok(self.engine.set_option(name, value)?)
     }
 
     fn announcement(&self) -> String {

@@ -15,11 +15,11 @@ pub use command::{DEFAULT_MOVETIME_MS, MAX_MOVETIME_MS};
 use super::{Dialect, Language};
 use crate::engine::deadline::{Delivery, Ending};
 use crate::engine::realtime::{Decided, Decision, OneShot, OneShotDelivery, RealtimeEngine};
-use crate::engine::OptionSpec;
+use crate::engine::{EngineError, OptionSpec};
 use crate::plan::RealtimePlayer;
 use crate::protocol::option_text::read_option;
 use crate::protocol::parse::quote;
-use crate::protocol::print::{error_line, info_string};
+use crate::protocol::print::{engine_refusal, error_line, info_string};
 use crate::protocol::Output;
 use crate::rules::realtime::{Color, Event, EventKind, Motion, Ms, Order, RealtimeState};
 use crate::rules::registry::Family;
@@ -126,9 +126,10 @@ impl RealtimeDialect {
                         let _ = out.lines(answer_lines(&name, question, ending));
                     }
                 };
-                self.engine
-                    .go(side, movetime, deliver)
-                    .map_err(|error| format!("go: {error}"))?;
+                self.engine.go(side, movetime, deliver).map_err(|error| {
+                    let again = matches!(error, EngineError::Busy(_));
+                    format!("go: {}", engine_refusal(&error, again))
+                })?;
             }
             RealtimeCommand::Play { side, movetime } => {
                 let out = out.clone();
@@ -138,7 +139,10 @@ impl RealtimeDialect {
                 };
                 self.engine
                     .play(side, movetime, on_decided)
-                    .map_err(|error| format!("play: {error}"))?;
+                    .map_err(|error| {
+                        let again = matches!(error, EngineError::Streaming(_));
+                        format!("play: {}", engine_refusal(&error, again))
+                    })?;
             }
             RealtimeCommand::Time(ms) => {
                 self.streaming("time")?;
@@ -191,8 +195,14 @@ impl Dialect for RealtimeDialect {
 
     fn set_option(&mut self, name: &str, value: Option<&str>) -> Result<Option<String>, String> {
         let (name, value) = read_option(&self.option_specs(), name, value)?;
-        self.engine.set_option(name, value)?;
-        Ok(None)
+        match self.engine.set_option(name, value) {
+            Ok(()) => Ok(None),
+            Err(EngineError::Streaming(side)) => Err(format!(
+                "option '{name}' may not change while streaming for {}; send 'stop' first",
+                side.name()
+            )),
+            Err(error) => Err(error.to_string()),
+        }
     }
 
     fn announcement(&self) -> String {

@@ -6,7 +6,9 @@ use super::megachess::MegachessDialect;
 use super::realtime::RealtimeDialect;
 use super::Agent;
 use super::{Dialect, Language};
-use crate::engine::{Background, Engine, GoParams, OptionSpec, OptionValue, Report};
+use crate::engine::{
+    Activity, Background, Engine, EngineError, GoParams, OptionSpec, OptionValue, Report,
+};
 use crate::plan::megachess::MegachessPlanner;
 use crate::plan::realtime::RealtimePlanner;
 use crate::plan::{MegachessPlayer, RealtimePlayer};
@@ -196,7 +198,7 @@ impl TurnAgent for Engine {
         name: &'static str,
         value: OptionValue,
     ) -> Result<Option<String>, String> {
-        Engine::set_option(self, name, value)
+        Engine::set_option(self, name, value).map_err(|error| error.to_string())
     }
 
     fn announcement(&self) -> String {
@@ -208,7 +210,7 @@ impl TurnAgent for Engine {
     }
 
     fn set_position(&mut self, fen: Option<&str>, moves: &[String]) -> Result<(), String> {
-        Engine::set_position(self, fen, moves)
+        Engine::set_position(self, fen, moves).map_err(|error| error.to_string())
     }
 
     fn go(&mut self, params: &GoParams, out: &Output) -> Result<(), String> {
@@ -227,6 +229,7 @@ impl TurnAgent for Engine {
             let _ = best_output.line(&print::bestmove_line(&best));
         };
         Engine::go(self, params, on_report, on_best)
+            .map_err(|error| print::engine_refusal(&error, true))
     }
 
     fn stop(&mut self) {
@@ -246,7 +249,7 @@ impl TurnAgent for Engine {
     }
 
     fn perft(&self, depth: u32) -> Result<Vec<(String, u64)>, String> {
-        Engine::perft(self, depth)
+        Engine::perft(self, depth).map_err(|error| print::engine_refusal(&error, false))
     }
 
     fn go_perft(&mut self, depth: u32, out: &Output) -> Result<(), String> {
@@ -258,7 +261,7 @@ impl TurnAgent for Engine {
                 None => out.line(&print::info_string(&format!("perft {depth} stopped"))),
             };
         };
-        Engine::go_perft(self, depth, on_done)
+        Engine::go_perft(self, depth, on_done).map_err(|error| print::engine_refusal(&error, false))
     }
 
     fn go_bench(&mut self, depth: Option<u32>, out: &Output) -> io::Result<()> {
@@ -270,12 +273,12 @@ impl TurnAgent for Engine {
         };
         match Engine::run_in_background(self, job) {
             Ok(()) => Ok(()),
-            Err(error) => out.error(&format!("bench: {error}")),
+            Err(error) => out.error(&format!("bench: {}", print::engine_refusal(&error, false))),
         }
     }
 
     fn bench_refusal(&self) -> Option<String> {
         self.is_searching()
-            .then(|| "a search is running; send 'stop' first".to_string())
+            .then(|| print::engine_refusal(&EngineError::Busy(Activity::Search), false))
     }
 }
