@@ -13,7 +13,7 @@ use super::house::HouseBots;
 use super::hub::{Request, Requests};
 use super::net::NetServer;
 use super::view::Published;
-use crate::arena::referee::world::svg::{world_svg, PlayerLabels};
+use crate::rules::megachess::picture::{world_svg, PlayerLabels};
 use std::io::{BufWriter, Write};
 use std::net::SocketAddr;
 use std::process::ExitCode;

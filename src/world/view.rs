@@ -4,7 +4,7 @@
 //! shared, not copied again. Also the pieces and the picture of a rectangle of any world, which
 //! the loop's own `region` message uses on the live world.
 
-use crate::arena::referee::world::svg::{world_svg, PlayerLabels};
+use crate::rules::megachess::picture::{world_svg, PlayerLabels};
 use crate::rules::megachess::{Coord, Kind, MegachessParams, Rect, World, WorldSnapshot};
 use crate::world::api::{RegionOwner, RegionPiece, RegionReport};
 use crate::world::hub::ReadAnswer;

@@ -6,6 +6,7 @@ mod game;
 mod movegen;
 mod moves;
 mod position;
+pub mod san;
 mod zobrist;
 
 pub use moves::{Move, MoveFlag};

@@ -11,6 +11,7 @@ mod effects;
 mod hash;
 mod movegen;
 mod params;
+pub mod picture;
 mod play;
 mod rejection;
 mod snapshot;

@@ -3,7 +3,7 @@
 
 use super::clock::Clocks;
 use super::settings::Settings;
-use crate::arena::pgn::chess_san;
+use crate::rules::chess::san;
 use crate::rules::registry::{bind_game, dispatch, AnyGame, TurnGame};
 use crate::rules::{Color, Game, MoveList, Outcome};
 use crate::web::view::{self, PieceView};
@@ -116,7 +116,7 @@ impl PlayGame {
                 .position()
                 .parse_move(text)
                 .ok()
-                .map(|mv| chess_san(r.position(), mv)),
+                .map(|mv| san::write(r.position(), mv)),
             _ => None,
         };
         let mut record = self.record.clone();

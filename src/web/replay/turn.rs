@@ -1,10 +1,9 @@
 //! A turn game's replay: its moves read with the game's rules (the protocol's notation, or SAN
 //! in chess) and the position after each, as frames.
 
-use crate::arena::pgn::chess_san;
-use crate::rules::chess::Chess;
+use crate::rules::chess::{san, Chess};
 use crate::rules::registry::{bind_game, TurnGame};
-use crate::rules::{Game, MoveList};
+use crate::rules::Game;
 use crate::rules::{GameRecord, Outcome};
 use crate::web::view::{move_squares, parse_placement, splash, PieceView};
 use serde::Serialize;
@@ -113,23 +112,14 @@ fn protocol_text<G: Game>(position: &G, written: &str) -> Result<String, String>
     match position.parse_move(written) {
         Ok(mv) => Ok(position.move_text(mv)),
         Err(error) if G::VARIANT == "chess" => {
-            san_to_text(&position.fen(), written).ok_or_else(|| error.to_string())
+            let chess = Chess::from_fen(&position.fen()).ok();
+            chess
+                .as_ref()
+                .and_then(|chess| san::read(chess, written).map(|mv| chess.move_text(mv)))
+                .ok_or_else(|| error.to_string())
         }
         Err(error) => Err(error.to_string()),
     }
-}
-
-/// The chess move whose SAN (check marks aside) is `san`, in the protocol's notation.
-fn san_to_text(fen: &str, san: &str) -> Option<String> {
-    let position = Chess::from_fen(fen).ok()?;
-    let bare = |text: &str| text.trim_end_matches(['+', '#']).replace("0-0", "O-O");
-    let wanted = bare(san);
-    let mut moves = MoveList::new();
-    position.generate_moves(&mut moves);
-    moves
-        .iter()
-        .find(|&&mv| bare(&chess_san(&position, mv)) == wanted)
-        .map(|&mv| position.move_text(mv))
 }
 
 #[cfg(test)]

@@ -3,7 +3,7 @@
 //! side's reads (`super::super::view`).
 
 use super::ServerWorld;
-use crate::arena::referee::world::svg::PlayerLabels;
+use crate::rules::megachess::picture::PlayerLabels;
 use crate::rules::megachess::{Coord, Rect, WorldSnapshot};
 use crate::world::api::{RegionReport, ScoreRow, StatusReport};
 use crate::world::hub::{ReadAnswer, ReadQuery};

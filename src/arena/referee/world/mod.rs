@@ -9,7 +9,6 @@ pub mod process;
 pub mod record;
 pub mod settings;
 pub mod stats;
-pub mod svg;
 
 pub use game::{play_world, SeatAnswer, WorldGame};
 pub use layout::{player_id, seat_team, Layout, Spawn, WorldSetup};

@@ -17,12 +17,12 @@ use super::game::{SeatAnswer, WorldGame};
 use super::layout::{player_id, seat_team, WorldSetup};
 use super::record::{SeatRecord, WorldRecord, WorldSetupRecord};
 use super::settings::DEFAULT_MOVETIME;
-use super::svg::{world_svg, PlayerLabels};
 use crate::arena::process::{drain, next_line, Client, EngineFault, GameSetup, Inbox, Limits};
 use crate::arena::referee::{
     Referee, RefereeSettings, Session, SessionRecord, SessionResult, Termination,
 };
 use crate::arena::schedule::ScheduledGame;
+use crate::rules::megachess::picture::{world_svg, PlayerLabels};
 use crate::rules::megachess::{MegachessParams, PlayerId, Team, World, PARAMETERS};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};

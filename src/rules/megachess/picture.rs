@@ -1,11 +1,12 @@
-//! A picture of a Megachess world as SVG (`roger arena --svg`): the board region around the
+//! A picture of a Megachess world as SVG (`roger arena --svg`, the world server's pages and
+//! turn pictures): the board region around the
 //! pieces, each piece a disc in its player's colour (alabaster light and warm, metal dark and
 //! cool, one shade per player), kings ringed in gold with their kingdom's edge dashed around
 //! them, neutral pieces grey, and a legend of the players. The picture's size depends on the
 //! region, never on the board's: a 1,000,000-wide board with two armies far apart is drawn at
 //! a small scale, not square by square.
 
-use crate::rules::megachess::{Coord, Kind, Piece, PlayerId, Team, World, NEUTRAL};
+use super::{Coord, Kind, Piece, PlayerId, Team, World, NEUTRAL};
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
 
