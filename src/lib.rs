@@ -15,6 +15,7 @@ pub mod common;
 pub mod engine;
 pub mod eval;
 pub mod fuzz;
+pub mod net;
 pub mod options;
 pub mod plan;
 pub mod players;

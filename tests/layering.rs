@@ -13,7 +13,7 @@ use std::path::Path;
 /// The top-level modules, lowest layer first: a module may use only those before it.
 const LAYERS: &[&str] = &[
     "common", "board", "rules", "eval", "search", "options", "plan", "bench", "engine", "protocol",
-    "players", "arena", "tune", "world", "web", "fuzz",
+    "players", "arena", "tune", "net", "world", "web", "fuzz",
 ];
 
 /// Circles of files that are known and not yet taken apart, each as its files in order. The

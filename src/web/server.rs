@@ -3,7 +3,7 @@
 
 use super::config::{Shared, WebConfig, MAX_MESSAGE_BYTES};
 use super::{assets, sessions, socket};
-use crate::world::net::wire::{answer, read_head, Head, HeadError, ServerThread};
+use crate::net::wire::{answer, read_head, Head, HeadError, ServerThread};
 use std::net::SocketAddr;
 use std::sync::Arc;
 use std::time::Duration;

@@ -7,8 +7,8 @@
 
 use super::config::{Shared, MAX_MESSAGE_BYTES};
 use super::session::{Outbox, Session, POLL_MS};
-use crate::world::net::limits::{RateLimit, Verdict};
-use crate::world::net::wire::{accept_upgrade, answer, close_websocket, Head, Prefixed};
+use crate::net::limits::{RateLimit, Verdict};
+use crate::net::wire::{accept_upgrade, answer, close_websocket, Head, Prefixed};
 use futures_util::{SinkExt, StreamExt};
 use std::sync::atomic::Ordering;
 use std::sync::mpsc::{self, RecvTimeoutError, TrySendError};

@@ -2,9 +2,9 @@
 //! answered through the turn loop (status, scoreboard) or drawn off it from the world it last
 //! published (region, picture), and `GET /ws` handed to the WebSocket side.
 
-use super::limits::{RateLimit, Verdict};
-use super::wire::{answer, read_head, Head, HeadError};
 use super::{ws, Shared};
+use crate::net::limits::{RateLimit, Verdict};
+use crate::net::wire::{answer, read_head, Head, HeadError};
 use crate::rules::megachess::{Coord, Rect};
 use crate::world::hub::{ReadAnswer, ReadQuery, Request};
 use crate::world::view::ViewQuery;

@@ -5,12 +5,9 @@
 //! turn loop.
 //!
 //! `http.rs` reads request heads and answers the reads; `ws.rs` runs a WebSocket connection;
-//! `limits.rs` holds the rate limit and the log of offenders; `wire.rs` the bare HTTP/1.1 that
-//! `roger serve` shares.
+//! the bare HTTP/1.1 and the rate limits that `roger serve` shares are in [`crate::net`].
 
 mod http;
-pub mod limits;
-pub mod wire;
 mod ws;
 
 #[cfg(test)]
@@ -19,13 +16,13 @@ mod tests;
 use super::config::NetLimits;
 use super::hub::Requests;
 use super::view::Published;
-use limits::RateLimit;
+use crate::net::limits::RateLimit;
+use crate::net::wire::ServerThread;
 use std::collections::HashMap;
 use std::net::{IpAddr, SocketAddr};
 use std::sync::atomic::AtomicUsize;
 use std::sync::{Arc, Mutex};
 use tokio::sync::{watch, Semaphore};
-use wire::ServerThread;
 
 /// HTTP reads waiting on the turn loop or drawing the published world at once, from all
 /// clients together; more get 503.

@@ -2,9 +2,9 @@
 //! messages to the turn loop and the turn loop's messages to the client, and drops the client
 //! when it sends garbage too large, floods, stops answering, stops reading, or says nothing.
 
-use super::limits::{log_offender, RateLimit, Verdict};
-use super::wire::{accept_upgrade, close_websocket as close, Head, Prefixed};
 use super::Shared;
+use crate::net::limits::{log_offender, RateLimit, Verdict};
+use crate::net::wire::{accept_upgrade, close_websocket as close, Head, Prefixed};
 use crate::world::api::{ClientMessage, ErrorCode, ServerMessage};
 use crate::world::hub::{next_connection_id, ConnectionId, Outbox, OutboxReceiver, Request};
 use futures_util::{SinkExt, StreamExt};

@@ -75,7 +75,7 @@ impl RateLimit {
 }
 
 /// Says on standard error that a connection was dropped or refused, at most 20 lines in 10 s.
-pub(super) fn log_offender(peer: &str, what: &str) {
+pub fn log_offender(peer: &str, what: &str) {
     static WINDOW: Mutex<Option<(Instant, u32)>> = Mutex::new(None);
     let Ok(mut window) = WINDOW.lock() else {
         return;
