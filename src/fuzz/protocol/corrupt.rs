@@ -92,21 +92,40 @@ fn map_ranks(placement: &str, mut change: impl FnMut(usize, &mut Vec<Square>)) -
 /// A FEN of `game` broken so that the rules must refuse it, and what was broken.
 pub fn corrupt_fen(fen: &str, game: TurnGame, rng: &mut Rng) -> (String, &'static str) {
     let mut fields: Vec<String> = fen.split(' ').map(str::to_string).collect();
-    let defaults = ["", "w", "-", "-", "0", "1"];
-    let fill = |fields: &mut Vec<String>, count: usize| {
-        while fields.len() < count {
-            let next = defaults[fields.len()].to_string();
-            fields.push(next);
-        }
-    };
     let side_to_move_is_white = fields.get(1).is_none_or(|side| side == "w");
-    let what = match rng.index(19) {
+    let kind = rng.index(19);
+    let what = match kind {
+        0..=4 | 15 => corrupt_fields(&mut fields, kind, game, rng),
+        18 if game == TurnGame::Millennium => corrupt_fields(&mut fields, kind, game, rng),
+        _ => corrupt_placement(&mut fields[0], kind, game, side_to_move_is_white, rng),
+    };
+    (fields.join(" "), what)
+}
+
+/// Fills `fields` up to `count` with the defaults of the fields missing.
+fn fill(fields: &mut Vec<String>, count: usize) {
+    const DEFAULTS: [&str; 6] = ["", "w", "-", "-", "0", "1"];
+    while fields.len() < count {
+        let next = DEFAULTS[fields.len()].to_string();
+        fields.push(next);
+    }
+}
+
+/// [`corrupt_fen`]'s breakages of the fields after the placement, and of their count (`kind`
+/// 0 to 4, 15, and 18 for Millennium's pool).
+fn corrupt_fields(
+    fields: &mut Vec<String>,
+    kind: usize,
+    game: TurnGame,
+    rng: &mut Rng,
+) -> &'static str {
+    match kind {
         0 => {
             fields[1] = pick(rng, &["x", "W", "B", "white", "-", "wb", "0"]).to_string();
             "side to move"
         }
         1 => {
-            fill(&mut fields, 3);
+            fill(fields, 3);
             fields[2] = match game {
                 TurnGame::Chess => pick(rng, &["X", "KQkqX", "KK", "qq", "1", "KQkqKQkq"]),
                 TurnGame::Millennium => pick(rng, &["X", "Q", "AA", "AEHKOaehkoA", "1", "Z"]),
@@ -116,7 +135,7 @@ pub fn corrupt_fen(fen: &str, game: TurnGame, rng: &mut Rng) -> (String, &'stati
             "castling"
         }
         2 => {
-            fill(&mut fields, 4);
+            fill(fields, 4);
             fields[3] = match game {
                 TurnGame::Nichess => pick(rng, &["e3", "a6", "x", "e9"]),
                 TurnGame::Millennium => pick(rng, &["p3", "e9", "e4", "33", "e", "a1"]),
@@ -126,7 +145,7 @@ pub fn corrupt_fen(fen: &str, game: TurnGame, rng: &mut Rng) -> (String, &'stati
             "en passant"
         }
         3 => {
-            fill(&mut fields, 6);
+            fill(fields, 6);
             let mut bad = vec!["-1", "x", "05", "4294967296", "+3", "1e3", "1.0", "00"];
             if game == TurnGame::Nichess {
                 bad.push("999");
@@ -135,7 +154,7 @@ pub fn corrupt_fen(fen: &str, game: TurnGame, rng: &mut Rng) -> (String, &'stati
             "halfmove clock"
         }
         4 => {
-            fill(&mut fields, 6);
+            fill(fields, 6);
             let mut bad = vec!["-1", "x", "07", "4294967296", "+2", "1.5"];
             if game == TurnGame::Nichess {
                 bad.push("200");
@@ -143,12 +162,45 @@ pub fn corrupt_fen(fen: &str, game: TurnGame, rng: &mut Rng) -> (String, &'stati
             fields[5] = pick(rng, &bad).to_string();
             "move number"
         }
+        15 => {
+            if rng.index(2) == 0 {
+                fields.truncate(1);
+                "too few fields"
+            } else {
+                fill(fields, 6);
+                fields.extend(["x", "y", "z"].map(str::to_string));
+                "too many fields"
+            }
+        }
+        _ => {
+            fill(fields, 6);
+            let pool = *pick(rng, &["K", "k", "QQQ", "P", "x", "Kq", "-Q"]);
+            if fields.len() == 6 {
+                fields.push(pool.to_string());
+            } else {
+                fields[6] = pool.to_string();
+            }
+            "pool"
+        }
+    }
+}
+
+/// [`corrupt_fen`]'s breakages of the placement (every other `kind`); `side_to_move_is_white`
+/// keeps a Nichess side to move that lost its king from losing the other one too.
+fn corrupt_placement(
+    placement: &mut String,
+    kind: usize,
+    game: TurnGame,
+    side_to_move_is_white: bool,
+    rng: &mut Rng,
+) -> &'static str {
+    match kind {
         5 => {
-            let chars: Vec<char> = fields[0].chars().collect();
+            let chars: Vec<char> = placement.chars().collect();
             let spots: Vec<usize> = (0..chars.len()).filter(|&i| chars[i] != '/').collect();
             let at = *pick(rng, &spots);
             let replacement = *pick(rng, &['X', '?', 'z', '*', 'o']);
-            fields[0] = chars
+            *placement = chars
                 .iter()
                 .enumerate()
                 .map(|(i, &c)| if i == at { replacement } else { c })
@@ -156,9 +208,9 @@ pub fn corrupt_fen(fen: &str, game: TurnGame, rng: &mut Rng) -> (String, &'stati
             "placement letter"
         }
         6 => {
-            let mut ranks: Vec<&str> = fields[0].split('/').collect();
+            let mut ranks: Vec<&str> = placement.split('/').collect();
             ranks.remove(rng.index(ranks.len()));
-            fields[0] = ranks.join("/");
+            *placement = ranks.join("/");
             "a rank missing"
         }
         7 => {
@@ -167,18 +219,18 @@ pub fn corrupt_fen(fen: &str, game: TurnGame, rng: &mut Rng) -> (String, &'stati
             } else {
                 "8"
             };
-            fields[0] = format!("{empty}/{}", fields[0]);
+            *placement = format!("{empty}/{}", placement);
             "a rank too many"
         }
         8 | 9 => {
-            let mut ranks: Vec<String> = fields[0].split('/').map(str::to_string).collect();
+            let mut ranks: Vec<String> = placement.split('/').map(str::to_string).collect();
             let at = rng.index(ranks.len());
             if rng.index(2) == 0 {
                 ranks[at].push('1');
             } else {
                 ranks[at].pop();
             }
-            fields[0] = ranks.join("/");
+            *placement = ranks.join("/");
             "rank length"
         }
         10 => {
@@ -188,7 +240,7 @@ pub fn corrupt_fen(fen: &str, game: TurnGame, rng: &mut Rng) -> (String, &'stati
                 _ => rng.index(2) == 0,
             };
             let (king, knight) = if white { ('K', "N") } else { ('k', "n") };
-            fields[0] = map_ranks(&fields[0], |_, squares| {
+            *placement = map_ranks(placement, |_, squares| {
                 for square in squares.iter_mut() {
                     if piece_letter(square) == Some(king) {
                         *square = Some(knight.to_string());
@@ -199,14 +251,14 @@ pub fn corrupt_fen(fen: &str, game: TurnGame, rng: &mut Rng) -> (String, &'stati
         }
         11 if game != TurnGame::Millennium => {
             // A side with a king gets a second one (a Nichess side may have lost its king).
-            let has = |king: char| fields[0].contains(king);
+            let has = |king: char| placement.contains(king);
             let white = match (has('K'), has('k')) {
                 (true, true) => rng.index(2) == 0,
                 (white, _) => white,
             };
             let king = if white { "K" } else { "k" };
             let mut done = false;
-            fields[0] = map_ranks(&fields[0], |_, squares| {
+            *placement = map_ranks(placement, |_, squares| {
                 for square in squares.iter_mut() {
                     let letter = piece_letter(square);
                     let own = letter.is_some_and(|c| c.is_ascii_uppercase() == white);
@@ -217,12 +269,12 @@ pub fn corrupt_fen(fen: &str, game: TurnGame, rng: &mut Rng) -> (String, &'stati
                 }
             });
             if !done {
-                fields[0].push('X');
+                placement.push('X');
             }
             "two kings"
         }
         12 => {
-            fields[0] = map_ranks(&fields[0], |index, squares| {
+            *placement = map_ranks(placement, |index, squares| {
                 if index == 0 && !squares.is_empty() {
                     squares[0] = Some("P".to_string());
                 }
@@ -230,10 +282,10 @@ pub fn corrupt_fen(fen: &str, game: TurnGame, rng: &mut Rng) -> (String, &'stati
             "pawn on the last rank"
         }
         13 => {
-            let mut chars: Vec<char> = fields[0].chars().collect();
+            let mut chars: Vec<char> = placement.chars().collect();
             let at = rng.index(chars.len() + 1);
             chars.insert(at, *pick(rng, &['é', '\u{fffd}', 'Ｋ', 'ß']));
-            fields[0] = chars.into_iter().collect();
+            *placement = chars.into_iter().collect();
             "non-ASCII"
         }
         14 => {
@@ -241,51 +293,31 @@ pub fn corrupt_fen(fen: &str, game: TurnGame, rng: &mut Rng) -> (String, &'stati
                 TurnGame::Millennium => ("15", &["78", "96", "114", "015"]),
                 _ => ("8", &["44", "26", "71", "08"]),
             };
-            let mut ranks: Vec<String> = fields[0].split('/').map(str::to_string).collect();
+            let mut ranks: Vec<String> = placement.split('/').map(str::to_string).collect();
             match ranks.iter().position(|rank| rank == empty) {
                 Some(at) => ranks[at] = pick(rng, bad).to_string(),
                 None => ranks[0] = format!("{}{}", ranks[0], pick(rng, bad)),
             }
-            fields[0] = ranks.join("/");
+            *placement = ranks.join("/");
             "adjacent digits"
-        }
-        15 => {
-            if rng.index(2) == 0 {
-                fields.truncate(1);
-                "too few fields"
-            } else {
-                fill(&mut fields, 6);
-                fields.extend(["x", "y", "z"].map(str::to_string));
-                "too many fields"
-            }
         }
         17 if game != TurnGame::Nichess => {
             // Two ranks of pawns of one side on top of what it has: more than it may hold.
             let pawn = if rng.index(2) == 0 { 'P' } else { 'p' };
-            let mut ranks: Vec<String> = fields[0].split('/').map(str::to_string).collect();
+            let mut ranks: Vec<String> = placement.split('/').map(str::to_string).collect();
             let width = expand_rank(&ranks[0]).map_or(8, |squares| squares.len());
             for index in [3, 4] {
                 if index < ranks.len() {
                     ranks[index] = pawn.to_string().repeat(width);
                 }
             }
-            fields[0] = ranks.join("/");
+            *placement = ranks.join("/");
             "too many pawns"
-        }
-        18 if game == TurnGame::Millennium => {
-            fill(&mut fields, 6);
-            let pool = *pick(rng, &["K", "k", "QQQ", "P", "x", "Kq", "-Q"]);
-            if fields.len() == 6 {
-                fields.push(pool.to_string());
-            } else {
-                fields[6] = pool.to_string();
-            }
-            "pool"
         }
         _ => {
             let hp = *pick(rng, &["(25)", "(0)", "(70)", "(", "(x)", "()"]);
             let mut done = false;
-            fields[0] = map_ranks(&fields[0], |_, squares| {
+            *placement = map_ranks(placement, |_, squares| {
                 for square in squares.iter_mut() {
                     if !done && square.is_some() {
                         if let Some(piece) = square {
@@ -297,8 +329,7 @@ pub fn corrupt_fen(fen: &str, game: TurnGame, rng: &mut Rng) -> (String, &'stati
             });
             "health"
         }
-    };
-    (fields.join(" "), what)
+    }
 }
 
 /// The FEN written as the protocol accepts and normalises it (the counters left out, move
