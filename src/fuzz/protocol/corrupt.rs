@@ -233,45 +233,9 @@ fn corrupt_placement(
             *placement = ranks.join("/");
             "rank length"
         }
-        10 => {
-            let white = match game {
-                // The side to move may have lost its king; the other side may not.
-                TurnGame::Nichess => !side_to_move_is_white,
-                _ => rng.index(2) == 0,
-            };
-            let (king, knight) = if white { ('K', "N") } else { ('k', "n") };
-            *placement = map_ranks(placement, |_, squares| {
-                for square in squares.iter_mut() {
-                    if piece_letter(square) == Some(king) {
-                        *square = Some(knight.to_string());
-                    }
-                }
-            });
-            "no king"
-        }
+        10 => corrupt_kings(placement, kind, game, side_to_move_is_white, rng),
         11 if game != TurnGame::Millennium => {
-            // A side with a king gets a second one (a Nichess side may have lost its king).
-            let has = |king: char| placement.contains(king);
-            let white = match (has('K'), has('k')) {
-                (true, true) => rng.index(2) == 0,
-                (white, _) => white,
-            };
-            let king = if white { "K" } else { "k" };
-            let mut done = false;
-            *placement = map_ranks(placement, |_, squares| {
-                for square in squares.iter_mut() {
-                    let letter = piece_letter(square);
-                    let own = letter.is_some_and(|c| c.is_ascii_uppercase() == white);
-                    if !done && own && letter != Some(king.chars().next().unwrap()) {
-                        *square = Some(king.to_string());
-                        done = true;
-                    }
-                }
-            });
-            if !done {
-                placement.push('X');
-            }
-            "two kings"
+            corrupt_kings(placement, kind, game, side_to_move_is_white, rng)
         }
         12 => {
             *placement = map_ranks(placement, |index, squares| {
@@ -328,6 +292,58 @@ fn corrupt_placement(
                 }
             });
             "health"
+        }
+    }
+}
+
+/// [`corrupt_placement`]'s breakages of the kings: none for a side (`kind` 10), or two.
+fn corrupt_kings(
+    placement: &mut String,
+    kind: usize,
+    game: TurnGame,
+    side_to_move_is_white: bool,
+    rng: &mut Rng,
+) -> &'static str {
+    match kind {
+        10 => {
+            let white = match game {
+                // The side to move may have lost its king; the other side may not.
+                TurnGame::Nichess => !side_to_move_is_white,
+                _ => rng.index(2) == 0,
+            };
+            let (king, knight) = if white { ('K', "N") } else { ('k', "n") };
+            *placement = map_ranks(placement, |_, squares| {
+                for square in squares.iter_mut() {
+                    if piece_letter(square) == Some(king) {
+                        *square = Some(knight.to_string());
+                    }
+                }
+            });
+            "no king"
+        }
+        _ => {
+            // A side with a king gets a second one (a Nichess side may have lost its king).
+            let has = |king: char| placement.contains(king);
+            let white = match (has('K'), has('k')) {
+                (true, true) => rng.index(2) == 0,
+                (white, _) => white,
+            };
+            let king = if white { "K" } else { "k" };
+            let mut done = false;
+            *placement = map_ranks(placement, |_, squares| {
+                for square in squares.iter_mut() {
+                    let letter = piece_letter(square);
+                    let own = letter.is_some_and(|c| c.is_ascii_uppercase() == white);
+                    if !done && own && letter != Some(king.chars().next().unwrap()) {
+                        *square = Some(king.to_string());
+                        done = true;
+                    }
+                }
+            });
+            if !done {
+                placement.push('X');
+            }
+            "two kings"
         }
     }
 }

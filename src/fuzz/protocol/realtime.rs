@@ -175,24 +175,74 @@ fn square_name(index: usize) -> String {
 /// refused (3c).
 pub fn corrupt_state(state: &RealtimeState, rng: &mut Rng) -> (String, &'static str) {
     let text = state.text();
-    let fields: Vec<&str> = text.split(' ').collect();
-    let (place, castling, clock, removal) = (fields[0], fields[1], fields[2], fields[3]);
-    let tokens = &fields[4..];
-    let over = tokens.iter().any(|token| token.starts_with("end:"));
-    let now = state.now();
-    let join = |fields: Vec<String>| fields.join(" ");
-    let mut own: Vec<String> = fields.iter().map(|f| f.to_string()).collect();
-    let board = squares(place).unwrap_or_else(|| vec![None; 64]);
-    let empty: Vec<usize> = (0..64).filter(|&i| board[i].is_none()).collect();
+    let parts = StateParts::new(state, &text);
     for _ in 0..8 {
-        match rng.index(15) {
+        let kind = rng.index(15);
+        let corrupted = match kind {
+            0..=6 => parts.break_rules(kind, rng),
+            _ => parts.break_text(kind, rng),
+        };
+        if let Some(corrupted) = corrupted {
+            return corrupted;
+        }
+    }
+    (
+        format!("{text} m:N:b1c3:{}", parts.now + 1),
+        "state: a start after the clock",
+    )
+}
+
+/// A state's text taken apart for [`corrupt_state`].
+struct StateParts<'a> {
+    state: &'a RealtimeState,
+    /// The text's fields.
+    fields: Vec<&'a str>,
+    /// The standing pieces by square.
+    board: Vec<Option<char>>,
+    /// The empty squares.
+    empty: Vec<usize>,
+    /// Whether the game is over.
+    over: bool,
+    now: Ms,
+}
+
+/// What [`corrupt_state`] made, and what it broke.
+type Corrupted = Option<(String, &'static str)>;
+
+impl<'a> StateParts<'a> {
+    fn new(state: &'a RealtimeState, text: &'a str) -> StateParts<'a> {
+        let fields: Vec<&str> = text.split(' ').collect();
+        let board = squares(fields[0]).unwrap_or_else(|| vec![None; 64]);
+        StateParts {
+            state,
+            over: fields[4..].iter().any(|token| token.starts_with("end:")),
+            empty: (0..64).filter(|&i| board[i].is_none()).collect(),
+            board,
+            fields,
+            now: state.now(),
+        }
+    }
+
+    /// The state's fields, to change one.
+    fn own(&self) -> Vec<String> {
+        self.fields.iter().map(|f| f.to_string()).collect()
+    }
+
+    /// A state the rules refuse (`kind` 0 to 6), or `None` when this state offers no way.
+    fn break_rules(&self, kind: usize, rng: &mut Rng) -> Corrupted {
+        let (state, board, empty, over, now) =
+            (self.state, &self.board, &self.empty, self.over, self.now);
+        let (castling, removal) = (self.fields[1], self.fields[3]);
+        let join = |fields: Vec<String>| fields.join(" ");
+        let mut own = self.own();
+        match kind {
             0 => {
                 own.push(format!("m:N:b1c3:{}", now + 1 + rng.index(5000) as Ms));
-                return (join(own), "state: a start after the clock");
+                Some((join(own), "state: a start after the clock"))
             }
             1 => {
                 own[3] = (now + 1 + rng.index(1000) as Ms).to_string();
-                return (join(own), "state: last removal after the clock");
+                Some((join(own), "state: last removal after the clock"))
             }
             2 => {
                 let edge: Vec<usize> = empty
@@ -201,18 +251,18 @@ pub fn corrupt_state(state: &RealtimeState, rng: &mut Rng) -> (String, &'static 
                     .filter(|&i| !(8..56).contains(&i))
                     .collect();
                 if edge.is_empty() {
-                    continue;
+                    return None;
                 }
                 let mut board = board.clone();
                 board[*pick(rng, &edge)] = Some(*pick(rng, &['P', 'p']));
                 own[0] = placement(&board);
-                return (join(own), "state: a pawn on the first or last rank");
+                Some((join(own), "state: a pawn on the first or last rank"))
             }
             3 if !over && !empty.is_empty() => {
                 let mut board = board.clone();
-                board[*pick(rng, &empty)] = Some(*pick(rng, &['K', 'k']));
+                board[*pick(rng, empty)] = Some(*pick(rng, &['K', 'k']));
                 own[0] = placement(&board);
-                return (join(own), "state: a second king");
+                Some((join(own), "state: a second king"))
             }
             4 => {
                 let needs = [('K', 4, 'K', 7, 'R'), ('Q', 4, 'K', 0, 'R')];
@@ -227,7 +277,7 @@ pub fn corrupt_state(state: &RealtimeState, rng: &mut Rng) -> (String, &'static 
                     .map(|need| need.0)
                     .collect();
                 if missing.is_empty() {
-                    continue;
+                    return None;
                 }
                 let letter = *pick(rng, &missing);
                 let mut rights: String = castling.replace('-', "");
@@ -235,19 +285,30 @@ pub fn corrupt_state(state: &RealtimeState, rng: &mut Rng) -> (String, &'static 
                 let order = "KQkq";
                 let rights: String = order.chars().filter(|c| rights.contains(*c)).collect();
                 own[1] = rights;
-                return (join(own), "state: castling without its king and rook");
+                Some((join(own), "state: castling without its king and rook"))
             }
             5 if !over => {
                 let last: Ms = removal.parse().unwrap_or(0);
                 let draw = state.params().no_capture_draw();
                 own[2] = (last + draw + rng.index(1000) as Ms).to_string();
-                return (join(own), "state: the clock at the no-capture draw");
+                Some((join(own), "state: the clock at the no-capture draw"))
             }
             6 => {
                 own.push(format!("m:N:b1c3:{now}"));
                 own.push(format!("m:N:d1c3:{now}"));
-                return (join(own), "state: two moving pieces with one destination");
+                Some((join(own), "state: two moving pieces with one destination"))
             }
+            _ => self.onto_own_piece(rng),
+        }
+    }
+
+    /// A text that does not read as a state (`kind` 7 to 14), or `None` as above.
+    fn break_text(&self, kind: usize, rng: &mut Rng) -> Corrupted {
+        let (state, board, now) = (self.state, &self.board, self.now);
+        let place = self.fields[0];
+        let join = |fields: Vec<String>| fields.join(" ");
+        let mut own = self.own();
+        match kind {
             7 => {
                 let token = *pick(
                     rng,
@@ -267,7 +328,7 @@ pub fn corrupt_state(state: &RealtimeState, rng: &mut Rng) -> (String, &'static 
                     ],
                 );
                 own.push(token.to_string());
-                return (join(own), "state: a malformed token");
+                Some((join(own), "state: a malformed token"))
             }
             8 => {
                 let broken = match rng.index(4) {
@@ -277,7 +338,7 @@ pub fn corrupt_state(state: &RealtimeState, rng: &mut Rng) -> (String, &'static 
                     _ => place.replacen('/', "1/", 1),
                 };
                 own[0] = broken;
-                return (join(own), "state: a bad placement");
+                Some((join(own), "state: a bad placement"))
             }
             9 => {
                 own[2] = pick(
@@ -285,11 +346,11 @@ pub fn corrupt_state(state: &RealtimeState, rng: &mut Rng) -> (String, &'static 
                     &["1e3", "-5", "0x10", "+7", "5.0", "99999999999999999999"],
                 )
                 .to_string();
-                return (join(own), "state: a clock that is no number");
+                Some((join(own), "state: a clock that is no number"))
             }
             10 => {
                 let kept = 1 + rng.index(3);
-                return (fields[..kept].join(" "), "state: fields missing");
+                Some((self.fields[..kept].join(" "), "state: fields missing"))
             }
             11 => {
                 // A moving piece still on its from-square at the clock (taking off), and one
@@ -306,26 +367,24 @@ pub fn corrupt_state(state: &RealtimeState, rng: &mut Rng) -> (String, &'static 
                         }
                     }
                 }
-                let Some((index, color)) = tried else {
-                    continue;
-                };
+                let (index, color) = tried?;
                 let mut board = board.clone();
                 board[index] = Some(match color {
                     Color::White => 'N',
                     Color::Black => 'n',
                 });
                 own[0] = placement(&board);
-                return (
+                Some((
                     join(own),
                     "state: two pieces of one colour on one square (3c)",
-                );
+                ))
             }
             12 => {
                 let mut bytes = own.join(" ");
                 let at = bytes.find(' ').unwrap_or(0);
                 let wrong = *pick(rng, &['\u{b}', '\u{c}', '\r']);
                 bytes.replace_range(at..at + 1, &wrong.to_string());
-                return (bytes, "state: a vertical tab, form feed or \\r (3a)");
+                Some((bytes, "state: a vertical tab, form feed or \\r (3a)"))
             }
             13 => {
                 let mut bytes = own.join(" ");
@@ -333,32 +392,32 @@ pub fn corrupt_state(state: &RealtimeState, rng: &mut Rng) -> (String, &'static 
                 let at = *pick(rng, &spaces);
                 let wrong = *pick(rng, &other_separators());
                 bytes.replace_range(at..at + 1, &wrong.to_string());
-                return (bytes, "state: a wrong separator");
+                Some((bytes, "state: a wrong separator"))
             }
-            _ => {
-                // A moving rook heading for a square where an own piece stands.
-                let targets: Vec<usize> = (0..64)
-                    .filter(|&i| board[i] == Some('P') && i + 8 < 64 && i >= 8)
-                    .collect();
-                if targets.is_empty() {
-                    continue;
-                }
-                let to = *pick(rng, &targets);
-                let from = if to.is_multiple_of(8) { to + 1 } else { to - 1 };
-                own.push(format!(
-                    "m:R:{}{}:{now}",
-                    square_name(from),
-                    square_name(to)
-                ));
-                return (join(own), "state: a move onto an own piece");
-            }
+            _ => self.onto_own_piece(rng),
         }
     }
-    let _ = (clock, tokens);
-    (
-        format!("{text} m:N:b1c3:{}", now + 1),
-        "state: a start after the clock",
-    )
+
+    /// A moving rook heading for a square where an own piece stands.
+    fn onto_own_piece(&self, rng: &mut Rng) -> Corrupted {
+        let (board, now) = (&self.board, self.now);
+        let join = |fields: Vec<String>| fields.join(" ");
+        let mut own = self.own();
+        let targets: Vec<usize> = (0..64)
+            .filter(|&i| board[i] == Some('P') && i + 8 < 64 && i >= 8)
+            .collect();
+        if targets.is_empty() {
+            return None;
+        }
+        let to = *pick(rng, &targets);
+        let from = if to.is_multiple_of(8) { to + 1 } else { to - 1 };
+        own.push(format!(
+            "m:R:{}{}:{now}",
+            square_name(from),
+            square_name(to)
+        ));
+        Some((join(own), "state: a move onto an own piece"))
+    }
 }
 
 /// A recent line that set the referee's clock: the game then, and when it was sent.
