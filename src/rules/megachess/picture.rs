@@ -64,9 +64,12 @@ fn hsl(hue: f64, saturation: f64, lightness: f64) -> String {
     format!("#{:02x}{:02x}{:02x}", byte(r), byte(g), byte(b))
 }
 
+/// Each player's fill and ink.
+type Colours = BTreeMap<PlayerId, (String, &'static str)>;
+
 /// Each player's fill and text colours: alabaster players light and warm, metal players dark
 /// and cool, the shade stepping by the player's place in its team.
-fn colours(world: &World) -> BTreeMap<PlayerId, (String, &'static str)> {
+fn colours(world: &World) -> Colours {
     let mut count = [0usize; 2];
     let mut out = BTreeMap::new();
     let mut players: Vec<(PlayerId, Team)> = world.players().map(|p| (p.id, p.team)).collect();
@@ -106,23 +109,60 @@ fn escape(text: &str) -> String {
     out
 }
 
+/// Where the picture's parts lie, in pixels.
+struct Layout {
+    /// The region's corners on the board.
+    min: Coord,
+    max: Coord,
+    /// One square's side.
+    cell: f64,
+    board_width: f64,
+    board_height: f64,
+    margin: f64,
+    /// The board's top edge.
+    top: f64,
+}
+
+impl Layout {
+    fn of(world: &World) -> Layout {
+        let (min, max) = region(world);
+        let columns = f64::from(max.x - min.x) + 1.0;
+        let rows = f64::from(max.y - min.y) + 1.0;
+        let cell = (REGION_PIXELS / columns.max(rows)).min(MAX_CELL);
+        Layout {
+            min,
+            max,
+            cell,
+            board_width: columns * cell,
+            board_height: rows * cell,
+            margin: 10.0,
+            top: 34.0,
+        }
+    }
+
+    /// The centre of square `at`; y grows to the north on the board, to the south in SVG.
+    fn centre(&self, at: Coord) -> (f64, f64) {
+        let x = self.margin + f64::from(at.x - self.min.x) * self.cell;
+        let y = self.top + f64::from(self.max.y - at.y) * self.cell;
+        (x + self.cell / 2.0, y + self.cell / 2.0)
+    }
+}
+
 /// The SVG picture of `world`: `title` above the board, `labels` in the legend.
 pub fn world_svg(world: &World, title: &str, labels: &PlayerLabels) -> String {
-    let (min, max) = region(world);
-    let columns = f64::from(max.x - min.x) + 1.0;
-    let rows = f64::from(max.y - min.y) + 1.0;
-    let cell = (REGION_PIXELS / columns.max(rows)).min(MAX_CELL);
-    let board_width = columns * cell;
-    let board_height = rows * cell;
-    let margin = 10.0;
-    let top = 34.0;
-    let players: Vec<_> = world.players().collect();
-    let legend_height = LEGEND_LINE * (players.len() as f64 + 1.0);
+    let layout = Layout::of(world);
+    let Layout {
+        margin,
+        board_width,
+        board_height,
+        top,
+        cell,
+        ..
+    } = layout;
+    let players = world.players().count();
+    let legend_height = LEGEND_LINE * (players as f64 + 1.0);
     let width = (board_width + 2.0 * margin).max(420.0);
     let height = top + board_height + 16.0 + legend_height + margin;
-    // Board squares to pixels; y grows to the north on the board, to the south in SVG.
-    let px = |x: u32| margin + f64::from(x - min.x) * cell;
-    let py = |y: u32| top + f64::from(max.y - y) * cell;
     let colours = colours(world);
     let mut svg = String::new();
     let _ = writeln!(
@@ -141,8 +181,41 @@ pub fn world_svg(world: &World, title: &str, labels: &PlayerLabels) -> String {
         "<text x=\"{margin}\" y=\"20\" font-size=\"14\">{}</text>",
         escape(title)
     );
-    // The board: light squares, and dark ones by a pattern when the squares are big enough to
-    // see (the pattern keeps the file small whatever the region).
+    board_svg(&mut svg, &layout);
+    kingdoms_svg(&mut svg, world, &layout, &colours);
+    // The pieces.
+    let disc = (cell * 0.42).max(1.5);
+    let lettered = cell >= 10.0;
+    let _ = writeln!(svg, "<g>");
+    for piece in world.pieces() {
+        piece_svg(
+            &mut svg,
+            piece,
+            layout.centre(piece.at),
+            disc,
+            lettered,
+            &colours,
+        );
+    }
+    let _ = writeln!(svg, "</g>");
+    legend_svg(&mut svg, world, &layout, labels, &colours);
+    svg.push_str("</svg>\n");
+    svg
+}
+
+/// The board: light squares, and dark ones by a pattern when the squares are big enough to
+/// see (the pattern keeps the file small whatever the region); the region's corners in board
+/// coordinates.
+fn board_svg(svg: &mut String, layout: &Layout) {
+    let Layout {
+        min,
+        max,
+        cell,
+        board_width,
+        board_height,
+        margin,
+        top,
+    } = *layout;
     let _ = writeln!(
         svg,
         "<rect x=\"{margin}\" y=\"{top}\" width=\"{board_width:.2}\" height=\"{board_height:.2}\" \
@@ -168,7 +241,6 @@ pub fn world_svg(world: &World, title: &str, labels: &PlayerLabels) -> String {
              height=\"{board_height:.2}\" fill=\"url(#squares)\"/>"
         );
     }
-    // The region's corners in board coordinates.
     let _ = writeln!(
         svg,
         "<text x=\"{margin}\" y=\"{:.1}\" font-size=\"10\" fill=\"#555555\">{},{}</text>",
@@ -185,8 +257,18 @@ pub fn world_svg(world: &World, title: &str, labels: &PlayerLabels) -> String {
         max.x,
         max.y
     );
-    let centre = |at: Coord| (px(at.x) + cell / 2.0, py(at.y) + cell / 2.0);
-    // Kingdoms: the dashed circle of each king's radius, clipped to the board region.
+}
+
+/// Kingdoms: the dashed circle of each king's radius, clipped to the board region.
+fn kingdoms_svg(svg: &mut String, world: &World, layout: &Layout, colours: &Colours) {
+    let Layout {
+        cell,
+        board_width,
+        board_height,
+        margin,
+        top,
+        ..
+    } = *layout;
     let radius = f64::from(world.params().kingdom_radius) * cell;
     let _ = writeln!(
         svg,
@@ -195,7 +277,7 @@ pub fn world_svg(world: &World, title: &str, labels: &PlayerLabels) -> String {
     );
     let _ = writeln!(svg, "<g clip-path=\"url(#region)\" fill=\"none\">");
     for piece in world.pieces().filter(|p| p.kind == Kind::King) {
-        let (cx, cy) = centre(piece.at);
+        let (cx, cy) = layout.centre(piece.at);
         let stroke = colours
             .get(&piece.owner)
             .map_or("#888888", |(fill, _)| fill.as_str());
@@ -206,17 +288,19 @@ pub fn world_svg(world: &World, title: &str, labels: &PlayerLabels) -> String {
         );
     }
     let _ = writeln!(svg, "</g>");
-    // The pieces.
-    let disc = (cell * 0.42).max(1.5);
-    let lettered = cell >= 10.0;
-    let _ = writeln!(svg, "<g>");
-    for piece in world.pieces() {
-        piece_svg(&mut svg, piece, centre(piece.at), disc, lettered, &colours);
-    }
-    let _ = writeln!(svg, "</g>");
-    // The legend: one line per player.
-    let mut y = top + board_height + 16.0 + LEGEND_LINE;
-    let mut players: Vec<_> = players.iter().map(|p| (p.team, p.id, *p)).collect();
+}
+
+/// The legend: one line per player, then the neutral pieces and the board.
+fn legend_svg(
+    svg: &mut String,
+    world: &World,
+    layout: &Layout,
+    labels: &PlayerLabels,
+    colours: &Colours,
+) {
+    let margin = layout.margin;
+    let mut y = layout.top + layout.board_height + 16.0 + LEGEND_LINE;
+    let mut players: Vec<_> = world.players().map(|p| (p.team, p.id, p)).collect();
     players.sort_unstable_by_key(|(team, id, _)| (*team, *id));
     for (_, id, player) in players {
         let (fill, _) = colours.get(&id).cloned().unwrap_or(("#888888".into(), ""));
@@ -259,8 +343,6 @@ pub fn world_svg(world: &World, title: &str, labels: &PlayerLabels) -> String {
             world.turn()
         ))
     );
-    svg.push_str("</svg>\n");
-    svg
 }
 
 /// One piece: a disc (grey and dashed for a neutral piece, a gold ring for a king) with its
@@ -271,7 +353,7 @@ fn piece_svg(
     (cx, cy): (f64, f64),
     disc: f64,
     lettered: bool,
-    colours: &BTreeMap<PlayerId, (String, &'static str)>,
+    colours: &Colours,
 ) {
     let (fill, ink) = match colours.get(&piece.owner) {
         Some((fill, ink)) if piece.owner != NEUTRAL => (fill.as_str(), *ink),
