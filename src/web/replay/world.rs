@@ -61,51 +61,12 @@ pub fn is_turn_log(text: &str) -> bool {
 
 /// Replays a turn log; an error names the line that does not read.
 pub fn replay(text: &str) -> Result<WorldReplay, String> {
-    let mut entries = Vec::new();
-    for (index, line) in text.lines().enumerate() {
-        if line.trim().is_empty() {
-            continue;
-        }
-        let entry: Value = serde_json::from_str(line)
-            .map_err(|error| format!("line {}: not JSON: {error}", index + 1))?;
-        if entry.get("event").and_then(Value::as_str).is_none() {
-            return Err(format!("line {}: no \"event\"", index + 1));
-        }
-        entries.push((index + 1, entry));
-    }
-    let mut teams = BTreeMap::new();
-    let mut names = BTreeMap::new();
-    let mut extent = Coord::new(0, 0);
-    let mut grow = |at: Coord, margin: u32| {
-        extent.x = extent.x.max(at.x.saturating_add(margin));
-        extent.y = extent.y.max(at.y.saturating_add(margin));
-    };
-    for (_, entry) in &entries {
-        match event(entry) {
-            "joined" => {
-                let player = number(entry, "player") as PlayerId;
-                teams.insert(player, text_field(entry, "team").to_string());
-                names.insert(player, text_field(entry, "name").to_string());
-            }
-            "placed" => {
-                if let Ok(corner) = Coord::parse(text_field(entry, "corner")) {
-                    grow(corner, 8);
-                }
-            }
-            "move" => {
-                if let Ok(mv) = Move::parse(text_field(entry, "move")) {
-                    grow(mv.from, 1);
-                    grow(mv.to, 1);
-                }
-            }
-            "bonus" => {
-                if let Ok(at) = Coord::parse(text_field(&entry["piece"], "at")) {
-                    grow(at, 1);
-                }
-            }
-            _ => {}
-        }
-    }
+    let entries = read_entries(text)?;
+    let Survey {
+        teams,
+        names,
+        extent,
+    } = survey(&entries);
     let mut params = MegachessParams::default();
     params.set("width", i64::from(extent.x.max(8)))?;
     params.set("height", i64::from(extent.y.max(8)))?;
@@ -163,18 +124,7 @@ pub fn replay(text: &str) -> Result<WorldReplay, String> {
                 }
             }
             "bonus" => {
-                let piece = &entry["piece"];
-                let kind = text_field(piece, "kind")
-                    .chars()
-                    .next()
-                    .and_then(Kind::from_letter);
-                let placed = match (kind, Coord::parse(text_field(piece, "at"))) {
-                    (Some(kind), Ok(at)) => world
-                        .place(NEUTRAL, kind, at, false, false, None)
-                        .map(|_| ()),
-                    _ => Err("not a piece".to_string()),
-                };
-                if let Err(error) = placed {
+                if let Err(error) = place_bonus(&mut world, &entry["piece"]) {
                     warnings.push(format!("line {line}: bonus piece: {error}"));
                 }
             }
@@ -183,32 +133,7 @@ pub fn replay(text: &str) -> Result<WorldReplay, String> {
                 let before = before.get_or_insert_with(|| start.clone());
                 world.end_turn();
                 let after = snapshot(&world);
-                let removed = before
-                    .keys()
-                    .filter(|id| !after.contains_key(id))
-                    .copied()
-                    .collect();
-                let changed = after
-                    .iter()
-                    .filter(|(id, piece)| before.get(*id) != Some(*piece))
-                    .map(|(_, piece)| piece.clone())
-                    .collect();
-                let scores = entry["scores"]
-                    .as_object()
-                    .map(|scores| {
-                        scores
-                            .iter()
-                            .map(|(player, score)| (player.clone(), score.as_i64().unwrap_or(0)))
-                            .collect()
-                    })
-                    .unwrap_or_default();
-                steps.push(WorldStep {
-                    turn: number(entry, "turn"),
-                    moves: std::mem::take(&mut moves),
-                    removed,
-                    changed,
-                    scores,
-                });
+                steps.push(step(entry, before, &after, std::mem::take(&mut moves)));
                 *before = after;
             }
             _ => {}
@@ -224,6 +149,123 @@ pub fn replay(text: &str) -> Result<WorldReplay, String> {
         steps,
         warnings,
     })
+}
+
+/// The log's entries with their line numbers (blank lines skipped); an error names the line
+/// that is not JSON or has no event.
+fn read_entries(text: &str) -> Result<Vec<(usize, Value)>, String> {
+    let mut entries = Vec::new();
+    for (index, line) in text.lines().enumerate() {
+        if line.trim().is_empty() {
+            continue;
+        }
+        let entry: Value = serde_json::from_str(line)
+            .map_err(|error| format!("line {}: not JSON: {error}", index + 1))?;
+        if entry.get("event").and_then(Value::as_str).is_none() {
+            return Err(format!("line {}: no \"event\"", index + 1));
+        }
+        entries.push((index + 1, entry));
+    }
+    Ok(entries)
+}
+
+/// What a first pass over the log learns: each player's team and name, and how far the board
+/// must reach to hold every army, move and bonus piece.
+struct Survey {
+    teams: BTreeMap<PlayerId, String>,
+    names: BTreeMap<PlayerId, String>,
+    extent: Coord,
+}
+
+fn survey(entries: &[(usize, Value)]) -> Survey {
+    let mut teams = BTreeMap::new();
+    let mut names = BTreeMap::new();
+    let mut extent = Coord::new(0, 0);
+    let mut grow = |at: Coord, margin: u32| {
+        extent.x = extent.x.max(at.x.saturating_add(margin));
+        extent.y = extent.y.max(at.y.saturating_add(margin));
+    };
+    for (_, entry) in entries {
+        match event(entry) {
+            "joined" => {
+                let player = number(entry, "player") as PlayerId;
+                teams.insert(player, text_field(entry, "team").to_string());
+                names.insert(player, text_field(entry, "name").to_string());
+            }
+            "placed" => {
+                if let Ok(corner) = Coord::parse(text_field(entry, "corner")) {
+                    grow(corner, 8);
+                }
+            }
+            "move" => {
+                if let Ok(mv) = Move::parse(text_field(entry, "move")) {
+                    grow(mv.from, 1);
+                    grow(mv.to, 1);
+                }
+            }
+            "bonus" => {
+                if let Ok(at) = Coord::parse(text_field(&entry["piece"], "at")) {
+                    grow(at, 1);
+                }
+            }
+            _ => {}
+        }
+    }
+    Survey {
+        teams,
+        names,
+        extent,
+    }
+}
+
+/// Places a logged bonus piece (`{"kind": "Q", "at": "x,y"}`) on the world.
+fn place_bonus(world: &mut World, piece: &Value) -> Result<(), String> {
+    let kind = text_field(piece, "kind")
+        .chars()
+        .next()
+        .and_then(Kind::from_letter);
+    match (kind, Coord::parse(text_field(piece, "at"))) {
+        (Some(kind), Ok(at)) => world
+            .place(NEUTRAL, kind, at, false, false, None)
+            .map(|_| ()),
+        _ => Err("not a piece".to_string()),
+    }
+}
+
+/// One turn's step: the pieces gone and changed from `before` to `after`, its moves, and the
+/// scores the turn-end entry gives.
+fn step(
+    entry: &Value,
+    before: &HashMap<u32, WorldPiece>,
+    after: &HashMap<u32, WorldPiece>,
+    moves: Vec<String>,
+) -> WorldStep {
+    let removed = before
+        .keys()
+        .filter(|id| !after.contains_key(id))
+        .copied()
+        .collect();
+    let changed = after
+        .iter()
+        .filter(|(id, piece)| before.get(*id) != Some(*piece))
+        .map(|(_, piece)| piece.clone())
+        .collect();
+    let scores = entry["scores"]
+        .as_object()
+        .map(|scores| {
+            scores
+                .iter()
+                .map(|(player, score)| (player.clone(), score.as_i64().unwrap_or(0)))
+                .collect()
+        })
+        .unwrap_or_default();
+    WorldStep {
+        turn: number(entry, "turn"),
+        moves,
+        removed,
+        changed,
+        scores,
+    }
 }
 
 fn snapshot(world: &World) -> HashMap<u32, WorldPiece> {
