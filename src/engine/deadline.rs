@@ -79,8 +79,9 @@ struct Question<Q, P, A> {
     deliver: Box<Deliver<Q, P, A>>,
 }
 
-/// Locks a mutex; a panic while it was held (caught elsewhere) does not make it unusable.
-fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
+/// Locks a mutex; a panic while it was held (caught elsewhere: a player's, say) does not make
+/// it unusable.
+pub(super) fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
     mutex
         .lock()
         .unwrap_or_else(|poisoned| poisoned.into_inner())

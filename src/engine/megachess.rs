@@ -5,7 +5,7 @@
 //! player reported so far), and every answer is checked move by move against the world before
 //! it is handed on: a move the rules refuse is dropped, never given.
 
-use super::deadline::{DeadlineWorker, Delivery, Ending, Limit};
+use super::deadline::{lock, DeadlineWorker, Delivery, Ending, Limit};
 use super::{Activity, EngineError};
 use crate::options::{
     check_value, parameter_specs, variant_option, OptionSpec, OptionValue, UCI_VARIANT,
@@ -15,7 +15,7 @@ use crate::rules::megachess::{
     MegachessParams, Move, PlayerId, Rejection, World, WorldView, PARAMETERS,
 };
 use crate::rules::registry::{self, Family};
-use std::sync::{Arc, Mutex, MutexGuard};
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 /// The largest `movetime` taken: a day.
@@ -27,13 +27,6 @@ const STOP_GRACE: Duration = Duration::from_millis(30);
 
 /// The player, shared by the planning thread and the engine (options, new game).
 type SharedPlayer = Arc<Mutex<Box<dyn MegachessPlayer>>>;
-
-/// Locks the player; a panic in an earlier plan does not make it unusable.
-fn lock_player(player: &SharedPlayer) -> MutexGuard<'_, Box<dyn MegachessPlayer>> {
-    player
-        .lock()
-        .unwrap_or_else(|poisoned| poisoned.into_inner())
-}
 
 /// What the planner gets of `movetime`: a quarter is kept back, at most 25 ms, for checking the
 /// turn and writing it out.
@@ -172,7 +165,7 @@ impl MegachessEngine {
         let planning = player.clone();
         MegachessEngine {
             planner: DeadlineWorker::new(move |question: &TurnQuestion, stop, report| {
-                lock_player(&planning).plan_turn(
+                lock(&planning).plan_turn(
                     &question.world,
                     question.me,
                     question.budget,
@@ -229,7 +222,7 @@ impl MegachessEngine {
             return self.set_parameter(name, *number);
         }
         self.stop();
-        lock_player(&self.player)
+        lock(&self.player)
             .set_option(name, &value)
             .map_err(EngineError::Setting)?;
         Ok(None)
@@ -260,7 +253,7 @@ impl MegachessEngine {
     pub fn new_game(&mut self) {
         self.stop();
         self.told = None;
-        lock_player(&self.player).new_game();
+        lock(&self.player).new_game();
     }
 
     /// Reads a world (the rules page's text) and makes it the current one; on an error nothing
@@ -312,9 +305,7 @@ impl MegachessEngine {
                 Delivery::Progress {
                     progress, elapsed, ..
                 } => {
-                    let mut last = last_progress
-                        .lock()
-                        .unwrap_or_else(|poisoned| poisoned.into_inner());
+                    let mut last = lock(&last_progress);
                     let now = Instant::now();
                     if last.is_none_or(|at| now.duration_since(at) >= PROGRESS_INTERVAL) {
                         *last = Some(now);

@@ -9,7 +9,7 @@ mod stream;
 
 pub use stream::Decided;
 
-use super::deadline::{DeadlineWorker, Delivery, Limit};
+use super::deadline::{lock, DeadlineWorker, Delivery, Limit};
 use super::{Activity, EngineError};
 use crate::options::{
     check_value, parameter_specs, variant_option, OptionSpec, OptionValue, UCI_VARIANT,
@@ -20,19 +20,12 @@ use crate::rules::realtime::{
 };
 use crate::rules::registry::{self, Family};
 use std::panic::{self, AssertUnwindSafe};
-use std::sync::{Arc, Mutex, MutexGuard};
+use std::sync::{Arc, Mutex};
 use std::time::Duration;
 use stream::Stream;
 
 /// The player, shared by the deadline worker, the streaming thread and the engine (options).
 type SharedPlayer = Arc<Mutex<Box<dyn RealtimePlayer>>>;
-
-/// Locks the player; a panic in an earlier decision does not make it unusable.
-fn lock_player(player: &SharedPlayer) -> MutexGuard<'_, Box<dyn RealtimePlayer>> {
-    player
-        .lock()
-        .unwrap_or_else(|poisoned| poisoned.into_inner())
-}
 
 /// What a player's decision came to, checked against the rules at the state it was made on.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -49,7 +42,7 @@ pub enum Decision {
 /// it; a panic is caught (the engine must keep serving).
 fn decide(player: &SharedPlayer, state: &RealtimeState, side: Color, budget: Duration) -> Decision {
     let decided = panic::catch_unwind(AssertUnwindSafe(|| {
-        lock_player(player).decide(state, side, budget)
+        lock(player).decide(state, side, budget)
     }));
     match decided {
         Ok(None) => Decision::Start(None),
@@ -144,7 +137,7 @@ impl RealtimeEngine {
             return self.set_parameter(name, *number);
         }
         self.one_shot.stop(Duration::ZERO);
-        lock_player(&self.player)
+        lock(&self.player)
             .set_option(name, &value)
             .map_err(EngineError::Setting)
     }
@@ -187,7 +180,7 @@ impl RealtimeEngine {
     pub fn new_game(&mut self) {
         self.stop();
         self.state = RealtimeState::start(self.params);
-        lock_player(&self.player).new_game();
+        lock(&self.player).new_game();
     }
 
     /// Sets the state; streaming, if it runs, goes on from it.

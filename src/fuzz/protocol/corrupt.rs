@@ -233,9 +233,13 @@ fn corrupt_placement(
             *placement = ranks.join("/");
             "rank length"
         }
-        10 => corrupt_kings(placement, kind, game, side_to_move_is_white, rng),
+        10 => {
+            remove_a_king(placement, game, side_to_move_is_white, rng);
+            "no king"
+        }
         11 if game != TurnGame::Millennium => {
-            corrupt_kings(placement, kind, game, side_to_move_is_white, rng)
+            add_a_second_king(placement, rng);
+            "two kings"
         }
         12 => {
             *placement = map_ranks(placement, |index, squares| {
@@ -296,55 +300,50 @@ fn corrupt_placement(
     }
 }
 
-/// [`corrupt_placement`]'s breakages of the kings: none for a side (`kind` 10), or two.
-fn corrupt_kings(
+/// [`corrupt_placement`]'s "no king": one side's king becomes a knight (in Nichess not the
+/// side to move's, which may have lost its king already).
+fn remove_a_king(
     placement: &mut String,
-    kind: usize,
     game: TurnGame,
     side_to_move_is_white: bool,
     rng: &mut Rng,
-) -> &'static str {
-    match kind {
-        10 => {
-            let white = match game {
-                // The side to move may have lost its king; the other side may not.
-                TurnGame::Nichess => !side_to_move_is_white,
-                _ => rng.index(2) == 0,
-            };
-            let (king, knight) = if white { ('K', "N") } else { ('k', "n") };
-            *placement = map_ranks(placement, |_, squares| {
-                for square in squares.iter_mut() {
-                    if piece_letter(square) == Some(king) {
-                        *square = Some(knight.to_string());
-                    }
-                }
-            });
-            "no king"
-        }
-        _ => {
-            // A side with a king gets a second one (a Nichess side may have lost its king).
-            let has = |king: char| placement.contains(king);
-            let white = match (has('K'), has('k')) {
-                (true, true) => rng.index(2) == 0,
-                (white, _) => white,
-            };
-            let king = if white { "K" } else { "k" };
-            let mut done = false;
-            *placement = map_ranks(placement, |_, squares| {
-                for square in squares.iter_mut() {
-                    let letter = piece_letter(square);
-                    let own = letter.is_some_and(|c| c.is_ascii_uppercase() == white);
-                    if !done && own && letter != Some(king.chars().next().unwrap()) {
-                        *square = Some(king.to_string());
-                        done = true;
-                    }
-                }
-            });
-            if !done {
-                placement.push('X');
+) {
+    let white = match game {
+        TurnGame::Nichess => !side_to_move_is_white,
+        _ => rng.index(2) == 0,
+    };
+    let (king, knight) = if white { ('K', "N") } else { ('k', "n") };
+    *placement = map_ranks(placement, |_, squares| {
+        for square in squares.iter_mut() {
+            if piece_letter(square) == Some(king) {
+                *square = Some(knight.to_string());
             }
-            "two kings"
         }
+    });
+}
+
+/// [`corrupt_placement`]'s "two kings": a side with a king gets a second one (a Nichess side may
+/// have lost its king).
+fn add_a_second_king(placement: &mut String, rng: &mut Rng) {
+    let has = |king: char| placement.contains(king);
+    let white = match (has('K'), has('k')) {
+        (true, true) => rng.index(2) == 0,
+        (white, _) => white,
+    };
+    let king = if white { 'K' } else { 'k' };
+    let mut done = false;
+    *placement = map_ranks(placement, |_, squares| {
+        for square in squares.iter_mut() {
+            let letter = piece_letter(square);
+            let own = letter.is_some_and(|c| c.is_ascii_uppercase() == white);
+            if !done && own && letter != Some(king) {
+                *square = Some(king.to_string());
+                done = true;
+            }
+        }
+    });
+    if !done {
+        placement.push('X');
     }
 }
 

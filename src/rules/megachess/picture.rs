@@ -261,19 +261,12 @@ fn board_svg(svg: &mut String, layout: &Layout) {
 
 /// Kingdoms: the dashed circle of each king's radius, clipped to the board region.
 fn kingdoms_svg(svg: &mut String, world: &World, layout: &Layout, colours: &Colours) {
-    let Layout {
-        cell,
-        board_width,
-        board_height,
-        margin,
-        top,
-        ..
-    } = *layout;
-    let radius = f64::from(world.params().kingdom_radius) * cell;
+    let radius = f64::from(world.params().kingdom_radius) * layout.cell;
     let _ = writeln!(
         svg,
-        "<defs><clipPath id=\"region\"><rect x=\"{margin}\" y=\"{top}\" \
-         width=\"{board_width:.2}\" height=\"{board_height:.2}\"/></clipPath></defs>"
+        "<defs><clipPath id=\"region\"><rect x=\"{}\" y=\"{}\" width=\"{:.2}\" \
+         height=\"{:.2}\"/></clipPath></defs>",
+        layout.margin, layout.top, layout.board_width, layout.board_height
     );
     let _ = writeln!(svg, "<g clip-path=\"url(#region)\" fill=\"none\">");
     for piece in world.pieces().filter(|p| p.kind == Kind::King) {
