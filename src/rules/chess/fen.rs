@@ -39,106 +39,10 @@ impl Chess {
             check_kings(color, pos.pieces(color, PieceKind::King).count(), 1..=1)?;
         }
         check_back_ranks((pos.kind_bb(PieceKind::Pawn) & BACK_RANKS).any())?;
-        for color in [Color::White, Color::Black] {
-            // A side starts with 16 pieces, 8 of them pawns, and never gains one.
-            let pieces = pos.color_bb(color).count();
-            let pawns = pos.pieces(color, PieceKind::Pawn).count();
-            if pieces > 16 || pawns > 8 {
-                return Err(error(format!(
-                    "{} has {pieces} pieces, {pawns} of them pawns; a side has at most 16, \
-                     at most 8 of them pawns",
-                    color.name()
-                )));
-            }
-            // Every piece beyond the starting set is a promoted pawn. This also bounds the legal
-            // moves of a position (at most 218), which the move lists' size relies on.
-            let promoted: u32 = STARTING_COUNTS
-                .iter()
-                .map(|&(kind, start)| pos.pieces(color, kind).count().saturating_sub(start))
-                .sum();
-            if promoted > 8 - pawns {
-                return Err(error(format!(
-                    "{} has {promoted} pieces beyond its starting set but only {} pawns missing \
-                     to have promoted",
-                    color.name(),
-                    8 - pawns
-                )));
-            }
-        }
+        pos.check_material()?;
         pos.side = split.side()?;
-
-        if fields[2] != "-" {
-            for c in fields[2].chars() {
-                let (right, king_sq, rook_sq, color) = match c {
-                    'K' => (CASTLE_WHITE_KING, 4, 7, Color::White),
-                    'Q' => (CASTLE_WHITE_QUEEN, 4, 0, Color::White),
-                    'k' => (CASTLE_BLACK_KING, 60, 63, Color::Black),
-                    'q' => (CASTLE_BLACK_QUEEN, 60, 56, Color::Black),
-                    _ => {
-                        return Err(error(format!(
-                            "castling field '{}' has '{c}'; expected letters from KQkq or '-'",
-                            fields[2]
-                        )))
-                    }
-                };
-                if pos.castling & right != 0 {
-                    return Err(error(format!("castling letter '{c}' appears twice")));
-                }
-                let king_there = pos.piece_at(Square(king_sq))
-                    == Some(Piece {
-                        kind: PieceKind::King,
-                        color,
-                    });
-                let rook_there = pos.piece_at(Square(rook_sq))
-                    == Some(Piece {
-                        kind: PieceKind::Rook,
-                        color,
-                    });
-                if !king_there || !rook_there {
-                    return Err(error(format!(
-                        "castling right '{c}' needs the {} king on {} and a rook on {}",
-                        color.name(),
-                        Square(king_sq).name(8),
-                        Square(rook_sq).name(8)
-                    )));
-                }
-                pos.castling |= right;
-            }
-        }
-
-        if fields[3] != "-" {
-            let sq = Board8x8::parse_square(fields[3]).ok_or_else(|| {
-                error(format!("en passant square '{}' is not a square", fields[3]))
-            })?;
-            let rank = match pos.side {
-                Color::White => 5,
-                Color::Black => 2,
-            };
-            // Only a square on the sixth (third) rank has squares behind and in front of it to
-            // look at; any other is refused before they are computed.
-            let (behind, front) = match pos.side {
-                Color::White => (sq.0.wrapping_sub(8), sq.0.wrapping_add(8)),
-                Color::Black => (sq.0.wrapping_add(8), sq.0.wrapping_sub(8)),
-            };
-            let pawn = Piece {
-                kind: PieceKind::Pawn,
-                color: pos.side.flip(),
-            };
-            if Board8x8::rank_of(sq) != rank
-                || pos.piece_at(Square(behind)) != Some(pawn)
-                || pos.piece_at(sq).is_some()
-                || pos.piece_at(Square(front)).is_some()
-            {
-                return Err(error(format!(
-                    "en passant square {} does not follow a double pawn push",
-                    fields[3]
-                )));
-            }
-            pos.en_passant = sq.0;
-        } else {
-            pos.en_passant = NO_SQUARE;
-        }
-
+        pos.read_castling(fields[2])?;
+        pos.read_en_passant(fields[3])?;
         (pos.halfmove, pos.fullmove) = split.clocks()?;
 
         let them = pos.side.flip();
@@ -156,6 +60,117 @@ impl Chess {
             ));
         }
         Ok(pos)
+    }
+
+    /// Refuses more pieces than a side can have: 16, at most 8 pawns, and no more pieces beyond
+    /// the starting set than pawns missing to have promoted.
+    fn check_material(&self) -> Result<(), RuleError> {
+        for color in [Color::White, Color::Black] {
+            // A side starts with 16 pieces, 8 of them pawns, and never gains one.
+            let pieces = self.color_bb(color).count();
+            let pawns = self.pieces(color, PieceKind::Pawn).count();
+            if pieces > 16 || pawns > 8 {
+                return Err(error(format!(
+                    "{} has {pieces} pieces, {pawns} of them pawns; a side has at most 16, \
+                 at most 8 of them pawns",
+                    color.name()
+                )));
+            }
+            // Every piece beyond the starting set is a promoted pawn. This also bounds the legal
+            // moves of a position (at most 218), which the move lists' size relies on.
+            let promoted: u32 = STARTING_COUNTS
+                .iter()
+                .map(|&(kind, start)| self.pieces(color, kind).count().saturating_sub(start))
+                .sum();
+            if promoted > 8 - pawns {
+                return Err(error(format!(
+                    "{} has {promoted} pieces beyond its starting set but only {} pawns missing \
+                 to have promoted",
+                    color.name(),
+                    8 - pawns
+                )));
+            }
+        }
+        Ok(())
+    }
+
+    /// Reads the castling field (`-` or letters from `KQkq`, each with its king and rook home).
+    fn read_castling(&mut self, field: &str) -> Result<(), RuleError> {
+        if field != "-" {
+            for c in field.chars() {
+                let (right, king_sq, rook_sq, color) = match c {
+                    'K' => (CASTLE_WHITE_KING, 4, 7, Color::White),
+                    'Q' => (CASTLE_WHITE_QUEEN, 4, 0, Color::White),
+                    'k' => (CASTLE_BLACK_KING, 60, 63, Color::Black),
+                    'q' => (CASTLE_BLACK_QUEEN, 60, 56, Color::Black),
+                    _ => {
+                        return Err(error(format!(
+                            "castling field '{}' has '{c}'; expected letters from KQkq or '-'",
+                            field
+                        )))
+                    }
+                };
+                if self.castling & right != 0 {
+                    return Err(error(format!("castling letter '{c}' appears twice")));
+                }
+                let king_there = self.piece_at(Square(king_sq))
+                    == Some(Piece {
+                        kind: PieceKind::King,
+                        color,
+                    });
+                let rook_there = self.piece_at(Square(rook_sq))
+                    == Some(Piece {
+                        kind: PieceKind::Rook,
+                        color,
+                    });
+                if !king_there || !rook_there {
+                    return Err(error(format!(
+                        "castling right '{c}' needs the {} king on {} and a rook on {}",
+                        color.name(),
+                        Square(king_sq).name(8),
+                        Square(rook_sq).name(8)
+                    )));
+                }
+                self.castling |= right;
+            }
+        }
+        Ok(())
+    }
+
+    /// Reads the en passant field: `-`, or the square behind a pawn that just moved two.
+    fn read_en_passant(&mut self, field: &str) -> Result<(), RuleError> {
+        if field != "-" {
+            let sq = Board8x8::parse_square(field)
+                .ok_or_else(|| error(format!("en passant square '{field}' is not a square")))?;
+            let rank = match self.side {
+                Color::White => 5,
+                Color::Black => 2,
+            };
+            // Only a square on the sixth (third) rank has squares behind and in front of it to
+            // look at; any other is refused before they are computed.
+            let (behind, front) = match self.side {
+                Color::White => (sq.0.wrapping_sub(8), sq.0.wrapping_add(8)),
+                Color::Black => (sq.0.wrapping_add(8), sq.0.wrapping_sub(8)),
+            };
+            let pawn = Piece {
+                kind: PieceKind::Pawn,
+                color: self.side.flip(),
+            };
+            if Board8x8::rank_of(sq) != rank
+                || self.piece_at(Square(behind)) != Some(pawn)
+                || self.piece_at(sq).is_some()
+                || self.piece_at(Square(front)).is_some()
+            {
+                return Err(error(format!(
+                    "en passant square {} does not follow a double pawn push",
+                    field
+                )));
+            }
+            self.en_passant = sq.0;
+        } else {
+            self.en_passant = NO_SQUARE;
+        }
+        Ok(())
     }
 
     pub fn to_fen(&self) -> String {
