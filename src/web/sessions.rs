@@ -1,6 +1,6 @@
 //! The kinds of session a page can open, by the path of its WebSocket: `/ws/<kind>`.
 
-use super::session::Session;
+use super::session::{Outbox, PageSession, Session};
 use super::WebConfig;
 
 /// A new session of `kind`, or `None` when there is no such kind.
@@ -20,8 +20,11 @@ pub fn open(kind: &str, _config: &WebConfig) -> Option<Box<dyn Session>> {
 /// transport.
 struct Echo;
 
-impl Session for Echo {
-    fn message(&mut self, message: &serde_json::Value, out: &super::session::Outbox) {
+impl PageSession for Echo {
+    /// Any message at all.
+    type Request = serde_json::Value;
+
+    fn request(&mut self, message: serde_json::Value, out: &Outbox) {
         out.send(serde_json::json!({ "type": "echo", "message": message }));
     }
 }

@@ -151,7 +151,7 @@ fn run(mut session: Box<dyn Session>, inbox: mpsc::Receiver<String>, out: Outbox
         match inbox.recv_timeout(poll) {
             Ok(text) => match serde_json::from_str::<serde_json::Value>(&text) {
                 Ok(message) if message.get("type").is_some_and(|kind| kind.is_string()) => {
-                    session.message(&message, &out)
+                    session.message(message, &out)
                 }
                 Ok(_) => out.error("a message is a JSON object with a \"type\""),
                 Err(error) => out.error(format!("not JSON: {error}")),

@@ -3,7 +3,7 @@
 //! writes, and a session that outlives its page. Two sessions of the tests' own (`test-hold`,
 //! `test-spew`) wait on and report to the test through gates, so that nothing waits for a time.
 
-use super::session::{Outbox, Session};
+use super::session::{Outbox, PageSession, Session};
 use super::{PageLimits, WebConfig, WebServer};
 use serde_json::{json, Value};
 use std::collections::BTreeMap;
@@ -37,8 +37,10 @@ pub(super) fn session(kind: &str) -> Option<Box<dyn Session>> {
 /// `{"type":"hold","gate":G}`: says `holding`, then blocks its thread until G is released.
 struct Hold;
 
-impl Session for Hold {
-    fn message(&mut self, message: &Value, out: &Outbox) {
+impl PageSession for Hold {
+    type Request = Value;
+
+    fn request(&mut self, message: Value, out: &Outbox) {
         if message["type"] != "hold" {
             return out.send(json!({ "type": "seen" }));
         }
@@ -55,8 +57,10 @@ impl Session for Hold {
 /// tells G.
 struct Spew;
 
-impl Session for Spew {
-    fn message(&mut self, message: &Value, out: &Outbox) {
+impl PageSession for Spew {
+    type Request = Value;
+
+    fn request(&mut self, message: Value, out: &Outbox) {
         let count = message["count"].as_u64().unwrap_or(0);
         let pad = "x".repeat(message["bytes"].as_u64().unwrap_or(0) as usize);
         for index in 0..count {

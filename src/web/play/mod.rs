@@ -6,19 +6,21 @@
 mod clock;
 mod game;
 mod pgn;
+mod request;
 mod settings;
 
 #[cfg(test)]
 mod tests;
 
-use super::session::{Outbox, Session};
+use super::session::{Outbox, PageSession};
 use crate::engine::{
     BestMove, Engine, GoParams, OptionValue, Report, SideClock, SKILL_LEVEL, UCI_VARIANT,
 };
 use crate::rules::Color;
 use crate::search::Score;
 use game::PlayGame;
-use serde_json::{json, Value};
+use request::{NewGame, PlayRequest};
+use serde_json::json;
 use std::sync::mpsc::{self, Receiver, TryRecvError};
 use std::time::{Instant, SystemTime, UNIX_EPOCH};
 
@@ -55,13 +57,13 @@ impl PlaySession {
         self.search = None;
     }
 
-    fn new_game(&mut self, message: &Value, out: &Outbox) {
+    fn new_game(&mut self, request: &NewGame, out: &Outbox) {
         let random_bit = SystemTime::now()
             .duration_since(UNIX_EPOCH)
             .map_or(0, |d| d.subsec_nanos())
             & 1
             == 1;
-        let settings = match settings::parse(message, random_bit) {
+        let settings = match settings::parse(request, random_bit) {
             Ok(settings) => settings,
             Err(error) => return out.error(error),
         };
@@ -90,13 +92,7 @@ impl PlaySession {
         self.send_state(out);
     }
 
-    fn human_move(&mut self, message: &Value, out: &Outbox) {
-        let Some(text) = message.get("move").and_then(Value::as_str) else {
-            return out.error(format!(
-                "move: 'move' is {}; expected a move text such as \"e2e4\"",
-                message.get("move").unwrap_or(&Value::Null)
-            ));
-        };
+    fn human_move(&mut self, text: &str, out: &Outbox) {
         let Some(game) = &mut self.game else {
             return out.error("move: no game yet; start one with \"new\"");
         };
@@ -274,21 +270,20 @@ impl PlaySession {
     }
 }
 
-impl Session for PlaySession {
-    fn message(&mut self, message: &Value, out: &Outbox) {
-        match message["type"].as_str().unwrap_or_default() {
-            "new" => self.new_game(message, out),
-            "move" => self.human_move(message, out),
-            "takeback" => self.take_back(out),
-            "resign" => self.resign(out),
-            "pgn" => self.pgn(out),
-            "state" => match &self.game {
+impl PageSession for PlaySession {
+    type Request = PlayRequest;
+
+    fn request(&mut self, request: PlayRequest, out: &Outbox) {
+        match request {
+            PlayRequest::New(new_game) => self.new_game(&new_game, out),
+            PlayRequest::Move { text } => self.human_move(&text, out),
+            PlayRequest::Takeback => self.take_back(out),
+            PlayRequest::Resign => self.resign(out),
+            PlayRequest::Pgn => self.pgn(out),
+            PlayRequest::State => match &self.game {
                 Some(_) => self.send_state(out),
                 None => out.error("state: no game yet; start one with \"new\""),
             },
-            other => out.error(format!(
-                "unknown message type '{other}'; expected new, move, takeback, resign, pgn or state"
-            )),
         }
     }
 

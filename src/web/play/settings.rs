@@ -1,8 +1,8 @@
-//! The page's "new game" message, checked field by field.
+//! The page's "new game" request, checked field by field.
 
+use super::request::{GameName, NewGame, SideChoice};
 use crate::rules::registry::TurnGame;
 use crate::rules::Color;
-use serde_json::Value;
 use std::time::Duration;
 
 /// Longest game clock the page may ask for, in minutes.
@@ -27,58 +27,50 @@ pub struct Settings {
     pub movetime: Option<Duration>,
 }
 
-/// A number field: absent gives `default`; anything but a number in `range` is an error that
-/// names the field.
-fn number(message: &Value, field: &str, default: f64, min: f64, max: f64) -> Result<f64, String> {
-    match message.get(field) {
-        None | Some(Value::Null) => Ok(default),
-        Some(value) => match value.as_f64() {
-            Some(n) if n.is_finite() && (min..=max).contains(&n) => Ok(n),
-            _ => Err(format!(
-                "new: '{field}' is {value}; expected a number from {min} to {max}"
-            )),
-        },
+/// A number field: absent gives `default`; a number outside `range` is an error that names the
+/// field.
+fn number(
+    value: Option<f64>,
+    field: &str,
+    default: f64,
+    min: f64,
+    max: f64,
+) -> Result<f64, String> {
+    match value {
+        None => Ok(default),
+        Some(n) if n.is_finite() && (min..=max).contains(&n) => Ok(n),
+        Some(n) => Err(format!(
+            "new: '{field}' is {n}; expected a number from {min} to {max}"
+        )),
     }
 }
 
-/// Reads `{"type":"new", "game", "side", "minutes", "increment", "skill", "fen", "movetime"}`.
-/// `random_bit` picks the side for `"side":"random"`.
-pub fn parse(message: &Value, random_bit: bool) -> Result<Settings, String> {
-    let name = match message.get("game") {
-        None | Some(Value::Null) => "chess",
-        Some(Value::String(name)) => name.as_str(),
-        Some(other) => return Err(format!("new: 'game' is {other}; expected a game's name")),
+/// Checks a `new` request's ranges. `random_bit` picks the side for `"side":"random"`.
+pub fn parse(request: &NewGame, random_bit: bool) -> Result<Settings, String> {
+    let (game, game_name) = match request.game.unwrap_or(GameName::Chess) {
+        GameName::Chess => (TurnGame::Chess, "chess"),
+        GameName::Millennium => (TurnGame::Millennium, "millennium"),
+        GameName::Nichess => (TurnGame::Nichess, "nichess"),
     };
-    let (game, game_name) = match name {
-        "chess" => (TurnGame::Chess, "chess"),
-        "millennium" => (TurnGame::Millennium, "millennium"),
-        "nichess" => (TurnGame::Nichess, "nichess"),
-        _ => {
-            return Err(format!(
-                "new: no game '{name}' here; expected chess, millennium or nichess"
-            ))
-        }
+    let human = match request.side.unwrap_or(SideChoice::White) {
+        SideChoice::White => Color::White,
+        SideChoice::Black => Color::Black,
+        SideChoice::Random if random_bit => Color::Black,
+        SideChoice::Random => Color::White,
     };
-    let human = match message.get("side").and_then(Value::as_str) {
-        None if message.get("side").is_none_or(Value::is_null) => Color::White,
-        Some("white") => Color::White,
-        Some("black") => Color::Black,
-        Some("random") if random_bit => Color::Black,
-        Some("random") => Color::White,
-        _ => {
-            return Err(format!(
-                "new: 'side' is {}; expected \"white\", \"black\" or \"random\"",
-                message["side"]
-            ))
-        }
-    };
-    let minutes = number(message, "minutes", 5.0, 0.0, MAX_MINUTES)?;
+    let minutes = number(request.minutes, "minutes", 5.0, 0.0, MAX_MINUTES)?;
     if minutes <= 0.0 {
         return Err("new: 'minutes' is 0; a game needs some time on the clock".into());
     }
-    let increment = number(message, "increment", 0.0, 0.0, MAX_INCREMENT_SECONDS)?;
+    let increment = number(
+        request.increment,
+        "increment",
+        0.0,
+        0.0,
+        MAX_INCREMENT_SECONDS,
+    )?;
     let skill = number(
-        message,
+        request.skill,
         "skill",
         f64::from(MAX_SKILL),
         0.0,
@@ -89,22 +81,20 @@ pub fn parse(message: &Value, random_bit: bool) -> Result<Settings, String> {
             "new: 'skill' is {skill}; expected a whole number from 0 to 20"
         ));
     }
-    let fen = match message.get("fen") {
-        None | Some(Value::Null) => None,
-        Some(Value::String(fen)) if fen.trim().is_empty() => None,
-        Some(Value::String(fen)) => Some(fen.trim().to_string()),
-        Some(other) => return Err(format!("new: 'fen' is {other}; expected a FEN text")),
-    };
-    let movetime = match message.get("movetime") {
-        None | Some(Value::Null) => None,
-        Some(value) => match value.as_u64() {
-            Some(ms) if (1..=MAX_MOVETIME_MS).contains(&ms) => Some(Duration::from_millis(ms)),
-            _ => {
-                return Err(format!(
-                    "new: 'movetime' is {value}; expected milliseconds from 1 to {MAX_MOVETIME_MS}"
-                ))
-            }
-        },
+    let fen = request
+        .fen
+        .as_deref()
+        .map(str::trim)
+        .filter(|fen| !fen.is_empty())
+        .map(str::to_string);
+    let movetime = match request.movetime {
+        None => None,
+        Some(ms) if (1..=MAX_MOVETIME_MS).contains(&ms) => Some(Duration::from_millis(ms)),
+        Some(ms) => {
+            return Err(format!(
+                "new: 'movetime' is {ms}; expected milliseconds from 1 to {MAX_MOVETIME_MS}"
+            ))
+        }
     };
     Ok(Settings {
         game,
@@ -120,19 +110,32 @@ pub fn parse(message: &Value, random_bit: bool) -> Result<Settings, String> {
 
 #[cfg(test)]
 mod tests {
+    use super::super::request::PlayRequest;
     use super::*;
-    use serde_json::json;
+    use crate::web::session::decode;
+    use serde_json::{json, Value};
+
+    /// A `new` message as the session reads it: decoded, then checked.
+    fn settings_of(mut message: Value, random_bit: bool) -> Result<Settings, String> {
+        message["type"] = json!("new");
+        match decode::<PlayRequest>(message)? {
+            PlayRequest::New(request) => parse(&request, random_bit),
+            other => panic!("not a new game: {other:?}"),
+        }
+    }
 
     #[test]
     fn defaults_and_every_field() {
-        let plain = parse(&json!({"type": "new"}), false).unwrap();
+        let plain = settings_of(json!({}), false).unwrap();
         assert_eq!(plain.game, TurnGame::Chess);
         assert_eq!(plain.human, Color::White);
         assert_eq!(plain.base, Duration::from_secs(300));
         assert_eq!(plain.skill, 20);
-        let full = json!({"type": "new", "game": "nichess", "side": "random", "minutes": 0.5,
+        let nulls = json!({"game": null, "side": null, "fen": null, "movetime": null});
+        assert_eq!(settings_of(nulls, false).unwrap(), plain);
+        let full = json!({"game": "nichess", "side": "random", "minutes": 0.5,
             "increment": 2, "skill": 3, "fen": " 4k3/8/8/8/8/8/8/4K3 w - - 0 1 ", "movetime": 50});
-        let settings = parse(&full, true).unwrap();
+        let settings = settings_of(full, true).unwrap();
         assert_eq!(settings.game_name, "nichess");
         assert_eq!(settings.human, Color::Black);
         assert_eq!(settings.base, Duration::from_secs(30));
@@ -147,18 +150,23 @@ mod tests {
     #[test]
     fn bad_fields_are_named() {
         for (message, needle) in [
-            (json!({"game": "checkers"}), "no game 'checkers'"),
-            (json!({"game": 3}), "'game' is 3"),
-            (json!({"side": "red"}), "'side' is \"red\""),
+            (
+                json!({"game": "checkers"}),
+                "new: unknown variant `checkers`",
+            ),
+            (json!({"game": 3}), "new: invalid type: integer `3`"),
+            (json!({"side": "red"}), "new: unknown variant `red`"),
             (json!({"minutes": -1}), "'minutes' is -1"),
             (json!({"minutes": 0}), "'minutes' is 0"),
-            (json!({"minutes": "5"}), "'minutes' is \"5\""),
+            (json!({"minutes": "5"}), "new: invalid type: string \"5\""),
             (json!({"skill": 21}), "'skill' is 21"),
             (json!({"skill": 2.5}), "'skill' is 2.5"),
-            (json!({"fen": 7}), "'fen' is 7"),
+            (json!({"fen": 7}), "new: invalid type: integer `7`"),
             (json!({"movetime": 0}), "'movetime' is 0"),
+            (json!({"movetime": -5}), "new: invalid value: integer `-5`"),
+            (json!({"minute": 5}), "new: unknown field `minute`"),
         ] {
-            let error = parse(&message, false).unwrap_err();
+            let error = settings_of(message.clone(), false).unwrap_err();
             assert!(error.contains(needle), "{message}: {error}");
         }
     }

@@ -7,17 +7,18 @@
 //! happened and at least every [`HEARTBEAT_MS`]. The human's orders count at the ms the session
 //! reads them, like the wall-clock referee's. The messages are in docs/web-realtime.md.
 
+mod request;
 mod settings;
 #[cfg(test)]
 mod tests;
 mod view;
 
-use super::session::{Outbox, Session};
+use super::session::{Outbox, PageSession, Session};
 use crate::arena::clock::{GameClock, WallClock};
 use crate::arena::referee::realtime::RefereeGame;
 use crate::plan::RealtimePlayer;
 use crate::rules::realtime::{Ms, Order, Refusal};
-use serde_json::Value;
+use request::{RealtimeRequest, StartGame};
 use settings::Settings;
 use std::time::Duration;
 
@@ -82,8 +83,8 @@ impl RealtimeSession {
         }
     }
 
-    fn start(&mut self, message: &Value, out: &Outbox) {
-        let settings = match Settings::parse(message) {
+    fn start(&mut self, request: &StartGame, out: &Outbox) {
+        let settings = match Settings::parse(request) {
             Ok(settings) => settings,
             Err(error) => return out.error(format!("start: {error}")),
         };
@@ -161,6 +162,17 @@ impl Live {
         }
     }
 
+    /// The human resigns, unless the game is over already.
+    fn resign(&mut self, out: &Outbox) {
+        self.catch_up();
+        if self.game.outcome().is_some() {
+            let refusal = Refusal::GameOver;
+            return out.send(view::refused_message("resign", self.game.now(), &refusal));
+        }
+        let side = self.settings.human;
+        self.game.state.resign(side, &mut self.game.events);
+    }
+
     fn select(&mut self, square: &str, out: &Outbox) {
         let Some(square) = crate::board::Square::parse(square, 8, 8) else {
             return out.error(format!("select: '{square}' is not a square a1..h8"));
@@ -175,44 +187,29 @@ impl Live {
     }
 }
 
-/// A message's string field, or the error that names it.
-fn text_field<'a>(message: &'a Value, kind: &str, field: &str) -> Result<&'a str, String> {
-    message
-        .get(field)
-        .and_then(Value::as_str)
-        .ok_or_else(|| format!("{kind}: \"{field}\" must be a string"))
+impl RealtimeSession {
+    /// Does `act` on the game under way, or tells the page there is none.
+    fn with_game(&mut self, kind: &str, out: &Outbox, act: impl FnOnce(&mut Live)) {
+        match self.live.as_mut() {
+            Some(live) => act(live),
+            None => out.error(format!("{kind}: no game yet; send start first")),
+        }
+    }
 }
 
-impl Session for RealtimeSession {
-    fn message(&mut self, message: &Value, out: &Outbox) {
-        let kind = message.get("type").and_then(Value::as_str).unwrap_or("");
-        if kind == "start" {
-            return self.start(message, out);
-        }
-        let Some(live) = self.live.as_mut() else {
-            return out.error(format!("{kind}: no game yet; send start first"));
-        };
-        match kind {
-            "order" => match text_field(message, kind, "order") {
-                Ok(text) => live.order(text, out),
-                Err(error) => out.error(error),
-            },
-            "select" => match text_field(message, kind, "square") {
-                Ok(square) => live.select(square, out),
-                Err(error) => out.error(error),
-            },
-            "resign" => {
-                live.catch_up();
-                if live.game.outcome().is_some() {
-                    let refusal = Refusal::GameOver;
-                    return out.send(view::refused_message("resign", live.game.now(), &refusal));
-                }
-                let side = live.settings.human;
-                live.game.state.resign(side, &mut live.game.events);
+impl PageSession for RealtimeSession {
+    type Request = RealtimeRequest;
+
+    fn request(&mut self, request: RealtimeRequest, out: &Outbox) {
+        match request {
+            RealtimeRequest::Start(start) => self.start(&start, out),
+            RealtimeRequest::Order { order } => {
+                self.with_game("order", out, |live| live.order(&order, out))
             }
-            _ => out.error(format!(
-                "unknown message type \"{kind}\" (start, select, order, resign)"
-            )),
+            RealtimeRequest::Select { square } => {
+                self.with_game("select", out, |live| live.select(&square, out))
+            }
+            RealtimeRequest::Resign => self.with_game("resign", out, |live| live.resign(out)),
         }
     }
 

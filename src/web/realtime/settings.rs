@@ -1,6 +1,7 @@
 //! The `start` message of a realtime page: the human's side, the game's parameters and Roger's
 //! player, each checked, so that a bad field is an error that names it and no game starts.
 
+use super::request::{SideName, StartGame};
 use crate::plan::realtime::RealtimePlanner;
 use crate::plan::RealtimePlayer;
 use crate::players::realtime::{GreedyRealtimePlayer, RandomRealtimePlayer};
@@ -14,7 +15,8 @@ pub const DEFAULT_REACTION_MS: Ms = 200;
 pub const REACTION_RANGE: (Ms, Ms) = (20, 10_000);
 
 /// Who plays Roger's side.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Deserialize)]
+#[serde(rename_all = "lowercase")]
 pub enum Opponent {
     /// Roger's realtime planner.
     Roger,
@@ -25,8 +27,6 @@ pub enum Opponent {
 }
 
 impl Opponent {
-    const ALL: [Opponent; 3] = [Opponent::Roger, Opponent::Greedy, Opponent::Random];
-
     pub fn name(self) -> &'static str {
         match self {
             Opponent::Roger => "roger",
@@ -59,12 +59,10 @@ pub struct Settings {
 impl Settings {
     /// Reads a `start` message; every field may be left out (White, the rules' defaults, Roger's
     /// planner deciding every [`DEFAULT_REACTION_MS`]).
-    pub fn parse(message: &Value) -> Result<Settings, String> {
-        let human = match message.get("side") {
-            None | Some(Value::Null) => Color::White,
-            Some(Value::String(side)) if side == "white" => Color::White,
-            Some(Value::String(side)) if side == "black" => Color::Black,
-            Some(other) => return Err(format!("side {other} is not \"white\" or \"black\"")),
+    pub fn parse(request: &StartGame) -> Result<Settings, String> {
+        let human = match request.side {
+            None | Some(SideName::White) => Color::White,
+            Some(SideName::Black) => Color::Black,
         };
         let defaults = RealtimeParams::default();
         let mut values = [
@@ -72,8 +70,13 @@ impl Settings {
             defaults.delay_ticks,
             defaults.no_capture_draw_ticks,
         ];
-        for (parameter, value) in PARAMETERS.iter().zip(values.iter_mut()) {
-            if let Some(given) = number(message, parameter.name)? {
+        let given = [
+            request.tick_ms,
+            request.delay_ticks,
+            request.no_capture_draw_ticks,
+        ];
+        for ((parameter, value), given) in PARAMETERS.iter().zip(values.iter_mut()).zip(given) {
+            if let Some(given) = given {
                 if !(parameter.min..=parameter.max).contains(&(given as i64)) {
                     return Err(format!(
                         "{} {given} is outside {}..={}",
@@ -90,17 +93,8 @@ impl Settings {
             no_capture_draw_ticks: values[2],
         };
         params.validate()?;
-        let opponent = match message.get("opponent") {
-            None | Some(Value::Null) => Opponent::Roger,
-            Some(Value::String(name)) => Opponent::ALL
-                .into_iter()
-                .find(|opponent| opponent.name() == name)
-                .ok_or_else(|| {
-                    format!("opponent \"{name}\" is not \"roger\", \"greedy\" or \"random\"")
-                })?,
-            Some(other) => return Err(format!("opponent {other} is not a name")),
-        };
-        let reaction_ms = number(message, "reaction_ms")?.unwrap_or(DEFAULT_REACTION_MS);
+        let opponent = request.opponent.unwrap_or(Opponent::Roger);
+        let reaction_ms = request.reaction_ms.unwrap_or(DEFAULT_REACTION_MS);
         let (low, high) = REACTION_RANGE;
         if !(low..=high).contains(&reaction_ms) {
             return Err(format!(
@@ -131,16 +125,5 @@ impl Settings {
             "opponent": self.opponent.name(),
             "reaction_ms": self.reaction_ms,
         })
-    }
-}
-
-/// A field that must be a whole number when present.
-fn number(message: &Value, name: &str) -> Result<Option<u64>, String> {
-    match message.get(name) {
-        None | Some(Value::Null) => Ok(None),
-        Some(value) => value
-            .as_u64()
-            .map(Some)
-            .ok_or_else(|| format!("{name} {value} is not a whole number of at least 0")),
     }
 }

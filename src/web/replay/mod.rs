@@ -7,32 +7,37 @@ mod realtime;
 mod turn;
 mod world;
 
-use super::session::{Outbox, Session};
+use super::session::{Outbox, PageSession};
 use crate::arena::record::ArenaReport;
 use crate::arena::referee::SessionRecord;
+use serde::Deserialize;
 use serde_json::{json, Value};
 
-/// The replay session: `{"type":"open","name":...,"text":...}` is answered by `replay`.
+/// The replay session: `open` is answered by `replay`.
 #[derive(Default)]
 pub struct ReplaySession;
 
-impl Session for ReplaySession {
-    fn message(&mut self, message: &Value, out: &Outbox) {
-        match message["type"].as_str() {
-            Some("open") => {
-                let name = message["name"].as_str().unwrap_or("file");
-                let Some(text) = message["text"].as_str() else {
-                    return out.error("open: \"text\" (the file's content) is missing");
-                };
-                match read(text) {
-                    Ok(games) => {
-                        out.send(json!({ "type": "replay", "name": name, "games": games }))
-                    }
-                    Err(error) => out.error(format!("{name}: {error}")),
-                }
-            }
-            Some(other) => out.error(format!("unknown message type '{other}' (expected open)")),
-            None => {}
+/// What the replay page sends.
+#[derive(Clone, Debug, PartialEq, Eq, Deserialize)]
+#[serde(tag = "type", rename_all = "snake_case")]
+pub enum ReplayRequest {
+    /// A file's text, and its name for the page to show (`file` when left out).
+    Open {
+        #[serde(default)]
+        name: Option<String>,
+        text: String,
+    },
+}
+
+impl PageSession for ReplaySession {
+    type Request = ReplayRequest;
+
+    fn request(&mut self, request: ReplayRequest, out: &Outbox) {
+        let ReplayRequest::Open { name, text } = request;
+        let name = name.as_deref().unwrap_or("file");
+        match read(&text) {
+            Ok(games) => out.send(json!({ "type": "replay", "name": name, "games": games })),
+            Err(error) => out.error(format!("{name}: {error}")),
         }
     }
 }
