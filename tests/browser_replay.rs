@@ -179,8 +179,9 @@ fn a_realtime_timeline_replays_pieces_in_flight_and_their_delays() {
         "const r = window.rogerReplay; const board = document.querySelector('#view svg'); \
          const from = board.querySelector(`[data-square=\"${arguments[0]}\"]`).getBBox(); \
          const to = board.querySelector(`[data-square=\"${arguments[1]}\"]`).getBBox(); \
-         const loose = [...board.querySelectorAll('[data-at=\"\"] text')].map(t => \
-           ({x: Number(t.getAttribute('x')), y: Number(t.getAttribute('y'))})); \
+         const loose = [...board.querySelectorAll('[data-at=\"\"]')].map(g => { \
+           const m = g.transform.baseVal.consolidate().matrix; const t = g.querySelector('text'); \
+           return {x: m.e + Number(t.getAttribute('x')), y: m.f + Number(t.getAttribute('y'))}; }); \
          return {from: [from.x + from.width / 2, from.y + from.height / 2], \
                  to: [to.x + to.width / 2, to.y + to.height / 2], loose, index: r.index};",
         json!([moving["from"], moving["to"]]),

@@ -13,8 +13,8 @@ use super::record::{
 use super::referee::world::stats::seats_text;
 use super::referee::{referee_for, SessionRecord};
 use super::report::{encounter_stats, Summary};
-use super::schedule::{schedule, shard, ScheduleSettings};
-use super::stats::{elo_trinomial, SprtDecision};
+use super::schedule::{schedule, shard, ScheduleSettings, ScheduledGame};
+use super::stats::{elo_trinomial, Sprt, SprtDecision};
 use std::collections::HashMap;
 use std::fmt::Write as _;
 use std::fs::File;
@@ -185,13 +185,10 @@ impl Progress {
     }
 }
 
-/// Runs the tournament the settings describe.
-pub fn run(mut settings: ArenaSettings) -> Result<RunOutcome, String> {
-    let log = settings
-        .log
-        .as_deref()
-        .map(TrafficLog::create)
-        .transpose()?;
+/// Every game of the schedule, and this run's share of them (all of them without `--shard`).
+fn games_to_play(
+    settings: &ArenaSettings,
+) -> Result<(Vec<ScheduledGame>, Vec<ScheduledGame>), String> {
     let book = match &settings.book {
         Some(book) => load_book(book, &settings.variant)?,
         None => Vec::new(),
@@ -215,6 +212,63 @@ pub fn run(mut settings: ArenaSettings) -> Result<RunOutcome, String> {
         Some((index, count)) => shard(&all_games, index, count),
         None => all_games.clone(),
     };
+    Ok((all_games, games))
+}
+
+/// The run's first line: how many games of what, between whom.
+fn print_heading(settings: &ArenaSettings, names: &[String], games: usize, all_games: usize) {
+    println!(
+        "{} games of {} ({}), seed {}{}, concurrency {}",
+        games,
+        settings.variant,
+        names.join(", "),
+        settings.seed,
+        settings
+            .shard
+            .map(|(i, n)| format!(", share {i}/{n} of {all_games} games"))
+            .unwrap_or_default(),
+        settings.concurrency
+    );
+}
+
+/// The SPRT's decision on the games so far, once it has one. An SPRT stops a whole match; a
+/// share plays all its games and leaves the decision to the merged result.
+fn sprt_verdict(settings: &ArenaSettings, finished: &[FinishedGame]) -> Option<String> {
+    let (Some((sprt, _)), None) = (&settings.sprt, settings.shard) else {
+        return None;
+    };
+    let stats = encounter_stats(finished, 0, 1);
+    match sprt.decision(&stats.pentanomial) {
+        SprtDecision::Continue => None,
+        SprtDecision::AcceptH0 => Some("H0 accepted".to_string()),
+        _ => Some("H1 accepted".to_string()),
+    }
+}
+
+/// The standings, after a word on an interruption or the SPRT's decision.
+fn print_ending(report: &ArenaReport, sprt: Option<&Sprt>, planned: usize) {
+    let summary = Summary::new(report, sprt);
+    println!();
+    if report.interrupted {
+        println!(
+            "Interrupted after {} of {planned} games.",
+            report.games.len(),
+        );
+    }
+    if let Some(decision) = &report.sprt_decision {
+        println!("SPRT: {decision} after {} games.", report.games.len());
+    }
+    print!("{}", summary.text());
+}
+
+/// Runs the tournament the settings describe.
+pub fn run(mut settings: ArenaSettings) -> Result<RunOutcome, String> {
+    let log = settings
+        .log
+        .as_deref()
+        .map(TrafficLog::create)
+        .transpose()?;
+    let (all_games, games) = games_to_play(&settings)?;
     let mut pgn = settings
         .pgnout
         .as_deref()
@@ -226,18 +280,7 @@ pub fn run(mut settings: ArenaSettings) -> Result<RunOutcome, String> {
     check_engines(&mut settings, &log)?;
     let record = SettingsRecord::new(&settings);
     let names: Vec<String> = settings.engines.iter().map(|e| e.name.clone()).collect();
-    println!(
-        "{} games of {} ({}), seed {}{}, concurrency {}",
-        games.len(),
-        settings.variant,
-        names.join(", "),
-        settings.seed,
-        settings
-            .shard
-            .map(|(i, n)| format!(", share {i}/{n} of {} games", all_games.len()))
-            .unwrap_or_default(),
-        settings.concurrency
-    );
+    print_heading(&settings, &names, games.len(), all_games.len());
     install_interrupt_handler();
 
     let referee = referee_for(settings.referee.clone())?;
@@ -273,16 +316,9 @@ pub fn run(mut settings: ArenaSettings) -> Result<RunOutcome, String> {
         }
         finished.push(game);
         progress.game(finished.last().expect("just pushed"), &finished, &settings);
-        // An SPRT stops a whole match; a share plays all its games and leaves the decision
-        // to the merged result.
-        if let (Some((sprt, _)), None) = (&settings.sprt, settings.shard) {
-            let stats = encounter_stats(&finished, 0, 1);
-            let decision = sprt.decision(&stats.pentanomial);
-            if decision != SprtDecision::Continue && sprt_decision.is_none() {
-                sprt_decision = Some(match decision {
-                    SprtDecision::AcceptH0 => "H0 accepted".to_string(),
-                    _ => "H1 accepted".to_string(),
-                });
+        if sprt_decision.is_none() {
+            sprt_decision = sprt_verdict(&settings, &finished);
+            if sprt_decision.is_some() {
                 stop.store(true, Ordering::SeqCst);
             }
         }
@@ -306,19 +342,7 @@ pub fn run(mut settings: ArenaSettings) -> Result<RunOutcome, String> {
     if let Some(path) = &settings.json {
         report.write_json(path, sprt)?;
     }
-    let summary = Summary::new(&report, sprt);
-    println!();
-    if interrupted {
-        println!(
-            "Interrupted after {} of {} games.",
-            report.games.len(),
-            games.len()
-        );
-    }
-    if let Some(decision) = &sprt_decision {
-        println!("SPRT: {decision} after {} games.", report.games.len());
-    }
-    print!("{}", summary.text());
+    print_ending(&report, sprt, games.len());
     Ok(RunOutcome {
         report,
         interrupted,

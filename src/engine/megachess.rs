@@ -6,7 +6,7 @@
 //! it is handed on: a move the rules refuse is dropped, never given.
 
 use super::deadline::{lock, DeadlineWorker, Delivery, Ending, Limit};
-use super::{Activity, EngineError};
+use super::{Activity, EngineError, OptionRemark};
 use crate::options::{
     check_value, parameter_specs, variant_option, OptionSpec, OptionValue, UCI_VARIANT,
 };
@@ -210,7 +210,7 @@ impl MegachessEngine {
         &mut self,
         name: &str,
         value: OptionValue,
-    ) -> Result<Option<String>, EngineError> {
+    ) -> Result<Option<OptionRemark>, EngineError> {
         let (name, value) = check_value(&self.option_specs(), name, value)?;
         if name == UCI_VARIANT {
             self.stop();
@@ -228,7 +228,11 @@ impl MegachessEngine {
         Ok(None)
     }
 
-    fn set_parameter(&mut self, name: &str, value: i64) -> Result<Option<String>, EngineError> {
+    fn set_parameter(
+        &mut self,
+        name: &str,
+        value: i64,
+    ) -> Result<Option<OptionRemark>, EngineError> {
         let mut params = self.params;
         params.set(name, value).map_err(EngineError::Setting)?;
         params.validate().map_err(EngineError::Setting)?;
@@ -242,10 +246,11 @@ impl MegachessEngine {
                 self.told = Some(told);
                 Ok(None)
             }
-            Err(error) => Ok(Some(format!(
-                "{name} {value}: the last world does not read under it ({error}), so it is \
-                 forgotten; send a new 'position megachess ...'"
-            ))),
+            Err(why) => Ok(Some(OptionRemark::WorldForgotten {
+                name: name.to_string(),
+                value,
+                why,
+            })),
         }
     }
 

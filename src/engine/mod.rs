@@ -13,6 +13,7 @@ mod go;
 pub mod megachess;
 mod options;
 pub mod realtime;
+mod remark;
 mod worker;
 
 pub use crate::options::{
@@ -22,6 +23,7 @@ pub use crate::options::{
 pub use error::{Activity, EngineError};
 pub use go::{GoParams, SideClock};
 pub use options::option_specs as turn_option_specs;
+pub use remark::OptionRemark;
 pub use worker::{BestMove, Report};
 
 use crate::rules::registry::{self, dispatch, AnyGame};
@@ -107,7 +109,7 @@ impl Engine {
         &mut self,
         name: &str,
         value: OptionValue,
-    ) -> Result<Option<String>, EngineError> {
+    ) -> Result<Option<OptionRemark>, EngineError> {
         let specs = self.option_specs();
         let (name, value) = check_value(&specs, name, value)?;
         self.stop();
@@ -128,10 +130,10 @@ impl Engine {
                 self.options.threads = threads as usize;
                 let cores = available_cores();
                 if self.options.threads > cores {
-                    return Ok(Some(format!(
-                        "Threads {threads}: this machine has {cores} cores, so {cores} threads \
-                         will search"
-                    )));
+                    return Ok(Some(OptionRemark::ThreadsCapped {
+                        asked: threads,
+                        cores,
+                    }));
                 }
             }
             (options::MULTI_PV, OptionValue::Spin(lines)) => self.options.multipv = lines as usize,
@@ -172,7 +174,10 @@ impl Engine {
                 // Scores stored under one evaluation mislead the other.
                 self.tt_write().clear();
                 self.memory.clear();
-                return Ok(Some(format!("EvalFile {path}: {said}")));
+                return Ok(Some(OptionRemark::EvalFile {
+                    path,
+                    network: said,
+                }));
             }
             (UCI_VARIANT, OptionValue::Combo(variant)) => {
                 if variant != self.variant() {
@@ -182,7 +187,7 @@ impl Engine {
                     self.tt_write().clear();
                     self.memory.clear();
                     // The GUI learns the board's size and start position from this line.
-                    return Ok(Some(self.game.board_info()));
+                    return Ok(Some(OptionRemark::Variant(self.game.board_info())));
                 }
             }
             (name, _) => {

@@ -112,8 +112,11 @@ fn eval_file_loads_a_network_for_its_game_and_keeps_the_last_on_a_refusal() {
         .set_option("EvalFile", OptionValue::Text(path.into()))
         .unwrap()
         .unwrap();
+    let OptionRemark::EvalFile { network, .. } = &said else {
+        panic!("not an EvalFile remark: {said:?}");
+    };
     assert!(
-        said.contains("a chess network, 768x128 (CReLU, a correction)"),
+        network.contains("a chess network, 768x128 (CReLU, a correction)"),
         "{said}"
     );
     assert_eq!(fixed_search(&mut engine), before);
@@ -132,7 +135,11 @@ fn eval_file_loads_a_network_for_its_game_and_keeps_the_last_on_a_refusal() {
         "EvalFile",
         OptionValue::Text(zero_path.to_str().unwrap().into()),
     );
-    assert!(said.unwrap().unwrap().contains("768x32 (SCReLU"));
+    assert!(said
+        .unwrap()
+        .unwrap()
+        .to_string()
+        .contains("768x32 (SCReLU"));
     let with_zero = fixed_search(&mut engine);
     assert_ne!(with_zero, before);
     // ... into the hand-set evaluation's, since a zero correction is none.
@@ -157,7 +164,10 @@ fn eval_file_loads_a_network_for_its_game_and_keeps_the_last_on_a_refusal() {
         .set_option("EvalFile", OptionValue::Text("<embedded>".into()))
         .unwrap()
         .unwrap();
-    assert_eq!(said, "EvalFile <embedded>: the built-in networks");
+    assert_eq!(
+        said.to_string(),
+        "EvalFile <embedded>: the built-in networks"
+    );
     assert_eq!(fixed_search(&mut engine), before);
     std::fs::remove_dir_all(&dir).unwrap();
 }
@@ -172,7 +182,11 @@ fn threads_past_the_core_count_are_not_started() {
     assert_eq!(engine.search_threads(), cores.min(256));
     if cores < 256 {
         let remark = remark.expect("the cap is announced");
-        assert!(remark.contains(&format!("{cores} cores")), "{remark}");
+        assert_eq!(remark, OptionRemark::ThreadsCapped { asked: 256, cores });
+        assert!(
+            remark.to_string().contains(&format!("{cores} cores")),
+            "{remark}"
+        );
     }
     assert_eq!(
         engine.set_option("Threads", OptionValue::Spin(1)).unwrap(),

@@ -233,24 +233,61 @@ fn chebyshev(a: Square, b: Square) -> i32 {
 }
 
 /// The terms one side scores on its own: material, placement, mobility, pawn structure; and
-/// its attacks.
+/// its attacks. Each part is a helper of its own, inlined back into this one.
 #[inline(always)]
 fn side_terms<T: Tracer>(pos: &Chess, us: Color, w: &ChessWeights, t: &mut T) -> SideScore {
+    let b = Board8x8::tables();
+    let them = us.flip();
+    let sign = sign_of(us);
+    let mut score = SideScore::default();
+    let pawns = pos.pieces(us, PieceKind::Pawn);
+    let their_pawns = pos.pieces(them, PieceKind::Pawn);
+    score.pawn_attacks = pawn_attacks(pawns, us);
+    score.attacks = score.pawn_attacks | b.king[pos.king_square(us).index()];
+    piece_terms(pos, us, w, t, &mut score);
+    outpost_terms(pos, us, w, t, &mut score);
+    pawn_terms(pos, us, w, t, &mut score);
+    if pos.pieces(us, PieceKind::Bishop).more_than_one() {
+        score.mg += w.bishop_pair_mg;
+        score.eg += w.bishop_pair_eg;
+        t.mg(at!(bishop_pair_mg), sign);
+        t.eg(at!(bishop_pair_eg), sign);
+    }
+    rook_file_terms(pos, us, w, t, &mut score);
+    // The king's shelter and the enemy's storm, at the king's square or, while it may still
+    // castle, at a castling square if that shelters it better.
+    let (shelter_mg, shelter_eg) = best_shelter(pos, us, w, t);
+    score.mg += shelter_mg;
+    score.eg += shelter_eg;
+    let all_pawns = pawns | their_pawns;
+    if all_pawns & king_flank(king_file(pos.king_square(us))) == 0 {
+        score.mg += w.pawnless_flank_mg;
+        score.eg += w.pawnless_flank_eg;
+        t.mg(at!(pawnless_flank_mg), sign);
+        t.eg(at!(pawnless_flank_eg), sign);
+    }
+    score
+}
+
+/// Material, placement and mobility of every piece, its attacks and its pressure on the
+/// enemy king's zone.
+#[inline(always)]
+fn piece_terms<T: Tracer>(
+    pos: &Chess,
+    us: Color,
+    w: &ChessWeights,
+    t: &mut T,
+    score: &mut SideScore,
+) {
     let b = Board8x8::tables();
     let m = magics();
     let them = us.flip();
     let occupied = pos.occupied();
     let own = pos.color_bb(us);
     let sign = sign_of(us);
-    let mut score = SideScore::default();
-    let pawns = pos.pieces(us, PieceKind::Pawn);
-    let their_pawns = pos.pieces(them, PieceKind::Pawn);
-    let their_pawn_attacks = pawn_attacks(their_pawns, them);
+    let their_pawn_attacks = pawn_attacks(pos.pieces(them, PieceKind::Pawn), them);
     let their_king = pos.king_square(them);
     let zone = b.king[their_king.index()] | (1u64 << their_king.0);
-    score.pawn_attacks = pawn_attacks(pawns, us);
-    score.attacks = score.pawn_attacks | b.king[pos.king_square(us).index()];
-
     for kind in PieceKind::ALL {
         let k = kind.index();
         for sq in pos.pieces(us, kind).squares() {
@@ -286,8 +323,19 @@ fn side_terms<T: Tracer>(pos: &Chess, us: Color, w: &ChessWeights, t: &mut T) ->
             }
         }
     }
+}
 
-    // Knight outposts: on the enemy's half, pawn-defended, out of reach of enemy pawns.
+/// Knight outposts: on the enemy's half, pawn-defended, out of reach of enemy pawns.
+#[inline(always)]
+fn outpost_terms<T: Tracer>(
+    pos: &Chess,
+    us: Color,
+    w: &ChessWeights,
+    t: &mut T,
+    score: &mut SideScore,
+) {
+    let their_pawns = pos.pieces(us.flip(), PieceKind::Pawn);
+    let sign = sign_of(us);
     for sq in pos.pieces(us, PieceKind::Knight).squares() {
         let rank = relative(sq, us) / 8;
         if (3..=5).contains(&rank)
@@ -300,8 +348,24 @@ fn side_terms<T: Tracer>(pos: &Chess, us: Color, w: &ChessWeights, t: &mut T) ->
             t.eg(at!(outpost_eg), sign);
         }
     }
+}
 
-    // Pawn structure.
+/// Pawn structure: isolated, backward, connected, passed (and blocked, and its distance to
+/// both kings) and doubled pawns.
+#[inline(always)]
+fn pawn_terms<T: Tracer>(
+    pos: &Chess,
+    us: Color,
+    w: &ChessWeights,
+    t: &mut T,
+    score: &mut SideScore,
+) {
+    let b = Board8x8::tables();
+    let occupied = pos.occupied();
+    let sign = sign_of(us);
+    let pawns = pos.pieces(us, PieceKind::Pawn);
+    let their_pawns = pos.pieces(us.flip(), PieceKind::Pawn);
+    let their_king = pos.king_square(us.flip());
     for sq in pawns.squares() {
         let file = sq.0 & 7;
         let rank = relative(sq, us) / 8;
@@ -356,13 +420,20 @@ fn side_terms<T: Tracer>(pos: &Chess, us: Color, w: &ChessWeights, t: &mut T) ->
             t.eg(at!(doubled_eg), sign * (on_file - 1) as f32);
         }
     }
-    if pos.pieces(us, PieceKind::Bishop).more_than_one() {
-        score.mg += w.bishop_pair_mg;
-        score.eg += w.bishop_pair_eg;
-        t.mg(at!(bishop_pair_mg), sign);
-        t.eg(at!(bishop_pair_eg), sign);
-    }
-    // Rooks on open and half-open files.
+}
+
+/// Rooks on open and half-open files.
+#[inline(always)]
+fn rook_file_terms<T: Tracer>(
+    pos: &Chess,
+    us: Color,
+    w: &ChessWeights,
+    t: &mut T,
+    score: &mut SideScore,
+) {
+    let sign = sign_of(us);
+    let pawns = pos.pieces(us, PieceKind::Pawn);
+    let their_pawns = pos.pieces(us.flip(), PieceKind::Pawn);
     for sq in pos.pieces(us, PieceKind::Rook).squares() {
         let file = file_mask(sq.0 & 7);
         if (file & pawns).is_empty() {
@@ -375,19 +446,6 @@ fn side_terms<T: Tracer>(pos: &Chess, us: Color, w: &ChessWeights, t: &mut T) ->
             }
         }
     }
-    // The king's shelter and the enemy's storm, at the king's square or, while it may still
-    // castle, at a castling square if that shelters it better.
-    let (shelter_mg, shelter_eg) = best_shelter(pos, us, w, t);
-    score.mg += shelter_mg;
-    score.eg += shelter_eg;
-    let all_pawns = pawns | their_pawns;
-    if all_pawns & king_flank(king_file(pos.king_square(us))) == 0 {
-        score.mg += w.pawnless_flank_mg;
-        score.eg += w.pawnless_flank_eg;
-        t.mg(at!(pawnless_flank_mg), sign);
-        t.eg(at!(pawnless_flank_eg), sign);
-    }
-    score
 }
 
 /// The terms that need both sides' attacks: `us`'s threats against the enemy's pieces, and

@@ -88,6 +88,8 @@ struct SideScore {
     zone_pressure: [i32; 2],
 }
 
+/// The terms one side scores on its own, and its attacks. Each part is a helper of its own,
+/// inlined back into this one.
 #[inline(always)]
 fn side_terms<T: Tracer>(
     pos: &Millennium,
@@ -98,12 +100,9 @@ fn side_terms<T: Tracer>(
     let t = Board15x8::tables();
     let sign = sign_of(us);
     let them = us.flip();
-    let occupied = pos.occupied();
-    let own = pos.color_bb(us);
     let mut score = SideScore::default();
     let pawns = pos.pieces(us, PieceKind::Pawn);
     let their_pawns = pos.pieces(them, PieceKind::Pawn);
-    let their_pawn_attacks = pawn_attacks(their_pawns, them);
     let zones: [u128; 2] = {
         let mut kings = pos.kings(them).squares();
         let zone = |k: Option<Square>| k.map_or(0, |k| t.king[k.index()] | (1u128 << k.0));
@@ -125,6 +124,51 @@ fn side_terms<T: Tracer>(
         tr.mg(at!(pst_mg) + r, sign);
         tr.eg(at!(pst_eg) + r, sign);
     }
+    piece_terms(pos, us, w, tr, zones, &mut score);
+    pawn_terms(pos, us, w, tr, &mut score);
+    // Bishops on both colours.
+    const DARK: u128 = dark_squares();
+    let bishops = pos.pieces(us, PieceKind::Bishop);
+    if (bishops & DARK).any() && (bishops & !DARK).any() {
+        score.mg += w.bishop_pair_mg;
+        score.eg += w.bishop_pair_eg;
+        tr.mg(at!(bishop_pair_mg), sign);
+        tr.eg(at!(bishop_pair_eg), sign);
+    }
+    // Rooks on open and half-open files.
+    let files = file_set(pawns);
+    let their_files = file_set(their_pawns);
+    for sq in pos.pieces(us, PieceKind::Rook).squares() {
+        let file = 1u32 << (sq.index() % FILES);
+        if files & file == 0 {
+            if their_files & file == 0 {
+                score.mg += w.rook_open_mg;
+                tr.mg(at!(rook_open_mg), sign);
+            } else {
+                score.mg += w.rook_half_open_mg;
+                tr.mg(at!(rook_half_open_mg), sign);
+            }
+        }
+    }
+    score
+}
+
+/// Material, placement and mobility of every piece but the pawns, its attacks and its
+/// pressure on each enemy king's zone.
+#[inline(always)]
+fn piece_terms<T: Tracer>(
+    pos: &Millennium,
+    us: Color,
+    w: &MillenniumWeights,
+    tr: &mut T,
+    zones: [u128; 2],
+    score: &mut SideScore,
+) {
+    let sign = sign_of(us);
+    let them = us.flip();
+    let occupied = pos.occupied();
+    let own = pos.color_bb(us);
+    let their_pawn_attacks = pawn_attacks(pos.pieces(them, PieceKind::Pawn), them);
     for kind in &PieceKind::ALL[1..] {
         let k = kind.index();
         for sq in pos.pieces(us, *kind).squares() {
@@ -159,8 +203,22 @@ fn side_terms<T: Tracer>(
             }
         }
     }
+}
 
-    // Pawn structure: isolated and doubled pawns by the files they stand on.
+/// Pawn structure (isolated and doubled pawns by the files they stand on) and passed pawns,
+/// worth what the pool can give back.
+#[inline(always)]
+fn pawn_terms<T: Tracer>(
+    pos: &Millennium,
+    us: Color,
+    w: &MillenniumWeights,
+    tr: &mut T,
+    score: &mut SideScore,
+) {
+    let sign = sign_of(us);
+    let them = us.flip();
+    let pawns = pos.pieces(us, PieceKind::Pawn);
+    let their_pawns = pos.pieces(them, PieceKind::Pawn);
     let files = file_set(pawns);
     let neighbour_files = ((files << 1) | (files >> 1)) & ALL_FILES;
     let isolated = (pawns & spread_files(!neighbour_files & ALL_FILES)).count() as i32;
@@ -174,7 +232,6 @@ fn side_terms<T: Tracer>(
     tr.mg(at!(doubled_mg), sign * doubled as f32);
     tr.eg(at!(doubled_eg), sign * doubled as f32);
 
-    // Passed pawns are worth what the pool can give back.
     let best_reinstated = POOL_KINDS
         .iter()
         .rev()
@@ -198,31 +255,6 @@ fn side_terms<T: Tracer>(
             }
         }
     }
-
-    // Bishops on both colours.
-    const DARK: u128 = dark_squares();
-    let bishops = pos.pieces(us, PieceKind::Bishop);
-    if (bishops & DARK).any() && (bishops & !DARK).any() {
-        score.mg += w.bishop_pair_mg;
-        score.eg += w.bishop_pair_eg;
-        tr.mg(at!(bishop_pair_mg), sign);
-        tr.eg(at!(bishop_pair_eg), sign);
-    }
-    // Rooks on open and half-open files.
-    let their_files = file_set(their_pawns);
-    for sq in pos.pieces(us, PieceKind::Rook).squares() {
-        let file = 1u32 << (sq.index() % FILES);
-        if files & file == 0 {
-            if their_files & file == 0 {
-                score.mg += w.rook_open_mg;
-                tr.mg(at!(rook_open_mg), sign);
-            } else {
-                score.mg += w.rook_half_open_mg;
-                tr.mg(at!(rook_half_open_mg), sign);
-            }
-        }
-    }
-    score
 }
 
 const ALL_FILES: u32 = (1 << FILES) - 1;

@@ -27,7 +27,7 @@ pub const ASSETS: &[Asset] = &[
     asset!("replay.html"),
     asset!("replay.css"),
     asset!("replay.js"),
-    asset!("replay-board.js"),
+    asset!("board-grid.js"),
     asset!("realtime.html"),
     asset!("realtime.js"),
     asset!("play.html"),

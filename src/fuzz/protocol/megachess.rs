@@ -301,158 +301,219 @@ pub fn played_world(rng: &mut Rng, params: &MegachessParams) -> Told {
 /// A world line broken so that protocol.md refuses it, and what was broken. Leading zeros in
 /// a square (4b) and a `turn` above [`MAX_TURN`] (4c) are refused as issue 26 settled.
 pub fn corrupt_world(told: &Told, rng: &mut Rng) -> (String, &'static str) {
-    let words: Vec<String> = told.text.split(' ').map(str::to_string).collect();
-    let at = |key: &str| words.iter().position(|w| w == key);
-    let pieces_at = at("pieces").unwrap_or(words.len());
-    let players_at = at("players").unwrap_or(0);
-    let size_w: u64 = words.get(1).and_then(|w| w.parse().ok()).unwrap_or(1);
-    let size_h: u64 = words.get(2).and_then(|w| w.parse().ok()).unwrap_or(1);
-    let piece_words: Vec<usize> = (pieces_at + 1..words.len()).collect();
-    let ids: Vec<u64> = words[players_at + 1..pieces_at]
-        .iter()
-        .filter_map(|w| w.split(':').next()?.parse().ok())
-        .collect();
-    let first_id = ids.first().copied().unwrap_or(1);
-    let free_id = (1..).find(|id| !ids.contains(id)).unwrap_or(7);
-    let mut own = words.clone();
-    let replace = |own: &mut Vec<String>, index: usize, with: String| own[index] = with;
-    let add = |own: &mut Vec<String>, token: String| own.push(token);
-    let join = |own: Vec<String>| own.join(" ");
+    let world = WorldWords::read(&told.text);
     for _ in 0..8 {
-        match rng.index(16) {
-            0 if !piece_words.is_empty() => {
-                let index = *pick(rng, &piece_words);
-                let square = square_of(&words[index]);
-                add(&mut own, format!("0P{square}"));
-                return (join(own), "world: two pieces on one square");
-            }
-            1 => {
-                let square = match rng.index(2) {
-                    0 => format!("{size_w},0"),
-                    _ => format!("0,{size_h}"),
-                };
-                add(&mut own, format!("{first_id}P{square}"));
-                return (join(own), "world: a square off the board");
-            }
-            2 => {
-                add(&mut own, format!("{free_id}N0,0"));
-                return (join(own), "world: an owner not among the players");
-            }
-            3 => {
-                let bad = match rng.index(5) {
-                    0 => "0:a".to_string(),
-                    1 => format!("{first_id}:m"),
-                    2 => format!("{free_id}:x"),
-                    3 => format!("{free_id}"),
-                    _ => format!("{free_id}:am"),
-                };
-                own.insert(pieces_at, bad);
-                return (join(own), "world: a bad player");
-            }
-            4 => {
-                if let Some(m) = at("me") {
-                    replace(&mut own, m + 1, free_id.to_string());
-                    return (join(own), "world: me not among the players");
-                }
-            }
-            5 => {
-                if let Some(t) = at("turn") {
-                    replace(&mut own, t + 1, "0".into());
-                    return (join(own), "world: turn 0");
-                }
-            }
-            6 => {
-                add(&mut own, format!("{first_id}K0,0"));
-                add(&mut own, format!("{first_id}K0,1"));
-                return (join(own), "world: a second king");
-            }
-            7 => {
-                add(&mut own, "0K0,0".into());
-                return (join(own), "world: a neutral king");
-            }
-            8 => {
-                let token = match rng.index(5) {
-                    0 => format!("{first_id}P0,0/0"),
-                    1 => format!("{first_id}P0,0/99999999"),
-                    2 => "0P0,0/1".to_string(),
-                    3 => format!("{first_id}K0,0/1"),
-                    _ => format!("{first_id}P0,0/x"),
-                };
-                add(&mut own, token);
-                return (join(own), "world: a bad life");
-            }
-            9 => {
-                let token = match rng.index(5) {
-                    0 => format!("{first_id}R0,0.o"),
-                    1 => format!("{first_id}P0,0.mm"),
-                    2 => format!("{first_id}P0,0."),
-                    3 => format!("{first_id}P0,0.x"),
-                    _ => format!("{first_id}X0,0"),
-                };
-                add(&mut own, token);
-                return (join(own), "world: a bad piece");
-            }
-            10 => {
-                let (w, h) = match rng.index(3) {
-                    0 => ("0".to_string(), size_h.to_string()),
-                    1 => (size_w.to_string(), (MAX_SIDE as u64 + 1).to_string()),
-                    _ => ("-1".to_string(), size_h.to_string()),
-                };
-                replace(&mut own, 1, w);
-                replace(&mut own, 2, h);
-                return (join(own), "world: a bad size");
-            }
-            11 => {
-                let key = *pick(rng, &["size", "turn", "me", "players", "pieces"]);
-                if let Some(k) = at(key) {
-                    own.remove(k);
-                    return (join(own), "world: a keyword missing");
-                }
-            }
-            12 if !piece_words.is_empty() => {
-                // 4b: a square written with a leading zero.
-                let index = *pick(rng, &piece_words);
-                let token = &words[index];
-                let square = square_of(token);
-                let (x, y) = square.split_once(',').unwrap_or(("0", "0"));
-                let padded = match rng.index(2) {
-                    0 => format!("0{x},{y}"),
-                    _ => format!("{x},00{y}"),
-                };
-                replace(&mut own, index, token.replacen(&square, &padded, 1));
-                return (join(own), "world: a square with a leading zero (4b)");
-            }
-            13 => {
-                // 4c: a turn past MAX_TURN (of the right parity, so only the range is wrong).
-                if let Some(t) = at("turn") {
-                    let over = MAX_TURN + 1 + rng.index(1000) as u64 * 2;
-                    let over = match rng.index(3) {
-                        0 => u64::MAX - 1,
-                        _ => over,
-                    };
-                    replace(&mut own, t + 1, over.to_string());
-                    return (join(own), "world: a turn past its range (4c)");
-                }
-            }
-            14 => {
-                let mut text = join(own);
-                let spaces: Vec<usize> = text.match_indices(' ').map(|(i, _)| i).collect();
-                let index = *pick(rng, &spaces);
-                let wrong = *pick(rng, WRONG_SEPARATORS);
-                text.replace_range(index..index + 1, &wrong.to_string());
-                return (text, "world: a wrong separator");
-            }
-            _ => {
-                let word = *pick(rng, &["turn", "me", "size"]);
-                if let Some(k) = at(word) {
-                    let bad = *pick(rng, &["x", "-1", "1e3", "+2", "99999999999999999999"]);
-                    replace(&mut own, k + 1, bad.to_string());
-                    return (join(own), "world: a number that does not read");
-                }
-            }
+        let broken = match rng.index(16) {
+            0 if !world.piece_words.is_empty() => world.double_piece(rng),
+            1 => world.off_board(rng),
+            2 => world.with(
+                &[format!("{}N0,0", world.free_id)],
+                "world: an owner not among the players",
+            ),
+            3 => world.bad_player(rng),
+            4 => world.set_after(
+                "me",
+                world.free_id.to_string(),
+                "world: me not among the players",
+            ),
+            5 => world.set_after("turn", "0".into(), "world: turn 0"),
+            6 => world.with(
+                &[
+                    format!("{}K0,0", world.first_id),
+                    format!("{}K0,1", world.first_id),
+                ],
+                "world: a second king",
+            ),
+            7 => world.with(&["0K0,0".into()], "world: a neutral king"),
+            8 => world.bad_life(rng),
+            9 => world.bad_piece(rng),
+            10 => world.bad_size(rng),
+            11 => world.keyword_missing(rng),
+            12 if !world.piece_words.is_empty() => world.leading_zero(rng),
+            13 => world.turn_past_range(rng),
+            14 => Some(world.wrong_separator(rng)),
+            _ => world.unreadable_number(rng),
+        };
+        if let Some(broken) = broken {
+            return broken;
         }
     }
     (format!("{} 0K0,0", told.text), "world: a neutral king")
+}
+
+/// A world line cut into words, with what the corruptions need to know of it.
+struct WorldWords {
+    words: Vec<String>,
+    pieces_at: usize,
+    size_w: u64,
+    size_h: u64,
+    /// The indexes of the piece tokens.
+    piece_words: Vec<usize>,
+    first_id: u64,
+    /// An id no player has.
+    free_id: u64,
+}
+
+/// A broken line and what was broken, or `None` when the line has nothing to break that way.
+type Broken = Option<(String, &'static str)>;
+
+impl WorldWords {
+    fn read(text: &str) -> WorldWords {
+        let words: Vec<String> = text.split(' ').map(str::to_string).collect();
+        let pieces_at = words
+            .iter()
+            .position(|w| w == "pieces")
+            .unwrap_or(words.len());
+        let players_at = words.iter().position(|w| w == "players").unwrap_or(0);
+        let ids: Vec<u64> = words[players_at + 1..pieces_at]
+            .iter()
+            .filter_map(|w| w.split(':').next()?.parse().ok())
+            .collect();
+        WorldWords {
+            size_w: words.get(1).and_then(|w| w.parse().ok()).unwrap_or(1),
+            size_h: words.get(2).and_then(|w| w.parse().ok()).unwrap_or(1),
+            piece_words: (pieces_at + 1..words.len()).collect(),
+            first_id: ids.first().copied().unwrap_or(1),
+            free_id: (1..).find(|id| !ids.contains(id)).unwrap_or(7),
+            pieces_at,
+            words,
+        }
+    }
+
+    fn at(&self, key: &str) -> Option<usize> {
+        self.words.iter().position(|w| w == key)
+    }
+
+    /// The line with `tokens` added at its end.
+    fn with(&self, tokens: &[String], what: &'static str) -> Broken {
+        let mut own = self.words.clone();
+        own.extend_from_slice(tokens);
+        Some((own.join(" "), what))
+    }
+
+    /// The line with word `index` replaced.
+    fn replaced(&self, index: usize, with: String, what: &'static str) -> Broken {
+        let mut own = self.words.clone();
+        own[index] = with;
+        Some((own.join(" "), what))
+    }
+
+    /// The line with the word after `key` replaced, if the key is there.
+    fn set_after(&self, key: &str, with: String, what: &'static str) -> Broken {
+        self.replaced(self.at(key)? + 1, with, what)
+    }
+
+    fn double_piece(&self, rng: &mut Rng) -> Broken {
+        let square = square_of(&self.words[*pick(rng, &self.piece_words)]);
+        self.with(&[format!("0P{square}")], "world: two pieces on one square")
+    }
+
+    fn off_board(&self, rng: &mut Rng) -> Broken {
+        let square = match rng.index(2) {
+            0 => format!("{},0", self.size_w),
+            _ => format!("0,{}", self.size_h),
+        };
+        let token = format!("{}P{square}", self.first_id);
+        self.with(&[token], "world: a square off the board")
+    }
+
+    fn bad_player(&self, rng: &mut Rng) -> Broken {
+        let (first_id, free_id) = (self.first_id, self.free_id);
+        let bad = match rng.index(5) {
+            0 => "0:a".to_string(),
+            1 => format!("{first_id}:m"),
+            2 => format!("{free_id}:x"),
+            3 => format!("{free_id}"),
+            _ => format!("{free_id}:am"),
+        };
+        let mut own = self.words.clone();
+        own.insert(self.pieces_at, bad);
+        Some((own.join(" "), "world: a bad player"))
+    }
+
+    fn bad_life(&self, rng: &mut Rng) -> Broken {
+        let first_id = self.first_id;
+        let token = match rng.index(5) {
+            0 => format!("{first_id}P0,0/0"),
+            1 => format!("{first_id}P0,0/99999999"),
+            2 => "0P0,0/1".to_string(),
+            3 => format!("{first_id}K0,0/1"),
+            _ => format!("{first_id}P0,0/x"),
+        };
+        self.with(&[token], "world: a bad life")
+    }
+
+    fn bad_piece(&self, rng: &mut Rng) -> Broken {
+        let first_id = self.first_id;
+        let token = match rng.index(5) {
+            0 => format!("{first_id}R0,0.o"),
+            1 => format!("{first_id}P0,0.mm"),
+            2 => format!("{first_id}P0,0."),
+            3 => format!("{first_id}P0,0.x"),
+            _ => format!("{first_id}X0,0"),
+        };
+        self.with(&[token], "world: a bad piece")
+    }
+
+    fn bad_size(&self, rng: &mut Rng) -> Broken {
+        let (w, h) = match rng.index(3) {
+            0 => ("0".to_string(), self.size_h.to_string()),
+            1 => (self.size_w.to_string(), (MAX_SIDE as u64 + 1).to_string()),
+            _ => ("-1".to_string(), self.size_h.to_string()),
+        };
+        let mut own = self.words.clone();
+        own[1] = w;
+        own[2] = h;
+        Some((own.join(" "), "world: a bad size"))
+    }
+
+    fn keyword_missing(&self, rng: &mut Rng) -> Broken {
+        let key = *pick(rng, &["size", "turn", "me", "players", "pieces"]);
+        let mut own = self.words.clone();
+        own.remove(self.at(key)?);
+        Some((own.join(" "), "world: a keyword missing"))
+    }
+
+    /// 4b: a square written with a leading zero.
+    fn leading_zero(&self, rng: &mut Rng) -> Broken {
+        let index = *pick(rng, &self.piece_words);
+        let token = &self.words[index];
+        let square = square_of(token);
+        let (x, y) = square.split_once(',').unwrap_or(("0", "0"));
+        let padded = match rng.index(2) {
+            0 => format!("0{x},{y}"),
+            _ => format!("{x},00{y}"),
+        };
+        let with = token.replacen(&square, &padded, 1);
+        self.replaced(index, with, "world: a square with a leading zero (4b)")
+    }
+
+    /// 4c: a turn past MAX_TURN (of the right parity, so only the range is wrong).
+    fn turn_past_range(&self, rng: &mut Rng) -> Broken {
+        let t = self.at("turn")?;
+        let over = MAX_TURN + 1 + rng.index(1000) as u64 * 2;
+        let over = match rng.index(3) {
+            0 => u64::MAX - 1,
+            _ => over,
+        };
+        self.replaced(t + 1, over.to_string(), "world: a turn past its range (4c)")
+    }
+
+    fn wrong_separator(&self, rng: &mut Rng) -> (String, &'static str) {
+        let mut text = self.words.join(" ");
+        let spaces: Vec<usize> = text.match_indices(' ').map(|(i, _)| i).collect();
+        let index = *pick(rng, &spaces);
+        let wrong = *pick(rng, WRONG_SEPARATORS);
+        text.replace_range(index..index + 1, &wrong.to_string());
+        (text, "world: a wrong separator")
+    }
+
+    fn unreadable_number(&self, rng: &mut Rng) -> Broken {
+        let word = *pick(rng, &["turn", "me", "size"]);
+        let k = self.at(word)?;
+        let bad = *pick(rng, &["x", "-1", "1e3", "+2", "99999999999999999999"]);
+        self.replaced(k + 1, bad.to_string(), "world: a number that does not read")
+    }
 }
 
 /// The square of a piece token (`12P3,4.m/2` gives `3,4`).

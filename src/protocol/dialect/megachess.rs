@@ -156,7 +156,8 @@ impl Dialect for MegachessDialect {
 
     fn set_option(&mut self, name: &str, value: Option<&str>) -> Result<Option<String>, String> {
         let (name, value) = read_option(&self.option_specs(), name, value)?;
-        Ok(self.engine.set_option(name, value)?)
+        let remark = self.engine.set_option(name, value)?;
+        Ok(remark.map(|remark| remark.to_string()))
     }
 
     fn announcement(&self) -> String {

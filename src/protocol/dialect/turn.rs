@@ -198,7 +198,9 @@ impl TurnAgent for Engine {
         name: &'static str,
         value: OptionValue,
     ) -> Result<Option<String>, String> {
-        Engine::set_option(self, name, value).map_err(|error| error.to_string())
+        Engine::set_option(self, name, value)
+            .map(|remark| remark.map(|remark| remark.to_string()))
+            .map_err(|error| error.to_string())
     }
 
     fn announcement(&self) -> String {

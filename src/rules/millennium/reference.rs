@@ -55,6 +55,9 @@ const LINES: [(i32, i32); 8] = [
 const CASTLINGS: [(i32, i32, i32, i32); 4] =
     [(4, 0, 2, 3), (4, 7, 6, 5), (10, 7, 8, 9), (10, 14, 12, 11)];
 
+/// A move before the legality check: from, to, and the piece a pawn becomes.
+type Candidate = (i32, i32, Option<char>);
+
 impl Reference {
     pub fn from_fen(fen: &str) -> Reference {
         let fields: Vec<&str> = fen.split_whitespace().collect();
@@ -186,87 +189,113 @@ impl Reference {
     pub fn moves(&self) -> Vec<String> {
         let us = self.white;
         let one_king = self.kings(us).len() == 1;
+        let mut candidates: Vec<Candidate> = Vec::new();
+        for sq in 0..W * H {
+            if let Some((w, letter)) = self.board[sq as usize] {
+                if w == us {
+                    self.piece_moves(sq, letter, &mut candidates);
+                }
+            }
+        }
+        let mut expanded = self.promotions(candidates);
+        expanded.extend(self.castlings(one_king));
         let mut out = Vec::new();
-        let mut candidates: Vec<(i32, i32, Option<char>)> = Vec::new();
+        for (from, to, promotion) in expanded {
+            let text = format!(
+                "{}{}{}",
+                name(from),
+                name(to),
+                promotion.map_or(String::new(), String::from)
+            );
+            if one_king {
+                let after = self.play(&text);
+                let king = after.kings(us)[0];
+                if after.attacked(king, !us) {
+                    continue;
+                }
+            }
+            out.push(text);
+        }
+        out
+    }
+
+    /// The moves of our piece `letter` on `sq` by its movement alone, into `candidates`.
+    fn piece_moves(&self, sq: i32, letter: char, candidates: &mut Vec<Candidate>) {
+        let us = self.white;
+        let (f, r) = (sq % W, sq / W);
+        let mut add = |tf: i32, tr: i32, capture_only: bool, quiet_only: bool| {
+            let Some(cell) = self.at(tf, tr) else {
+                return false;
+            };
+            match cell {
+                Some((w, _)) if w == us => false,
+                Some(_) if quiet_only => false,
+                Some(_) => {
+                    candidates.push((sq, tr * W + tf, None));
+                    false
+                }
+                None if capture_only => false,
+                None => {
+                    candidates.push((sq, tr * W + tf, None));
+                    true
+                }
+            }
+        };
+        match letter {
+            'n' => {
+                for (df, dr) in KNIGHT {
+                    add(f + df, r + dr, false, false);
+                }
+            }
+            'k' => {
+                for df in -1..=1 {
+                    for dr in -1..=1 {
+                        if (df, dr) != (0, 0) {
+                            add(f + df, r + dr, false, false);
+                        }
+                    }
+                }
+            }
+            'b' | 'r' | 'q' => {
+                for (df, dr) in LINES {
+                    let diagonal = df != 0 && dr != 0;
+                    if (letter == 'b' && !diagonal) || (letter == 'r' && diagonal) {
+                        continue;
+                    }
+                    let (mut x, mut y) = (f + df, r + dr);
+                    while add(x, y, false, false) {
+                        x += df;
+                        y += dr;
+                    }
+                }
+            }
+            'p' => {
+                let dir = if us { 1 } else { -1 };
+                let start = if us { 1 } else { H - 2 };
+                if add(f, r + dir, false, true) && r == start {
+                    add(f, r + 2 * dir, false, true);
+                }
+                add(f - 1, r + dir, true, false);
+                add(f + 1, r + dir, true, false);
+                for df in [-1, 1] {
+                    if self.en_passant == Some((r + dir) * W + f + df) && (0..W).contains(&(f + df))
+                    {
+                        candidates.push((sq, (r + dir) * W + f + df, None));
+                    }
+                }
+            }
+            _ => unreachable!(),
+        }
+    }
+
+    /// Pawn moves onto the last rank become one move per kind in the pool, or none.
+    fn promotions(&self, candidates: Vec<Candidate>) -> Vec<Candidate> {
+        let us = self.white;
         let last_rank = if us { H - 1 } else { 0 };
         let pool_letters: Vec<char> = "nbrq"
             .chars()
             .filter(|&l| self.pool_count(us, l) > 0)
             .collect();
-        for sq in 0..W * H {
-            let Some((w, letter)) = self.board[sq as usize] else {
-                continue;
-            };
-            if w != us {
-                continue;
-            }
-            let (f, r) = (sq % W, sq / W);
-            let mut add = |tf: i32, tr: i32, capture_only: bool, quiet_only: bool| {
-                let Some(cell) = self.at(tf, tr) else {
-                    return false;
-                };
-                match cell {
-                    Some((w, _)) if w == us => false,
-                    Some(_) if quiet_only => false,
-                    Some(_) => {
-                        candidates.push((sq, tr * W + tf, None));
-                        false
-                    }
-                    None if capture_only => false,
-                    None => {
-                        candidates.push((sq, tr * W + tf, None));
-                        true
-                    }
-                }
-            };
-            match letter {
-                'n' => {
-                    for (df, dr) in KNIGHT {
-                        add(f + df, r + dr, false, false);
-                    }
-                }
-                'k' => {
-                    for df in -1..=1 {
-                        for dr in -1..=1 {
-                            if (df, dr) != (0, 0) {
-                                add(f + df, r + dr, false, false);
-                            }
-                        }
-                    }
-                }
-                'b' | 'r' | 'q' => {
-                    for (df, dr) in LINES {
-                        let diagonal = df != 0 && dr != 0;
-                        if (letter == 'b' && !diagonal) || (letter == 'r' && diagonal) {
-                            continue;
-                        }
-                        let (mut x, mut y) = (f + df, r + dr);
-                        while add(x, y, false, false) {
-                            x += df;
-                            y += dr;
-                        }
-                    }
-                }
-                'p' => {
-                    let dir = if us { 1 } else { -1 };
-                    let start = if us { 1 } else { H - 2 };
-                    if add(f, r + dir, false, true) && r == start {
-                        add(f, r + 2 * dir, false, true);
-                    }
-                    add(f - 1, r + dir, true, false);
-                    add(f + 1, r + dir, true, false);
-                    for df in [-1, 1] {
-                        if self.en_passant == Some((r + dir) * W + f + df)
-                            && (0..W).contains(&(f + df))
-                        {
-                            candidates.push((sq, (r + dir) * W + f + df, None));
-                        }
-                    }
-                }
-                _ => unreachable!(),
-            }
-        }
-        // Pawn moves onto the last rank become one move per kind in the pool, or none.
         let mut expanded = Vec::new();
         for (from, to, _) in candidates {
             let pawn = self.board[from as usize] == Some((us, 'p'));
@@ -278,7 +307,15 @@ impl Reference {
                 expanded.push((from, to, None));
             }
         }
+        expanded
+    }
+
+    /// The castlings whose rights stand and whose path is empty (and, with one king, not
+    /// attacked).
+    fn castlings(&self, one_king: bool) -> Vec<Candidate> {
+        let us = self.white;
         let base = if us { 0 } else { (H - 1) * W };
+        let mut out = Vec::new();
         for (king, rook, king_to, _) in CASTLINGS {
             let has = |file| self.rights.contains(&(us, file));
             if !has(king) || !has(rook) {
@@ -296,23 +333,7 @@ impl Reference {
                     continue;
                 }
             }
-            expanded.push((base + king, base + king_to, None));
-        }
-        for (from, to, promotion) in expanded {
-            let text = format!(
-                "{}{}{}",
-                name(from),
-                name(to),
-                promotion.map_or(String::new(), String::from)
-            );
-            if one_king {
-                let after = self.play(&text);
-                let king = after.kings(us)[0];
-                if after.attacked(king, !us) {
-                    continue;
-                }
-            }
-            out.push(text);
+            out.push((base + king, base + king_to, None));
         }
         out
     }

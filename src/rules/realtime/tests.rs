@@ -309,129 +309,133 @@ fn state_texts_read_back_and_the_docs_example_holds() {
     assert_eq!(squares, ["a8", "a8", "b8", "b8", "c8", "c8", "d8"]);
 }
 
+/// States that do not read (`true`: malformed) or cannot happen (`false`: impossible), and a
+/// piece of the error each must give.
+const REFUSED_STATES: &[(&str, bool, &str)] = &[
+    ("", true, "expected a placement"),
+    ("4k3/8/8/8/8/8/8/4K3 -", true, "expected a placement"),
+    ("4k3/8/8/8/8/8/4K3 - 0 0", true, "has 7 ranks"),
+    (
+        "4k3/8/8/8/8/8/8/4K2 - 0 0",
+        true,
+        "rank 1 '4K2' has 7 squares",
+    ),
+    ("4k3/8/8/8/8/8/8/4X3 - 0 0", true, "'X' in rank 1"),
+    ("4k3/8/8/8/8/8/8/4K3 - x 0", true, "the clock 'x'"),
+    (
+        "4k3/8/8/8/8/8/8/4K3 - 99999999999999999999 0",
+        true,
+        "is above",
+    ),
+    (
+        "4k3/8/8/8/8/8/8/4K3 - 0 0 m:P:e2e4:01",
+        true,
+        "plain decimal digits",
+    ),
+    ("4k3/8/8/8/8/8/8/4K2R KK 0 0", true, "names 'K' twice"),
+    (
+        "4k3/8/8/8/8/8/8/4K3 - 0 0 z:e4:5",
+        true,
+        "'z:e4:5' is not a token",
+    ),
+    (
+        "4k3/8/8/8/8/8/8/4K3 - 0 0 m:X:e2e4:0",
+        true,
+        "'X' is not a piece letter",
+    ),
+    (
+        "4k3/8/8/8/8/8/8/4K3 - 0 0 m:P:e2e9:0",
+        true,
+        "is not a square",
+    ),
+    (
+        "4k3/8/8/8/8/8/8/4K3 - 0 5",
+        false,
+        "the last removal 5 is after the clock 0",
+    ),
+    (
+        "4k3/8/8/8/8/8/8/4K3 K 0 0",
+        false,
+        "no white rook stands on h1",
+    ),
+    ("4k3/8/8/8/8/8/8/8 - 0 0", false, "white has 0 kings"),
+    ("4k3/8/8/8/8/8/8/3KK3 - 0 0", false, "white has 2 kings"),
+    (
+        "4k3/8/8/8/8/8/8/P3K3 - 0 0",
+        false,
+        "pawns never stand on the first or last rank",
+    ),
+    (
+        "4k3/8/8/8/8/8/8/4K3 - 1000 0 m:P:e2e4:1500",
+        false,
+        "starts at 1500, after the clock 1000",
+    ),
+    (
+        "4k3/8/8/8/8/8/8/4K3 - 3000 0 m:P:e2e4:1000",
+        false,
+        "would have arrived at 3000",
+    ),
+    (
+        "4k3/8/8/8/8/8/8/4K3 - 0 0 m:P:e2e5:0",
+        false,
+        "e2e5 is not a move of a white pawn",
+    ),
+    (
+        "4k3/8/8/8/8/8/8/4K3 - 0 0 m:N:g1g3:0",
+        false,
+        "g1g3 is not a move of a white knight",
+    ),
+    (
+        "4k3/8/8/8/8/8/8/4K3 - 0 0 m:R:a1d1:0:castling m:R:h1d1:0",
+        false,
+        "d1 is already the destination",
+    ),
+    (
+        "4k3/8/8/8/8/8/8/4K3 - 0 0 m:R:h1e1:0",
+        false,
+        "where a white king of its own side stands",
+    ),
+    (
+        "4k3/8/8/8/4p3/8/8/R3K3 - 5000 0 m:R:a4h4:1000",
+        false,
+        "the black pawn on e4 would already have been removed (in-move-capture)",
+    ),
+    (
+        "4k3/8/8/8/4P3/8/8/4K3 - 1000 0 d:e5:5000",
+        false,
+        "no piece stands on e5",
+    ),
+    (
+        "4k3/8/8/8/4P3/8/8/4K3 - 1000 0 d:e4:12000",
+        false,
+        "at most 10000 later",
+    ),
+    (
+        "4k3/8/8/8/4P3/8/8/4K3 - 1000 0 d:e4:1000",
+        false,
+        "must end after the clock 1000",
+    ),
+    (
+        "4k3/8/8/8/8/4P3/8/4K3 - 1000 0 d:e3:5000 ep:e3:5000",
+        false,
+        "only a pawn that arrived by a two-square move",
+    ),
+    (
+        "4k3/8/8/8/4P3/8/8/4K3 - 1000 0 d:e4:5000 ep:e4:4000",
+        false,
+        "ends at 4000, not with its delay",
+    ),
+    (
+        "4k3/8/8/8/8/8/8/4K3 - 300000 0",
+        false,
+        "the no-capture draw fell at 300000",
+    ),
+];
+
 #[test]
 fn malformed_and_impossible_states_are_refused_with_what_and_where() {
     let params = RealtimeParams::default();
-    for (text, malformed, needle) in [
-        ("", true, "expected a placement"),
-        ("4k3/8/8/8/8/8/8/4K3 -", true, "expected a placement"),
-        ("4k3/8/8/8/8/8/4K3 - 0 0", true, "has 7 ranks"),
-        (
-            "4k3/8/8/8/8/8/8/4K2 - 0 0",
-            true,
-            "rank 1 '4K2' has 7 squares",
-        ),
-        ("4k3/8/8/8/8/8/8/4X3 - 0 0", true, "'X' in rank 1"),
-        ("4k3/8/8/8/8/8/8/4K3 - x 0", true, "the clock 'x'"),
-        (
-            "4k3/8/8/8/8/8/8/4K3 - 99999999999999999999 0",
-            true,
-            "is above",
-        ),
-        (
-            "4k3/8/8/8/8/8/8/4K3 - 0 0 m:P:e2e4:01",
-            true,
-            "plain decimal digits",
-        ),
-        ("4k3/8/8/8/8/8/8/4K2R KK 0 0", true, "names 'K' twice"),
-        (
-            "4k3/8/8/8/8/8/8/4K3 - 0 0 z:e4:5",
-            true,
-            "'z:e4:5' is not a token",
-        ),
-        (
-            "4k3/8/8/8/8/8/8/4K3 - 0 0 m:X:e2e4:0",
-            true,
-            "'X' is not a piece letter",
-        ),
-        (
-            "4k3/8/8/8/8/8/8/4K3 - 0 0 m:P:e2e9:0",
-            true,
-            "is not a square",
-        ),
-        (
-            "4k3/8/8/8/8/8/8/4K3 - 0 5",
-            false,
-            "the last removal 5 is after the clock 0",
-        ),
-        (
-            "4k3/8/8/8/8/8/8/4K3 K 0 0",
-            false,
-            "no white rook stands on h1",
-        ),
-        ("4k3/8/8/8/8/8/8/8 - 0 0", false, "white has 0 kings"),
-        ("4k3/8/8/8/8/8/8/3KK3 - 0 0", false, "white has 2 kings"),
-        (
-            "4k3/8/8/8/8/8/8/P3K3 - 0 0",
-            false,
-            "pawns never stand on the first or last rank",
-        ),
-        (
-            "4k3/8/8/8/8/8/8/4K3 - 1000 0 m:P:e2e4:1500",
-            false,
-            "starts at 1500, after the clock 1000",
-        ),
-        (
-            "4k3/8/8/8/8/8/8/4K3 - 3000 0 m:P:e2e4:1000",
-            false,
-            "would have arrived at 3000",
-        ),
-        (
-            "4k3/8/8/8/8/8/8/4K3 - 0 0 m:P:e2e5:0",
-            false,
-            "e2e5 is not a move of a white pawn",
-        ),
-        (
-            "4k3/8/8/8/8/8/8/4K3 - 0 0 m:N:g1g3:0",
-            false,
-            "g1g3 is not a move of a white knight",
-        ),
-        (
-            "4k3/8/8/8/8/8/8/4K3 - 0 0 m:R:a1d1:0:castling m:R:h1d1:0",
-            false,
-            "d1 is already the destination",
-        ),
-        (
-            "4k3/8/8/8/8/8/8/4K3 - 0 0 m:R:h1e1:0",
-            false,
-            "where a white king of its own side stands",
-        ),
-        (
-            "4k3/8/8/8/4p3/8/8/R3K3 - 5000 0 m:R:a4h4:1000",
-            false,
-            "the black pawn on e4 would already have been removed (in-move-capture)",
-        ),
-        (
-            "4k3/8/8/8/4P3/8/8/4K3 - 1000 0 d:e5:5000",
-            false,
-            "no piece stands on e5",
-        ),
-        (
-            "4k3/8/8/8/4P3/8/8/4K3 - 1000 0 d:e4:12000",
-            false,
-            "at most 10000 later",
-        ),
-        (
-            "4k3/8/8/8/4P3/8/8/4K3 - 1000 0 d:e4:1000",
-            false,
-            "must end after the clock 1000",
-        ),
-        (
-            "4k3/8/8/8/8/4P3/8/4K3 - 1000 0 d:e3:5000 ep:e3:5000",
-            false,
-            "only a pawn that arrived by a two-square move",
-        ),
-        (
-            "4k3/8/8/8/4P3/8/8/4K3 - 1000 0 d:e4:5000 ep:e4:4000",
-            false,
-            "ends at 4000, not with its delay",
-        ),
-        (
-            "4k3/8/8/8/8/8/8/4K3 - 300000 0",
-            false,
-            "the no-capture draw fell at 300000",
-        ),
-    ] {
+    for &(text, malformed, needle) in REFUSED_STATES {
         let error = RealtimeState::from_text(text, params).expect_err(text);
         assert_eq!(
             matches!(error, RuleError::Malformed(_)),

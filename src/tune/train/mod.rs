@@ -5,20 +5,22 @@
 //! view, by Adam on shuffled mini-batches, with the data read a chunk at a time (files may be
 //! larger than memory), and written quantised (docs/network.md).
 
+mod adam;
 pub mod checkpoint;
 pub mod model;
 pub mod stream;
 
 use crate::common::Rng;
-use crate::eval::network::{Activation, NetworkInputs, EVAL_SCALE, HIDDEN_RANGE, WEIGHT_LIMIT};
+use crate::eval::network::{Activation, NetworkInputs, EVAL_SCALE, HIDDEN_RANGE};
 use crate::rules::chess::Chess;
 use crate::rules::millennium::Millennium;
 use crate::rules::nichess::Nichess;
 use crate::rules::Game;
 use crate::tune::datagen::VARIANTS;
 use crate::tune::Tunable;
+use adam::{batch_gradient, Adam};
 use checkpoint::Checkpoint;
-use model::{backward, loss, sigmoid, Examples, Scratch, Weights};
+use model::{loss, sigmoid, Examples, Weights};
 use rayon::prelude::*;
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -198,6 +200,99 @@ fn scheduled_rate(rate: f32, final_rate: f32, epoch: usize, epochs: usize) -> f3
         + (rate - final_rate) * 0.5 * (1.0 + (std::f32::consts::PI * progress.min(1.0)).cos())
 }
 
+/// The checkpoint `--resume` names, if any, checked to be of this run's variant and shape.
+fn resume<G: Tunable + NetworkInputs>(
+    options: &TrainOptions,
+) -> Result<Option<Checkpoint>, String> {
+    let Some(path) = &options.resume else {
+        return Ok(None);
+    };
+    let bytes = std::fs::read(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+    let checkpoint =
+        Checkpoint::from_bytes(&bytes).map_err(|e| format!("{}: {e}", path.display()))?;
+    let same = checkpoint.variant == G::VARIANT
+        && checkpoint.weights.hidden == options.hidden
+        && checkpoint.weights.inputs() == G::INPUTS
+        && checkpoint.activation == options.activation
+        && checkpoint.residual == options.residual;
+    if !same {
+        return Err(format!(
+            "{} is a {} checkpoint of {} units ({}, correction {}): not this run's",
+            path.display(),
+            checkpoint.variant,
+            checkpoint.weights.hidden,
+            checkpoint.activation,
+            checkpoint.residual
+        ));
+    }
+    Ok(Some(checkpoint))
+}
+
+/// One pass over the data, in an order of its own (files shuffled, positions shuffled within
+/// each chunk): Adam's steps and the pass's summed loss and count.
+fn train_pass<G: Tunable + NetworkInputs>(
+    options: &TrainOptions,
+    adam: &mut Adam,
+    targets: Targets,
+    epoch: usize,
+    rate: f32,
+) -> Result<(f64, usize), String> {
+    let batch = options.batch.max(1);
+    let threads = rayon::current_num_threads().max(1);
+    let mut shuffle = Rng::new(crate::tune::datagen::mix(options.seed, epoch as u64 + 1));
+    let mut paths = options.data.clone();
+    for i in (1..paths.len()).rev() {
+        paths.swap(i, shuffle.index(i + 1));
+    }
+    let (mut pass_loss, mut seen) = (0f64, 0usize);
+    for_each_chunk::<G>(&paths, options.chunk, &mut |positions| {
+        let data = stream::examples(&positions, targets);
+        drop(positions);
+        let mut order: Vec<u32> = (0..data.examples.len() as u32).collect();
+        for i in (1..order.len()).rev() {
+            order.swap(i, shuffle.index(i + 1));
+        }
+        for part in order.chunks(batch) {
+            let (mut grad, batch_loss) = batch_gradient(
+                &adam.weights,
+                options.activation,
+                &data,
+                part,
+                targets.scale,
+                threads,
+            );
+            pass_loss += batch_loss;
+            seen += part.len();
+            adam.step(&mut grad, part.len(), rate, G::weight_limit());
+        }
+        Ok(())
+    })?;
+    Ok((pass_loss, seen))
+}
+
+/// Writes what a run needs to go on after `epochs_done` passes.
+fn save_checkpoint<G: Tunable>(
+    path: &std::path::Path,
+    options: &TrainOptions,
+    adam: &Adam,
+    epochs_done: usize,
+    scale: f32,
+) -> Result<(), String> {
+    let checkpoint = Checkpoint {
+        variant: G::VARIANT.into(),
+        residual: options.residual,
+        activation: options.activation,
+        epochs_done: epochs_done as u32,
+        steps: adam.steps,
+        scale,
+        weights: adam.weights.clone(),
+        first_moment: adam.first_moment.clone(),
+        second_moment: adam.second_moment.clone(),
+    };
+    std::fs::write(path, checkpoint.to_bytes())
+        .map_err(|e| format!("cannot write {}: {e}", path.display()))
+}
+
 /// Trains `G`'s network; `report` hears a line after each pass and at the start and end.
 pub fn run<G: Tunable + NetworkInputs>(
     options: &TrainOptions,
@@ -210,31 +305,7 @@ pub fn run<G: Tunable + NetworkInputs>(
             options.hidden
         ));
     }
-    let resumed = match &options.resume {
-        Some(path) => {
-            let bytes =
-                std::fs::read(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
-            let checkpoint =
-                Checkpoint::from_bytes(&bytes).map_err(|e| format!("{}: {e}", path.display()))?;
-            let same = checkpoint.variant == G::VARIANT
-                && checkpoint.weights.hidden == options.hidden
-                && checkpoint.weights.inputs() == G::INPUTS
-                && checkpoint.activation == options.activation
-                && checkpoint.residual == options.residual;
-            if !same {
-                return Err(format!(
-                    "{} is a {} checkpoint of {} units ({}, correction {}): not this run's",
-                    path.display(),
-                    checkpoint.variant,
-                    checkpoint.weights.hidden,
-                    checkpoint.activation,
-                    checkpoint.residual
-                ));
-            }
-            Some(checkpoint)
-        }
-        None => None,
-    };
+    let resumed = resume::<G>(options)?;
     let scale = match (&resumed, options.scale) {
         (Some(checkpoint), _) => checkpoint.scale,
         (None, Some(scale)) => scale,
@@ -268,93 +339,33 @@ pub fn run<G: Tunable + NetworkInputs>(
             hand_set_loss::<G>(&options.held_out, options.chunk, held_targets)?
         ));
     }
-    let mut rng = Rng::new(options.seed);
-    let (mut weights, mut first_moment, mut second_moment, mut step, start_epoch) = match resumed {
-        Some(c) => (
-            c.weights,
-            c.first_moment,
-            c.second_moment,
-            c.steps,
-            c.epochs_done as usize,
-        ),
-        None => (
-            Weights::random(G::INPUTS, options.hidden, &mut rng),
-            Weights::zero(G::INPUTS, options.hidden),
-            Weights::zero(G::INPUTS, options.hidden),
-            0,
-            0,
-        ),
+    let (mut adam, start_epoch) = match resumed {
+        Some(c) => {
+            let adam = Adam {
+                weights: c.weights,
+                first_moment: c.first_moment,
+                second_moment: c.second_moment,
+                steps: c.steps,
+            };
+            (adam, c.epochs_done as usize)
+        }
+        None => {
+            let mut rng = Rng::new(options.seed);
+            let adam = Adam {
+                weights: Weights::random(G::INPUTS, options.hidden, &mut rng),
+                first_moment: Weights::zero(G::INPUTS, options.hidden),
+                second_moment: Weights::zero(G::INPUTS, options.hidden),
+                steps: 0,
+            };
+            (adam, 0)
+        }
     };
-    let (beta1, beta2, epsilon) = (0.9f32, 0.999f32, 1e-8f32);
-    let batch = options.batch.max(1);
-    let threads = rayon::current_num_threads().max(1);
     let final_rate = options.final_rate.unwrap_or(options.rate / 10.0);
-    let feature_limit = G::weight_limit();
     let last_epoch = options.stop_after.unwrap_or(usize::MAX).min(options.epochs);
     for epoch in start_epoch..last_epoch {
         let pass_timer = Instant::now();
         let rate = scheduled_rate(options.rate, final_rate, epoch, options.epochs);
-        // Each pass reads the files in an order of its own and shuffles within each chunk.
-        let mut shuffle = Rng::new(crate::tune::datagen::mix(options.seed, epoch as u64 + 1));
-        let mut paths = options.data.clone();
-        for i in (1..paths.len()).rev() {
-            paths.swap(i, shuffle.index(i + 1));
-        }
-        let (mut pass_loss, mut seen) = (0f64, 0usize);
-        for_each_chunk::<G>(&paths, options.chunk, &mut |positions| {
-            let data = stream::examples(&positions, targets);
-            drop(positions);
-            let mut order: Vec<u32> = (0..data.examples.len() as u32).collect();
-            for i in (1..order.len()).rev() {
-                order.swap(i, shuffle.index(i + 1));
-            }
-            for part in order.chunks(batch) {
-                let per_thread = part.len().div_ceil(threads);
-                let (mut grad, batch_loss) = part
-                    .par_chunks(per_thread)
-                    .map(|slice| {
-                        let mut grad = Weights::zero(G::INPUTS, weights.hidden);
-                        let mut scratch = Scratch::new(weights.hidden);
-                        let mut sum = 0f64;
-                        for &index in slice {
-                            let example = &data.examples[index as usize];
-                            sum += f64::from(backward(
-                                &weights,
-                                options.activation,
-                                &data,
-                                example,
-                                scale,
-                                &mut grad,
-                                &mut scratch,
-                            ));
-                        }
-                        (grad, sum)
-                    })
-                    .reduce_with(|(mut a, x), (b, y)| {
-                        a.add(&b);
-                        (a, x + y)
-                    })
-                    .expect("a batch is not empty");
-                pass_loss += batch_loss;
-                seen += part.len();
-                let inverse = 1.0 / part.len() as f32;
-                step += 1;
-                let correction1 = 1.0 - beta1.powi(step.min(i32::MAX as u64) as i32);
-                let correction2 = 1.0 - beta2.powi(step.min(i32::MAX as u64) as i32);
-                let updates = weights
-                    .values_mut()
-                    .zip(grad.values_mut())
-                    .zip(first_moment.values_mut().zip(second_moment.values_mut()));
-                for ((w, g), (m, v)) in updates {
-                    let g = *g * inverse;
-                    *m = beta1 * *m + (1.0 - beta1) * g;
-                    *v = beta2 * *v + (1.0 - beta2) * g * g;
-                    *w -= rate * (*m / correction1) / ((*v / correction2).sqrt() + epsilon);
-                }
-                weights.clip(feature_limit, WEIGHT_LIMIT);
-            }
-            Ok(())
-        })?;
+        let (pass_loss, seen) = train_pass::<G>(options, &mut adam, targets, epoch, rate)?;
         if seen == 0 {
             return Err("the data holds no positions to learn from".into());
         }
@@ -364,7 +375,7 @@ pub fn run<G: Tunable + NetworkInputs>(
         } else {
             let (held_loss, _) =
                 file_loss::<G>(&options.held_out, options.chunk, held_targets, &|data| {
-                    loss(&weights, options.activation, data, scale)
+                    loss(&adam.weights, options.activation, data, scale)
                 })?;
             format!(", held out {held_loss:.6}")
         };
@@ -376,22 +387,10 @@ pub fn run<G: Tunable + NetworkInputs>(
             seen as f64 / seconds.max(1e-9)
         ));
         if let Some(path) = &options.checkpoint {
-            let checkpoint = Checkpoint {
-                variant: G::VARIANT.into(),
-                residual: options.residual,
-                activation: options.activation,
-                epochs_done: epoch as u32 + 1,
-                steps: step,
-                scale,
-                weights: weights.clone(),
-                first_moment: first_moment.clone(),
-                second_moment: second_moment.clone(),
-            };
-            std::fs::write(path, checkpoint.to_bytes())
-                .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+            save_checkpoint::<G>(path, options, &adam, epoch + 1, scale)?;
         }
     }
-    let network = weights.quantise(options.residual, options.activation);
+    let network = adam.weights.quantise(options.residual, options.activation);
     let out = options
         .out
         .clone()

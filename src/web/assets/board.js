@@ -1,24 +1,13 @@
-// The board of the play page, drawn in SVG for any size (8x8, 15x8). It knows nothing of the
-// rules: the legal moves come with every state from the server, and a move is only ever one of
-// them. Squares carry data-square="e2", pieces data-piece="K" and data-on="e2".
+// The board of the play page (and of the replay page's turn games): the shared grid of
+// board-grid.js with selection, targets, splashes and moves by click or drag on top. It knows
+// nothing of the rules: the legal moves come with every state from the server, and a move is
+// only ever one of them. Squares carry data-square="e2", pieces data-piece="K" and data-on="e2".
 
 import { FIGURES } from "/common.js";
+import { BoardGrid, svg } from "/board-grid.js";
 
-const SVG = "http://www.w3.org/2000/svg";
 const SIZE = 60; // one square, in SVG units
 const MARGIN = 18; // room for the coordinates
-
-function svg(tag, attributes = {}, ...children) {
-  const node = document.createElementNS(SVG, tag);
-  for (const [name, value] of Object.entries(attributes)) {
-    if (value !== undefined && value !== null && value !== false) node.setAttribute(name, value);
-  }
-  for (const child of children) {
-    if (child === null || child === undefined) continue;
-    node.append(child instanceof Node ? child : document.createTextNode(String(child)));
-  }
-  return node;
-}
 
 /// Splits a move text into its squares and what follows them: `h7h8q` → {from, to, suffix}.
 export function splitMove(text) {
@@ -53,15 +42,9 @@ export class Board {
     return square && this.svg && this.svg.contains(square) ? square.dataset.square : null;
   }
 
-  /// Where a square is drawn, by its name.
+  /// Where a square is drawn, by its name: its top-left corner.
   place(name) {
-    const file = name.charCodeAt(0) - 97;
-    const rank = Number(name.slice(1)) - 1;
-    const { files, ranks } = this.state;
-    const flipped = this.state.human === "black";
-    const column = flipped ? files - 1 - file : file;
-    const row = flipped ? rank : ranks - 1 - rank;
-    return { x: MARGIN + column * SIZE, y: row * SIZE };
+    return this.grid.cornerOf(name);
   }
 
   movesFrom(square) {
@@ -96,63 +79,43 @@ export class Board {
 
   draw() {
     const state = this.state;
-    const { files, ranks } = state;
-    const width = MARGIN + files * SIZE;
-    const height = ranks * SIZE + MARGIN;
-    const root = svg("svg", {
-      viewBox: `0 0 ${width} ${height}`,
-      class: `board game-${state.game}`,
-      "data-files": files,
-      "data-ranks": ranks,
+    this.grid = new BoardGrid({
+      files: state.files, ranks: state.ranks, flipped: state.human === "black", size: SIZE,
+      margin: MARGIN, layers: ["squares", "splash", "pieces", "targets"],
+      classes: `board game-${state.game}`,
     });
+    const { layers } = this.grid;
     const last = state.last_move || {};
     const targets = this.selected ? this.movesFrom(this.selected).map((t) => splitMove(t).to) : [];
-    for (let file = 0; file < files; file++) {
-      for (let rank = 0; rank < ranks; rank++) {
-        const name = String.fromCharCode(97 + file) + (rank + 1);
-        const { x, y } = this.place(name);
-        const classes = ["square", (file + rank) % 2 === 0 ? "dark" : "light"];
-        if (name === last.from || name === last.to) classes.push("last");
-        if (name === this.selected) classes.push("selected");
-        if (targets.includes(name)) classes.push("target");
-        root.append(svg("rect", {
-          x, y, width: SIZE, height: SIZE, class: classes.join(" "), "data-square": name,
-        }));
-      }
-    }
+    this.grid.drawSquares((name) => [
+      name === last.from || name === last.to ? "last" : null,
+      name === this.selected ? "selected" : null,
+      targets.includes(name) ? "target" : null,
+    ].filter(Boolean));
     // The splash of the last two actions (yours and Roger's answer): Roger may answer before
     // yours has been seen.
     for (const move of (state.moves || []).slice(-2)) {
       for (const name of move.splash || []) {
         const { x, y } = this.place(name);
-        root.append(svg("rect", {
+        layers.splash.append(svg("rect", {
           x: x + 3, y: y + 3, width: SIZE - 6, height: SIZE - 6, class: `splash by-${move.by}`,
           "data-splash": name, "data-ply": move.ply,
         }));
       }
     }
-    // Coordinates: files under the board, ranks at its left.
-    for (let file = 0; file < files; file++) {
-      const name = String.fromCharCode(97 + file);
-      const { x } = this.place(name + "1");
-      root.append(svg("text", { x: x + SIZE / 2, y: ranks * SIZE + 13, class: "coord" }, name));
-    }
-    for (let rank = 0; rank < ranks; rank++) {
-      const { y } = this.place("a" + (rank + 1));
-      root.append(svg("text", { x: MARGIN / 2, y: y + SIZE / 2 + 4, class: "coord" }, rank + 1));
-    }
     const kings = state.millennium?.kings;
     for (const piece of state.pieces || []) {
-      root.append(this.drawPiece(piece, kings));
+      layers.pieces.append(this.drawPiece(piece, kings));
     }
     for (const name of targets) {
       const { x, y } = this.place(name);
       const occupied = this.pieceOn(name);
-      root.append(svg("circle", {
+      layers.targets.append(svg("circle", {
         cx: x + SIZE / 2, cy: y + SIZE / 2, r: occupied ? SIZE / 2 - 3 : SIZE / 7,
         class: occupied ? "target-ring" : "target-dot", "data-target": name,
       }));
     }
+    const root = this.grid.root;
     this.svg = root;
     root.addEventListener("pointerdown", (event) => this.pointerDown(event));
     root.addEventListener("pointermove", (event) => this.pointerMove(event));
@@ -161,15 +124,10 @@ export class Board {
   }
 
   drawPiece(piece, kings) {
-    const { x, y } = this.place(piece.square);
-    const group = svg("g", {
-      class: `piece ${piece.color}`,
-      "data-piece": piece.letter,
+    const group = this.grid.pieceNode(piece.letter, figure(this.state.game, piece.letter), {
       "data-on": piece.square,
-      transform: `translate(${x} ${y})`,
     });
-    group.append(svg("text", { x: SIZE / 2, y: SIZE / 2 + 2, class: "figure" },
-      figure(this.state.game, piece.letter)));
+    BoardGrid.moveTo(group, this.place(piece.square));
     if (piece.hp !== undefined) {
       // Nichess: a health bar, the HP and the piece's attack power (AP).
       const share = piece.max_hp ? piece.hp / piece.max_hp : 1;

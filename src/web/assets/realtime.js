@@ -2,18 +2,11 @@
 // `state` messages say, moving pieces where their start and arrival times put them on the
 // server's clock, and asks the server which squares a piece may go to. No rule is worked out here.
 
-import { connect, el, formatClock, squareName, parseSquare, FIGURES } from "/common.js";
+import { connect, el, formatClock, parseSquare, FIGURES } from "/common.js";
+import { BoardGrid, svg } from "/board-grid.js";
 
-const SVG = "http://www.w3.org/2000/svg";
 const board = document.getElementById("board");
 const byId = (id) => document.getElementById(id);
-
-/// An SVG element.
-function svg(tag, attributes = {}) {
-  const node = document.createElementNS(SVG, tag);
-  for (const [name, value] of Object.entries(attributes)) node.setAttribute(name, value);
-  return node;
-}
 
 const game = {
   settings: null, // the `started` message
@@ -37,59 +30,27 @@ function serverNow() {
 
 // ---- the board -------------------------------------------------------------------------------
 
-const layers = {};
-for (const name of ["squares", "marks", "rings", "pieces", "effects"]) {
-  layers[name] = svg("g", { id: `layer-${name}` });
-  board.append(layers[name]);
-}
+/// The shared grid in square units, with the page's layers: target marks, delay rings, the
+/// pieces and the removal flashes. Made afresh at each start (the side may change).
+let grid = null;
+let layers = {};
 
-function flipped() {
-  return game.settings && game.settings.side === "black";
-}
-
-/// The top-left corner of a square in board units (a1 bottom-left for White).
-function corner(file, rank) {
-  return flipped() ? { x: 7 - file, y: rank } : { x: file, y: 7 - rank };
-}
-
-/// Board units back to file and rank (fractional while a piece travels).
-function fileRank(x, y) {
-  return flipped() ? { file: 7 - x, rank: y } : { file: x, rank: 7 - y };
-}
-
-function drawSquares() {
-  layers.squares.replaceChildren();
-  for (let rank = 0; rank < 8; rank++) {
-    for (let file = 0; file < 8; file++) {
-      const { x, y } = corner(file, rank);
-      const name = squareName(file, rank);
-      const rect = svg("rect", {
-        x, y, width: 1, height: 1, "data-square": name,
-        class: `sq ${(file + rank) % 2 === 0 ? "dark" : "light"}`,
-      });
-      rect.addEventListener("click", () => clicked(name));
-      layers.squares.append(rect);
-      if (x === 0) layers.squares.append(label(x + 0.04, y + 0.2, String(rank + 1)));
-      if (y === 7) layers.squares.append(label(x + 0.82, y + 0.95, name[0]));
-    }
+function makeGrid() {
+  const flipped = game.settings !== null && game.settings.side === "black";
+  grid = new BoardGrid({
+    root: board, size: 1, margin: 0, flipped,
+    layers: ["squares", "marks", "rings", "pieces", "effects"],
+  });
+  layers = grid.layers;
+  for (const [name, rect] of grid.drawSquares()) {
+    rect.addEventListener("click", () => clicked(name));
   }
-}
-
-function label(x, y, text) {
-  const node = svg("text", { x, y, class: "coord" });
-  node.textContent = text;
-  return node;
 }
 
 /// One piece's element: a figure and, while it sits out its delay, a shrinking ring.
 function pieceElement(id, letter) {
-  const white = letter === letter.toUpperCase();
-  const group = svg("g", { class: `piece ${white ? "white" : "black"}`, "data-id": id });
-  const figure = svg("text", { x: 0.5, y: 0.54 });
   // The solid figure for both sides, coloured by the style: the outline figures are hollow.
-  figure.textContent = FIGURES[letter.toLowerCase()] || letter;
-  group.append(figure);
-  return group;
+  return grid.pieceNode(letter, FIGURES[letter.toLowerCase()] || letter, { "data-id": id });
 }
 
 function ringElement(id) {
@@ -111,14 +72,14 @@ function placement(p, t, delayMs) {
     const s = parseSquare(p.square);
     const until = p.until;
     const ring = until !== undefined && until > t && delayMs > 0 ? (until - t) / delayMs : null;
-    return { ...corner(s.file, s.rank), fraction: null, ring, moving: false };
+    return { ...grid.corner(s.file, s.rank), fraction: null, ring, moving: false };
   }
   const from = parseSquare(p.from);
   const to = parseSquare(p.to);
   const span = Math.max(1, p.arrive - p.start);
   const fraction = Math.min(1, Math.max(0, (t - p.start) / span));
-  const a = corner(from.file, from.rank);
-  const b = corner(to.file, to.rank);
+  const a = grid.corner(from.file, from.rank);
+  const b = grid.corner(to.file, to.rank);
   // Arrived by the clock before the server's word: it stands there, its delay begun.
   const until = p.arrive + delayMs;
   const ring = fraction >= 1 && until > t && delayMs > 0 ? (until - t) / delayMs : null;
@@ -181,7 +142,7 @@ function frame() {
 /// A red circle that fades out where a piece was removed.
 function flash(square) {
   const s = parseSquare(square);
-  const { x, y } = corner(s.file, s.rank);
+  const { x, y } = grid.corner(s.file, s.rank);
   const mark = svg("circle", { class: "removal", cx: x + 0.5, cy: y + 0.5, r: 0.42, "data-removed": square });
   layers.effects.append(mark);
   mark.animate([{ opacity: 1 }, { opacity: 0 }], { duration: 900, easing: "ease-in" }).onfinish = () =>
@@ -195,7 +156,7 @@ function showSelection() {
   board.querySelector(`rect[data-square="${game.selected.square}"]`)?.classList.add("selected");
   for (const target of game.selected.targets) {
     const s = parseSquare(target);
-    const { x, y } = corner(s.file, s.rank);
+    const { x, y } = grid.corner(s.file, s.rank);
     layers.marks.append(svg("circle", { class: "target", cx: x + 0.5, cy: y + 0.5, r: 0.16, "data-target": target }));
   }
 }
@@ -234,7 +195,7 @@ function received(message) {
       for (const entry of elements.values()) entry.piece.remove(), entry.ring.remove();
       elements.clear();
       game.drawn.clear();
-      drawSquares();
+      makeGrid();
       showSelection();
       byId("resign").disabled = false;
       status(`you play ${message.side} against ${message.opponent}; tick ${message.tick_ms} ms, ` +
@@ -378,7 +339,7 @@ window.rogerRealtime = {
     const entry = elements.get(id);
     if (!drawn || !entry) return null;
     const matrix = entry.piece.transform.baseVal.consolidate().matrix;
-    const { file, rank } = fileRank(matrix.e, matrix.f);
+    const { file, rank } = grid.fileRank(matrix.e, matrix.f);
     const ringShown = entry.ring.style.display !== "none";
     return {
       id, file, rank, at: drawn.at, fraction: drawn.fraction, moving: drawn.moving,
@@ -395,5 +356,5 @@ window.rogerRealtime = {
   },
 };
 
-drawSquares();
+makeGrid();
 requestAnimationFrame(frame);

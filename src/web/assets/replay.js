@@ -2,9 +2,9 @@
 // steps through the frames it gets back. Turn games and realtime games draw on an SVG board,
 // worlds on a canvas.
 
-import { connect, el } from "/common.js";
+import { connect, el, FIGURES } from "/common.js";
 import { Board, splitMove } from "/board.js";
-import { createBoard, svg } from "/replay-board.js";
+import { BoardGrid, svg } from "/board-grid.js";
 
 const $ = (id) => document.getElementById(id);
 const state = { games: [], game: null, index: 0, playing: null };
@@ -144,38 +144,40 @@ function makeDrawer(game) {
   return worldDrawer(game);
 }
 
-/// A realtime game at any ms: the last frame at or before it, its moving pieces carried on.
+/// A realtime game at any ms: the last frame at or before it, its moving pieces carried on
+/// between their squares, and a ring for each piece still waiting out its delay.
 function realtimeDrawer(game) {
-  const board = createBoard(8, 8);
-  const rings = svg("g");
-  board.root.append(rings);
+  const grid = new BoardGrid({ layers: ["squares", "pieces", "rings"] });
+  grid.drawSquares();
+  const { pieces, rings } = grid.layers;
   return {
-    root: board.root,
+    root: grid.root,
     draw(ms) {
       let frame = game.frames[0];
       for (const candidate of game.frames) {
         if (candidate.ms > ms) break;
         frame = candidate;
       }
-      const pieces = [];
+      pieces.replaceChildren();
       rings.replaceChildren();
       for (const unit of frame.units) {
+        const text = FIGURES[unit.letter] || unit.letter;
+        const piece = grid.pieceNode(unit.letter, text, { "data-at": unit.square || "" });
         if (unit.square) {
-          pieces.push({ letter: unit.letter, square: unit.square });
+          BoardGrid.moveTo(piece, grid.cornerOf(unit.square));
           if (unit.ready_at && unit.ready_at > ms) {
             const delay = game.delay_ticks * game.tick_ms;
             const left = Math.min(1, (unit.ready_at - ms) / Math.max(1, delay));
-            const c = board.centre(unit.square);
-            rings.append(ring(c, board.size * 0.45, left));
+            rings.append(ring(grid.centreOf(unit.square), grid.size * 0.45, left));
           }
         } else {
-          const from = board.centre(unit.from);
-          const to = board.centre(unit.to);
+          const from = grid.cornerOf(unit.from);
+          const to = grid.cornerOf(unit.to);
           const f = Math.max(0, Math.min(1, (ms - unit.start) / Math.max(1, unit.arrive - unit.start)));
-          pieces.push({ letter: unit.letter, square: "", x: from.x + (to.x - from.x) * f, y: from.y + (to.y - from.y) * f });
+          BoardGrid.moveTo(piece, { x: from.x + (to.x - from.x) * f, y: from.y + (to.y - from.y) * f });
         }
+        pieces.append(piece);
       }
-      board.place(pieces);
     },
   };
 }

@@ -27,33 +27,15 @@ pub(super) async fn serve(mut stream: TcpStream, peer: SocketAddr, shared: Share
     let (head, rest) = match timeout(HEAD_TIME, read_head(&mut stream, limit)).await {
         Err(_) | Ok(Err(HeadError::Closed)) => return,
         Ok(Err(HeadError::TooLarge)) => {
-            return answer(
-                &mut stream,
-                431,
-                "application/json",
-                &error_body("request head too large"),
-            )
-            .await
+            return refuse(&mut stream, 431, "request head too large").await;
         }
         Ok(Ok(read)) => read,
     };
     let Some(head) = Head::parse(&head) else {
-        return answer(
-            &mut stream,
-            400,
-            "application/json",
-            &error_body("not an HTTP/1.x request"),
-        )
-        .await;
+        return refuse(&mut stream, 400, "not an HTTP/1.x request").await;
     };
     if head.method != "GET" {
-        return answer(
-            &mut stream,
-            405,
-            "application/json",
-            &error_body("only GET is served"),
-        )
-        .await;
+        return refuse(&mut stream, 405, "only GET is served").await;
     }
     let query = match head.path.as_str() {
         "/ws" => return ws::serve(stream, rest, &head, peer, shared).await,
@@ -63,41 +45,54 @@ pub(super) async fn serve(mut stream: TcpStream, peer: SocketAddr, shared: Share
         "/region" => rect(&head.query, false).map(|rect| Read::View(ViewQuery::Region(rect))),
         "/svg" => rect(&head.query, true).map(|rect| Read::View(ViewQuery::Svg(rect))),
         path => {
-            let body = error_body(&format!("no such path {path} (see GET /)"));
-            return answer(&mut stream, 404, "application/json", &body).await;
+            let reason = format!("no such path {path} (see GET /)");
+            return refuse(&mut stream, 404, &reason).await;
         }
     };
     let query = match query {
         Ok(query) => query,
-        Err(reason) => {
-            return answer(&mut stream, 400, "application/json", &error_body(&reason)).await
-        }
+        Err(reason) => return refuse(&mut stream, 400, &reason).await,
     };
-    // Reads cost the turn loop time: each address gets the connections' message rate, and only
-    // so many reads wait on the loop at once.
-    let allowed = {
-        let mut limits = shared
-            .read_limits
-            .lock()
-            .unwrap_or_else(|poisoned| poisoned.into_inner());
-        if limits.len() > MAX_READ_CLIENTS {
-            limits.clear();
-        }
-        let now = std::time::Instant::now();
-        let rate = &shared.limits;
-        limits
-            .entry(peer.ip())
-            .or_insert_with(|| RateLimit::new(rate.messages_per_second, rate.burst, now))
-            .check(now)
-            == Verdict::Take
-    };
-    if !allowed {
-        let body = error_body("too many reads");
-        return answer(&mut stream, 429, "application/json", &body).await;
+    if !read_allowed(&shared, peer) {
+        return refuse(&mut stream, 429, "too many reads").await;
     }
+    match read(query, &shared).await {
+        Ok(ReadAnswer::Json(body)) => answer(&mut stream, 200, "application/json", &body).await,
+        Ok(ReadAnswer::Svg(body)) => answer(&mut stream, 200, "image/svg+xml", &body).await,
+        Ok(ReadAnswer::Refused { status, reason }) => refuse(&mut stream, status, &reason).await,
+        Err(reason) => refuse(&mut stream, 503, reason).await,
+    }
+}
+
+/// An error answer: the status and `{"error": reason}`.
+async fn refuse(stream: &mut TcpStream, status: u16, reason: &str) {
+    answer(stream, status, "application/json", &error_body(reason)).await
+}
+
+/// Whether `peer` may read now. Reads cost the turn loop time: each address gets the
+/// connections' message rate.
+fn read_allowed(shared: &Shared, peer: SocketAddr) -> bool {
+    let mut limits = shared
+        .read_limits
+        .lock()
+        .unwrap_or_else(|poisoned| poisoned.into_inner());
+    if limits.len() > MAX_READ_CLIENTS {
+        limits.clear();
+    }
+    let now = std::time::Instant::now();
+    let rate = &shared.limits;
+    limits
+        .entry(peer.ip())
+        .or_insert_with(|| RateLimit::new(rate.messages_per_second, rate.burst, now))
+        .check(now)
+        == Verdict::Take
+}
+
+/// Answers a read, with only so many reads waiting on the loop or drawing at once; the error
+/// is why there is no answer (a 503).
+async fn read(query: Read, shared: &Shared) -> Result<ReadAnswer, &'static str> {
     let Ok(permit) = shared.reads_in_flight.clone().try_acquire_owned() else {
-        let body = error_body("too many reads at once");
-        return answer(&mut stream, 503, "application/json", &body).await;
+        return Err("too many reads at once");
     };
     let answered = match query {
         Read::Loop(query) => {
@@ -107,8 +102,7 @@ pub(super) async fn serve(mut stream: TcpStream, peer: SocketAddr, shared: Share
                 .send(Request::Read { query, reply })
                 .is_err()
             {
-                let body = error_body("the world is stopping");
-                return answer(&mut stream, 503, "application/json", &body).await;
+                return Err("the world is stopping");
             }
             let answered = timeout(READ_TIME, answered).await;
             drop(permit);
@@ -116,8 +110,7 @@ pub(super) async fn serve(mut stream: TcpStream, peer: SocketAddr, shared: Share
         }
         Read::View(query) => {
             let Some(view) = shared.published.latest() else {
-                let body = error_body("the world is not open yet");
-                return answer(&mut stream, 503, "application/json", &body).await;
+                return Err("the world is not open yet");
             };
             // Drawn on a thread of its own; the permit goes when the drawing ends, even after
             // the client stopped waiting.
@@ -129,28 +122,7 @@ pub(super) async fn serve(mut stream: TcpStream, peer: SocketAddr, shared: Share
             timeout(READ_TIME, drawn).await.ok().and_then(Result::ok)
         }
     };
-    match answered {
-        Some(ReadAnswer::Json(body)) => answer(&mut stream, 200, "application/json", &body).await,
-        Some(ReadAnswer::Svg(body)) => answer(&mut stream, 200, "image/svg+xml", &body).await,
-        Some(ReadAnswer::Refused { status, reason }) => {
-            answer(
-                &mut stream,
-                status,
-                "application/json",
-                &error_body(&reason),
-            )
-            .await
-        }
-        None => {
-            answer(
-                &mut stream,
-                503,
-                "application/json",
-                &error_body("the world did not answer in time"),
-            )
-            .await
-        }
-    }
+    answered.ok_or("the world did not answer in time")
 }
 
 /// A read of the loop's own state, or of the world the loop last published.
