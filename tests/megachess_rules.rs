@@ -2,6 +2,10 @@
 //! the bishop's orthogonal step, pawns, allies and neutral pieces, king capture and army
 //! hand-over, fading and kingdoms, bonus pieces, in-order application, scores, turn order,
 //! every rejection, position-line errors, determinism and the 1,000,000-wide world.
+//!
+//! Longer than 800 lines on purpose: it is the rules page's checklist, one test per rule in
+//! the page's order, so that a reader can hold the two side by side; split by topic it would
+//! lose that order and gain nothing (its helpers are a few lines at the top).
 
 use roger::rules::megachess::{
     Coord, Facing, Kind, MegachessParams, Move, PieceId, PositionError, Rejection, Team, World,

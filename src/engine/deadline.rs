@@ -261,6 +261,14 @@ where
         }
     }
 
+    /// Waits until the last question's answer is out or, under [`Limit::UntilStop`], held for
+    /// `stop`: the event a caller waits on to see what is held, without a fixed wait.
+    pub fn settle(&self) {
+        if let Some(question) = &self.current {
+            question.wait_until(None);
+        }
+    }
+
     /// Waits for a question that ends by itself (or by its deadline); stops one held until
     /// `stop`, with `grace` as [`DeadlineWorker::stop`].
     pub fn wait(&mut self, grace: Duration) {

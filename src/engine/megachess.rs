@@ -340,6 +340,11 @@ impl MegachessEngine {
         self.planner.stop(STOP_GRACE);
     }
 
+    /// Waits until the plan's answer is out, or held for `stop` under `go infinite`.
+    pub fn settle(&self) {
+        self.planner.settle();
+    }
+
     /// Waits for a plan that ends by itself; stops one that runs until `stop`.
     pub fn finish(&mut self) {
         self.planner.wait(STOP_GRACE);

@@ -22,7 +22,7 @@ pub use crate::options::{
 };
 pub use error::{Activity, EngineError};
 pub use go::{GoParams, SideClock};
-pub use options::option_specs as turn_option_specs;
+pub use options::{option_specs as turn_option_specs, EngineOption};
 pub use remark::OptionRemark;
 pub use worker::{BestMove, Report};
 
@@ -36,7 +36,6 @@ use options::{option_specs, OptionValues};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, RwLock};
 use std::thread::JoinHandle;
-use std::time::Duration;
 use worker::SearchJob;
 
 /// The deepest a search goes (its last iteration): `go depth` and `bench depth` take no more.
@@ -112,10 +111,22 @@ impl Engine {
     ) -> Result<Option<OptionRemark>, EngineError> {
         let specs = self.option_specs();
         let (name, value) = check_value(&specs, name, value)?;
+        let option = EngineOption::read(name, value).ok_or_else(|| {
+            EngineError::Setting(format!("option '{name}' is announced but not handled"))
+        })?;
+        self.apply(option)
+    }
+
+    /// Sets a typed option, checked against its bounds as [`Engine::set_option`] checks it.
+    pub fn set(&mut self, option: EngineOption) -> Result<Option<OptionRemark>, EngineError> {
+        self.set_option(option.name(), option.value())
+    }
+
+    /// Applies a checked option: a running search is stopped first.
+    fn apply(&mut self, option: EngineOption) -> Result<Option<OptionRemark>, EngineError> {
         self.stop();
-        match (name, value) {
-            (options::HASH, OptionValue::Spin(megabytes)) => {
-                let megabytes = megabytes as usize;
+        match option {
+            EngineOption::Hash { megabytes } => {
                 if megabytes != self.options.hash_mb {
                     let (resized, held) = {
                         let mut tt = self.tt_write();
@@ -126,31 +137,31 @@ impl Engine {
                     resized.map_err(EngineError::Setting)?;
                 }
             }
-            (options::THREADS, OptionValue::Spin(threads)) => {
-                self.options.threads = threads as usize;
+            EngineOption::Threads(threads) => {
+                self.options.threads = threads;
                 let cores = available_cores();
-                if self.options.threads > cores {
+                if threads > cores {
                     return Ok(Some(OptionRemark::ThreadsCapped {
-                        asked: threads,
+                        asked: threads as i64,
                         cores,
                     }));
                 }
             }
-            (options::MULTI_PV, OptionValue::Spin(lines)) => self.options.multipv = lines as usize,
-            (options::MOVE_OVERHEAD, OptionValue::Spin(millis)) => {
-                self.options.move_overhead = Duration::from_millis(millis as u64)
-            }
-            (SKILL_SEED, OptionValue::Spin(seed)) => self.options.skill_seed = seed as u64,
-            (name, value) if self.options.strength.set(name, &value) => {}
+            EngineOption::MultiPv(lines) => self.options.multipv = lines,
+            EngineOption::MoveOverhead(time) => self.options.move_overhead = time,
+            EngineOption::SkillSeed(seed) => self.options.skill_seed = seed,
+            EngineOption::UciLimitStrength(on) => self.options.strength.limit_strength = on,
+            EngineOption::UciElo(elo) => self.options.strength.elo = elo,
+            EngineOption::SkillLevel(level) => self.options.strength.skill_level = level,
             // Only announced: pondering follows `go ponder`, whatever this says.
-            (options::PONDER, OptionValue::Check(_)) => {}
-            (options::USE_NNUE, OptionValue::Check(on)) => {
+            EngineOption::Ponder(_) => {}
+            EngineOption::UseNnue(on) => {
                 self.options.eval.use_network = on;
                 // Scores stored under one evaluation mislead the other.
                 self.tt_write().clear();
                 self.memory.clear();
             }
-            (options::EVAL_FILE, OptionValue::Text(path)) => {
+            EngineOption::EvalFile(path) => {
                 let (loaded, said) = if path == options::EMBEDDED_NETWORK {
                     (None, "the built-in networks".to_string())
                 } else {
@@ -179,7 +190,7 @@ impl Engine {
                     network: said,
                 }));
             }
-            (UCI_VARIANT, OptionValue::Combo(variant)) => {
+            EngineOption::Variant(variant) => {
                 if variant != self.variant() {
                     self.game = AnyGame::new(&variant).ok_or_else(|| {
                         EngineError::Setting(format!("variant '{variant}' is not available"))
@@ -189,11 +200,6 @@ impl Engine {
                     // The GUI learns the board's size and start position from this line.
                     return Ok(Some(OptionRemark::Variant(self.game.board_info())));
                 }
-            }
-            (name, _) => {
-                return Err(EngineError::Setting(format!(
-                    "option '{name}' is announced but not handled"
-                )))
             }
         }
         Ok(None)

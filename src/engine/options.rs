@@ -3,7 +3,8 @@
 
 use crate::eval::EvalOptions;
 use crate::options::{
-    skill_seed_option, strength_options, variant_option, OptionKind, OptionSpec, Strength,
+    skill_seed_option, strength_options, variant_option, OptionKind, OptionSpec, OptionValue,
+    Strength, SKILL_LEVEL, SKILL_SEED, UCI_ELO, UCI_LIMIT_STRENGTH, UCI_VARIANT,
 };
 use std::time::Duration;
 
@@ -89,6 +90,100 @@ impl Default for OptionValues {
             strength: Strength::default(),
             skill_seed: 0,
             eval: EvalOptions::default(),
+        }
+    }
+}
+
+/// One of the turn engine's options with a value of its type: what `Engine::set_option`
+/// reads a name and value into, and what a program that embeds the engine may give
+/// `Engine::set` directly. Either way the value is checked against the option's bounds first.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum EngineOption {
+    /// The transposition table's size.
+    Hash {
+        megabytes: usize,
+    },
+    /// Search threads (no more than the machine's cores run).
+    Threads(usize),
+    /// Principal variations reported.
+    MultiPv(usize),
+    /// Time kept back on every move for the GUI's and the pipe's delays.
+    MoveOverhead(Duration),
+    /// Only announced: the engine ponders on `go ponder` whatever this says.
+    Ponder(bool),
+    /// The game played (`UCI_Variant`).
+    Variant(String),
+    /// Chess: the network (on) or the hand-set evaluation alone.
+    UseNnue(bool),
+    /// A network file in place of the built-in one ([`EMBEDDED_NETWORK`] restores it).
+    EvalFile(String),
+    UciLimitStrength(bool),
+    UciElo(i64),
+    SkillLevel(i64),
+    /// Seeds the weakened play of the strength options.
+    SkillSeed(u64),
+}
+
+impl EngineOption {
+    /// The option `name` (as announced) with `value`, or `None` when the name is not one of
+    /// the turn engine's or the value is of another kind.
+    pub fn read(name: &str, value: OptionValue) -> Option<EngineOption> {
+        use OptionValue::{Check, Combo, Spin, Text};
+        Some(match (name, value) {
+            (HASH, Spin(megabytes)) => EngineOption::Hash {
+                megabytes: usize::try_from(megabytes).ok()?,
+            },
+            (THREADS, Spin(threads)) => EngineOption::Threads(usize::try_from(threads).ok()?),
+            (MULTI_PV, Spin(lines)) => EngineOption::MultiPv(usize::try_from(lines).ok()?),
+            (MOVE_OVERHEAD, Spin(ms)) => {
+                EngineOption::MoveOverhead(Duration::from_millis(u64::try_from(ms).ok()?))
+            }
+            (PONDER, Check(on)) => EngineOption::Ponder(on),
+            (UCI_VARIANT, Combo(variant)) => EngineOption::Variant(variant),
+            (USE_NNUE, Check(on)) => EngineOption::UseNnue(on),
+            (EVAL_FILE, Text(path)) => EngineOption::EvalFile(path),
+            (UCI_LIMIT_STRENGTH, Check(on)) => EngineOption::UciLimitStrength(on),
+            (UCI_ELO, Spin(elo)) => EngineOption::UciElo(elo),
+            (SKILL_LEVEL, Spin(level)) => EngineOption::SkillLevel(level),
+            (SKILL_SEED, Spin(seed)) => EngineOption::SkillSeed(u64::try_from(seed).ok()?),
+            _ => return None,
+        })
+    }
+
+    /// The option's name as announced.
+    pub fn name(&self) -> &'static str {
+        match self {
+            EngineOption::Hash { .. } => HASH,
+            EngineOption::Threads(_) => THREADS,
+            EngineOption::MultiPv(_) => MULTI_PV,
+            EngineOption::MoveOverhead(_) => MOVE_OVERHEAD,
+            EngineOption::Ponder(_) => PONDER,
+            EngineOption::Variant(_) => UCI_VARIANT,
+            EngineOption::UseNnue(_) => USE_NNUE,
+            EngineOption::EvalFile(_) => EVAL_FILE,
+            EngineOption::UciLimitStrength(_) => UCI_LIMIT_STRENGTH,
+            EngineOption::UciElo(_) => UCI_ELO,
+            EngineOption::SkillLevel(_) => SKILL_LEVEL,
+            EngineOption::SkillSeed(_) => SKILL_SEED,
+        }
+    }
+
+    /// The value as the option specs hold values (saturated where it cannot be in bounds).
+    pub fn value(&self) -> OptionValue {
+        let spin = |n: u64| OptionValue::Spin(i64::try_from(n).unwrap_or(i64::MAX));
+        match self {
+            EngineOption::Hash { megabytes } => spin(*megabytes as u64),
+            EngineOption::Threads(n) | EngineOption::MultiPv(n) => spin(*n as u64),
+            EngineOption::MoveOverhead(time) => {
+                spin(u64::try_from(time.as_millis()).unwrap_or(u64::MAX))
+            }
+            EngineOption::SkillSeed(seed) => spin(*seed),
+            EngineOption::UciElo(n) | EngineOption::SkillLevel(n) => OptionValue::Spin(*n),
+            EngineOption::Ponder(on)
+            | EngineOption::UseNnue(on)
+            | EngineOption::UciLimitStrength(on) => OptionValue::Check(*on),
+            EngineOption::Variant(name) => OptionValue::Combo(name.clone()),
+            EngineOption::EvalFile(path) => OptionValue::Text(path.clone()),
         }
     }
 }

@@ -2,6 +2,7 @@ use super::*;
 use crate::rules::chess::Chess;
 use crate::search::Info;
 use std::sync::mpsc;
+use std::time::Duration;
 
 const START_FEN: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
 
@@ -218,9 +219,20 @@ fn infinite_search_answers_only_when_stopped() {
         infinite: true,
         ..GoParams::default()
     };
-    let (_reports, best) = go(&mut engine, &params);
+    let (reports, best) = go(&mut engine, &params);
     assert!(engine.is_searching());
-    assert!(best.recv_timeout(Duration::from_millis(100)).is_err());
+    // Past depth 6 an ordinary search of the start position would long have answered.
+    loop {
+        match reports.recv_timeout(Duration::from_secs(60)) {
+            Ok(Report::Progress(info)) if info.depth >= 6 => break,
+            Ok(_) => {}
+            Err(error) => panic!("no report of depth 6: {error}"),
+        }
+    }
+    assert!(
+        best.try_recv().is_err(),
+        "an infinite search answered before stop"
+    );
     assert!(engine.go(&params, |_| {}, |_| {}).is_err());
     engine.stop();
     assert!(!engine.is_searching());
@@ -427,4 +439,44 @@ fn perft_refuses_depths_that_would_overflow_the_stack() {
             )))
         );
     }
+}
+
+#[test]
+fn every_announced_option_reads_into_a_typed_option_and_back() {
+    let engine = Engine::new();
+    for spec in engine.option_specs() {
+        let default = match &spec.kind {
+            OptionKind::Spin { default, .. } => OptionValue::Spin(*default),
+            OptionKind::Check { default } => OptionValue::Check(*default),
+            OptionKind::Combo { default, .. } => OptionValue::Combo(default.clone()),
+            OptionKind::Text { default } => OptionValue::Text(default.clone()),
+        };
+        let option = EngineOption::read(spec.name, default.clone())
+            .unwrap_or_else(|| panic!("{} is announced but has no typed option", spec.name));
+        assert_eq!(option.name(), spec.name);
+        assert_eq!(option.value(), default, "{}", spec.name);
+    }
+    assert_eq!(EngineOption::read("Hash", OptionValue::Check(true)), None);
+    assert_eq!(EngineOption::read("Nonsense", OptionValue::Spin(1)), None);
+}
+
+#[test]
+fn a_typed_option_is_checked_against_its_bounds_and_applied() {
+    let mut engine = Engine::new();
+    let huge = EngineOption::Hash { megabytes: 1 << 40 };
+    assert!(matches!(engine.set(huge), Err(EngineError::Option(_))));
+    assert_eq!(engine.options.hash_mb, 16);
+    assert_eq!(engine.set(EngineOption::MultiPv(4)), Ok(None));
+    assert_eq!(engine.options.multipv, 4);
+    let overhead = EngineOption::MoveOverhead(Duration::from_millis(120));
+    assert_eq!(engine.set(overhead), Ok(None));
+    assert_eq!(engine.options.move_overhead, Duration::from_millis(120));
+    assert_eq!(engine.set(EngineOption::SkillLevel(5)), Ok(None));
+    assert_eq!(engine.options.strength.skill_level, 5);
+    assert!(engine.set(EngineOption::SkillLevel(21)).is_err());
+    let variant = engine.set(EngineOption::Variant("millennium".into()));
+    assert!(
+        matches!(&variant, Ok(Some(OptionRemark::Variant(board))) if board.starts_with("variant millennium")),
+        "{variant:?}"
+    );
 }

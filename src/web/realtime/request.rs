@@ -1,7 +1,6 @@
 //! What the realtime page sends: one typed request per message, tagged by `"type"`. Fields a
 //! page may leave out are options; their ranges are checked by `settings.rs`.
 
-use super::settings::Opponent;
 use serde::Deserialize;
 
 #[derive(Clone, Debug, PartialEq, Eq, Deserialize)]
@@ -45,4 +44,26 @@ pub struct StartGame {
 pub enum SideName {
     White,
     Black,
+}
+
+/// Who plays Roger's side.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Opponent {
+    /// Roger's realtime planner.
+    Roger,
+    /// The greedy reference player (one order a tick at most).
+    Greedy,
+    /// The random reference player (an order at one decision in five).
+    Random,
+}
+
+impl Opponent {
+    pub fn name(self) -> &'static str {
+        match self {
+            Opponent::Roger => "roger",
+            Opponent::Greedy => "greedy",
+            Opponent::Random => "random",
+        }
+    }
 }

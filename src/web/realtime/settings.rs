@@ -1,7 +1,7 @@
 //! The `start` message of a realtime page: the human's side, the game's parameters and Roger's
 //! player, each checked, so that a bad field is an error that names it and no game starts.
 
-use super::request::{SideName, StartGame};
+use super::request::{Opponent, SideName, StartGame};
 use crate::plan::realtime::RealtimePlanner;
 use crate::plan::RealtimePlayer;
 use crate::players::realtime::{GreedyRealtimePlayer, RandomRealtimePlayer};
@@ -14,27 +14,7 @@ pub const DEFAULT_REACTION_MS: Ms = 200;
 /// seconds is not a game.
 pub const REACTION_RANGE: (Ms, Ms) = (20, 10_000);
 
-/// Who plays Roger's side.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Opponent {
-    /// Roger's realtime planner.
-    Roger,
-    /// The greedy reference player (one order a tick at most).
-    Greedy,
-    /// The random reference player (an order at one decision in five).
-    Random,
-}
-
 impl Opponent {
-    pub fn name(self) -> &'static str {
-        match self {
-            Opponent::Roger => "roger",
-            Opponent::Greedy => "greedy",
-            Opponent::Random => "random",
-        }
-    }
-
     /// A fresh player for one game; `seed` varies the reference players' games.
     pub fn player(self, seed: u64) -> Box<dyn RealtimePlayer> {
         match self {

@@ -200,7 +200,19 @@ fn stop_ends_an_infinite_plan_and_a_second_go_is_refused_meanwhile() {
     let (mut dialect, out, captured) = dialect(Behaviour::UntilStop);
     send(&mut dialect, &out, &format!("position megachess {WORLD}"));
     send(&mut dialect, &out, "go infinite");
-    thread::sleep(Duration::from_millis(50));
+    // The player has reported its one move: the plan is under way.
+    let started = Instant::now();
+    while !captured
+        .lines()
+        .iter()
+        .any(|line| line.starts_with("info ") && !line.starts_with("info string"))
+    {
+        assert!(
+            started.elapsed() < Duration::from_secs(10),
+            "no progress reported"
+        );
+        thread::sleep(Duration::from_millis(1));
+    }
     send(&mut dialect, &out, "go movetime 10");
     assert!(!captured
         .lines()
@@ -331,7 +343,12 @@ fn go_infinite_holds_a_finished_plan_until_stop() {
     let (mut dialect, out, captured) = dialect(Behaviour::Good);
     send(&mut dialect, &out, &format!("position megachess {WORLD}"));
     send(&mut dialect, &out, "go infinite");
-    thread::sleep(Duration::from_millis(100));
+    // The plan is finished and held: no answer until `stop`.
+    dialect.engine.settle();
+    assert!(
+        dialect.engine.is_thinking(),
+        "a held plan still waits for its answer"
+    );
     assert!(!captured
         .lines()
         .iter()
