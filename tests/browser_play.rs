@@ -159,22 +159,40 @@ fn moves_listed(browser: &Browser) -> Vec<String> {
     serde_json::from_value(listed).unwrap()
 }
 
+/// Opens the play page and waits for its connection; no game starts by itself.
 fn open_page() -> (Served, Browser) {
     let served = Served::start(&[]);
     let browser = Browser::start();
     browser.goto(&served.url("/play.html"));
+    wait_connected(&browser);
+    (served, browser)
+}
+
+fn wait_connected(browser: &Browser) {
     browser.wait_for(
-        "the first game's state",
-        "return window.rogerPlay && window.rogerPlay.state;",
+        "the page's connection",
+        "return window.rogerPlay && window.rogerPlay.connected;",
         WAIT,
     );
-    (served, browser)
+}
+
+/// Nothing runs before the player starts a game: no state, no clock, the page asks for a choice.
+fn assert_no_game_yet(browser: &Browser) {
+    assert_eq!(
+        browser.run("return window.rogerPlay.state;", json!([])),
+        Value::Null
+    );
+    assert_eq!(browser.text("#clock-bottom"), "");
+    assert_eq!(browser.text("#clock-top"), "");
+    assert!(browser.text("#status").contains("New game"));
 }
 
 #[test]
 fn chess_by_clicks_with_a_bad_fen_a_takeback_a_drag_and_a_promotion_mate() {
     let started = Instant::now();
     let (_served, browser) = open_page();
+    assert_no_game_yet(&browser);
+    new_game(&browser, "chess", "");
     let first = state(&browser);
     assert_eq!(first["game"], "chess");
     assert_eq!(
@@ -259,14 +277,32 @@ fn chess_by_clicks_with_a_bad_fen_a_takeback_a_drag_and_a_promotion_mate() {
     let pgn = pgn.as_str().unwrap();
     assert!(pgn.contains(&format!("[FEN \"{fen}\"]")), "{pgn}");
     assert!(pgn.contains("1. Rb2 Kg8 2. a8=Q# {checkmate} 1-0"), "{pgn}");
+    // Roger thought (its reply Kg8), but its lines stay hidden in a game until asked for.
+    let shown = "return document.getElementById('eval').offsetParent !== null;";
+    assert_eq!(browser.run(shown, json!([])), json!(false));
+    browser.click("#show-thinking");
+    assert_eq!(browser.run(shown, json!([])), json!(true));
     browser.screenshot("play-chess");
+    // On a phone the page fits its width: the panels stack and the board takes the width.
+    browser.resize(390, 844);
+    let fits = browser.run(
+        "const board = document.querySelector('#board svg').getBoundingClientRect(); \
+         const width = document.documentElement.clientWidth; \
+         return [document.documentElement.scrollWidth <= width, \
+                 board.left >= 0 && board.right <= width, width];",
+        json!([]),
+    );
+    assert_eq!(fits[0], json!(true), "horizontal scrolling at 390 px: {fits}");
+    assert_eq!(fits[1], json!(true), "the board sticks out at 390 px: {fits}");
+    browser.screenshot("play-chess-phone");
+    browser.resize(1280, 900);
     println!("chess game: {:?}", started.elapsed());
 }
 
 #[test]
 fn millennium_keystone_pool_and_mate() {
     let started = Instant::now();
-    let (_served, browser) = open_page();
+    let (served, browser) = open_page();
     // Rxe8 takes Black's first king and checks the other along the eighth rank; Kl7 is the
     // only answer, and Qo7 mates.
     let fen = "4k5k4/9pp4/R14/15/15/15/15/K3R3K5Q w - - 0 1 Nr";
@@ -325,6 +361,18 @@ fn millennium_keystone_pool_and_mate() {
         json!({"white": "N", "black": "r"})
     );
     browser.screenshot("play-millennium");
+
+    // Back on the page: the last choices are remembered and no game starts by itself.
+    browser.goto(&served.url("/play.html"));
+    wait_connected(&browser);
+    assert_no_game_yet(&browser);
+    assert_eq!(
+        browser.run(
+            "return ['game', 'minutes', 'skill'].map(id => document.getElementById(id).value);",
+            json!([])
+        ),
+        json!(["millennium", "1", "0"])
+    );
     println!("millennium game: {:?}", started.elapsed());
 }
 

@@ -295,6 +295,12 @@ impl Browser {
         panic!("{css} went stale 20 times in a row");
     }
 
+    /// Sets the window's outer size (a phone's 390 x 844, say).
+    pub fn resize(&self, width: u32, height: u32) {
+        let rect = json!({ "width": width, "height": height });
+        self.command("POST", "/window/rect", Some(rect));
+    }
+
     pub fn goto(&self, url: &str) {
         self.command("POST", "/url", Some(json!({ "url": url })));
     }

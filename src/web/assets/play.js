@@ -8,7 +8,9 @@ import { Board, splitMove } from "/board.js";
 const $ = (id) => document.getElementById(id);
 
 // For tests and curious users: the last state, every message, and a way to send.
-const play = (window.rogerPlay = { state: null, eval: null, errors: [], pgn: null, messages: 0 });
+const play = (window.rogerPlay = {
+  state: null, eval: null, errors: [], pgn: null, messages: 0, connected: false,
+});
 
 let receivedAt = performance.now();
 
@@ -148,8 +150,35 @@ function tick() {
 }
 setInterval(tick, 100);
 
+/// The form's fields the page remembers between visits.
+const REMEMBERED = ["game", "side", "minutes", "increment", "skill", "movetime"];
+const SETTINGS_KEY = "roger-play-settings";
+
+function saveSettings() {
+  const values = Object.fromEntries(REMEMBERED.map((id) => [id, $(id).value]));
+  try {
+    localStorage.setItem(SETTINGS_KEY, JSON.stringify(values));
+  } catch (error) {
+    // No storage (a private window): the choices are simply not remembered.
+  }
+}
+
+function restoreSettings() {
+  let values = {};
+  try {
+    values = JSON.parse(localStorage.getItem(SETTINGS_KEY) || "{}") || {};
+  } catch (error) {
+    values = {};
+  }
+  for (const id of REMEMBERED) {
+    if (typeof values[id] === "string") $(id).value = values[id];
+  }
+  $("skill-value").textContent = $("skill").value;
+}
+
 function newGame(event) {
   event?.preventDefault();
+  saveSettings();
   const movetime = $("movetime").value.trim();
   play.send({
     type: "new",
@@ -176,4 +205,9 @@ $("copy-fen").addEventListener("click", async () => {
     document.execCommand?.("copy");
   }
 });
-socket.ready.then(() => newGame());
+// Nothing starts by itself: the player chooses, and the last choices come back next time.
+restoreSettings();
+socket.ready.then(() => { play.connected = true; });
+$("show-thinking").addEventListener("change", () => {
+  $("eval").hidden = !$("show-thinking").checked;
+});
