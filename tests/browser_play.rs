@@ -292,8 +292,16 @@ fn chess_by_clicks_with_a_bad_fen_a_takeback_a_drag_and_a_promotion_mate() {
                  board.left >= 0 && board.right <= width, width];",
         json!([]),
     );
-    assert_eq!(fits[0], json!(true), "horizontal scrolling at 390 px: {fits}");
-    assert_eq!(fits[1], json!(true), "the board sticks out at 390 px: {fits}");
+    assert_eq!(
+        fits[0],
+        json!(true),
+        "horizontal scrolling at 390 px: {fits}"
+    );
+    assert_eq!(
+        fits[1],
+        json!(true),
+        "the board sticks out at 390 px: {fits}"
+    );
     browser.screenshot("play-chess-phone");
     browser.resize(1280, 900);
     println!("chess game: {:?}", started.elapsed());

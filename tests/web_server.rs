@@ -120,11 +120,19 @@ fn its_own_world_is_announced_and_answers_a_spectator() {
 #[test]
 fn every_page_has_a_viewport_and_links_to_every_other_page() {
     let served = Served::start(&[]);
-    let pages = ["/play.html", "/realtime.html", "/world.html", "/replay.html"];
+    let pages = [
+        "/play.html",
+        "/realtime.html",
+        "/world.html",
+        "/replay.html",
+    ];
     for page in ["/"].iter().chain(pages.iter()) {
         let (code, _, body) = get(&served, page);
         assert_eq!(code, 200, "{page}");
-        assert!(body.contains(r#"<meta name="viewport""#), "{page} has no viewport");
+        assert!(
+            body.contains(r#"<meta name="viewport""#),
+            "{page} has no viewport"
+        );
         let header = &body[body.find("<header>").unwrap()..body.find("</header>").unwrap()];
         for other in pages {
             assert!(
