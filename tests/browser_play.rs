@@ -41,46 +41,99 @@ fn click_square(browser: &Browser, square: &str) {
     browser.click(&format!("rect[data-square=\"{square}\"]"));
 }
 
+/// The middle of a square on the screen, after scrolling it into view.
+fn centre(browser: &Browser, square: &str) -> (i64, i64) {
+    let at = browser.run(
+        "const rect = document.querySelector(`rect[data-square=\"${arguments[0]}\"]`);
+         rect.scrollIntoView({ block: 'center' });
+         const r = rect.getBoundingClientRect();
+         return [Math.round(r.left + r.width / 2), Math.round(r.top + r.height / 2)];",
+        json!([square]),
+    );
+    (at[0].as_i64().unwrap(), at[1].as_i64().unwrap())
+}
+
 /// Drags with the real pointer from one square's middle to another's. The board is drawn
 /// anew when the piece is picked up, so the squares are reached by their place on the screen.
 fn drag(browser: &Browser, from: &str, to: &str) {
-    let places = browser.run(
-        "const at = (sq) => document.querySelector(`rect[data-square=\"${sq}\"]`);
-         at(arguments[0]).scrollIntoView({ block: 'center' });
-         return [arguments[0], arguments[1]].map((sq) => {
-           const r = at(sq).getBoundingClientRect();
-           return [Math.round(r.left + r.width / 2), Math.round(r.top + r.height / 2)];
-         });",
-        json!([from, to]),
-    );
-    let (from, to) = (&places[0], &places[1]);
-    browser.command(
-        "POST",
-        "/actions",
-        Some(json!({ "actions": [{
-            "type": "pointer", "id": "mouse", "parameters": { "pointerType": "mouse" },
-            "actions": [
-                { "type": "pointerMove", "duration": 0, "origin": "viewport", "x": from[0], "y": from[1] },
-                { "type": "pointerDown", "button": 0 },
-                { "type": "pointerMove", "duration": 150, "origin": "viewport", "x": to[0], "y": to[1] },
-                { "type": "pointerUp", "button": 0 },
-            ]
-        }]})),
-    );
-    browser.command("DELETE", "/actions", None);
+    let (from, to) = (centre(browser, from), centre(browser, to));
+    browser.drag_between(0, from, to);
 }
 
-/// Sets the form and presses "New game".
+/// The WebDriver codes of the keys that step through a game.
+const LEFT: &str = "\u{E012}";
+const RIGHT: &str = "\u{E014}";
+const UP: &str = "\u{E013}";
+const END: &str = "\u{E010}";
+
+/// The move list's plies and the one marked as shown.
+fn shown_ply(browser: &Browser) -> Value {
+    browser.run(
+        "const li = document.querySelector('#moves li.current'); return li ? Number(li.dataset.ply) : null;",
+        json!([]),
+    )
+}
+
+/// Waits until the board draws the position after `ply` moves (its FEN from the server).
+fn wait_for_board_at(browser: &Browser, ply: usize, fen: &str) {
+    browser.wait_for(
+        &format!("the board at ply {ply}"),
+        &format!(
+            "const p = window.rogerPlay; const at = p.viewing === null ? p.state.moves.length : p.viewing; \
+             const fen = p.viewing === null ? p.state.fen : (p.position && p.position.ply === at ? p.position.fen : null); \
+             return at === {ply} && fen === {fen:?};"
+        ),
+        WAIT,
+    );
+}
+
+/// Whether the elements matching each selector lie wholly inside the window.
+fn inside_window(browser: &Browser, selectors: &[&str]) -> Value {
+    browser.run(
+        "return arguments[0].map((css) => { \
+           const r = document.querySelector(css).getBoundingClientRect(); \
+           return [css, r.width > 0 && r.left >= 0 && r.top >= 0 && r.right <= innerWidth && r.bottom <= innerHeight]; });",
+        json!([selectors]),
+    )
+}
+
+/// Asserts that every selector's element is inside the window and that nothing scrolls sideways.
+fn assert_fits(browser: &Browser, selectors: &[&str], what: &str) {
+    let inside = inside_window(browser, selectors);
+    for entry in inside.as_array().unwrap() {
+        assert_eq!(
+            entry[1],
+            json!(true),
+            "{what}: {} is not wholly in the window",
+            entry[0]
+        );
+    }
+    let sideways = browser.run(
+        "return document.documentElement.scrollWidth > document.documentElement.clientWidth;",
+        json!([]),
+    );
+    assert_eq!(sideways, json!(false), "{what}: the page scrolls sideways");
+}
+
+/// Opens the new-game dialog (if it is not open), sets the form and presses "Play".
 fn new_game(browser: &Browser, game: &str, fen: &str) {
+    new_game_with(browser, game, fen, "0", "100");
+}
+
+fn new_game_with(browser: &Browser, game: &str, fen: &str, skill: &str, movetime: &str) {
+    let open = "return document.getElementById('setup-dialog').open;";
+    if browser.run(open, json!([])) != json!(true) {
+        browser.click("#open-setup");
+    }
     browser.run(
         "document.getElementById('game').value = arguments[0];
          document.getElementById('side').value = 'white';
-         document.getElementById('minutes').value = '1';
+         document.getElementById('minutes').value = '10';
          document.getElementById('increment').value = '0';
-         document.getElementById('skill').value = '0';
-         document.getElementById('movetime').value = '100';
+         document.getElementById('skill').value = arguments[1];
+         document.getElementById('movetime').value = arguments[2];
          document.getElementById('skill').dispatchEvent(new Event('input'));",
-        json!([game]),
+        json!([game, skill, movetime]),
     );
     browser.type_into("#start-fen", fen);
     let before = browser.run("return window.rogerPlay.messages;", json!([]));
@@ -153,7 +206,7 @@ fn won<G: Game>(mut record: roger::rules::GameRecord<G>, text: &str) -> bool {
 
 fn moves_listed(browser: &Browser) -> Vec<String> {
     let listed = browser.run(
-        "return [...document.querySelectorAll('#moves li')].map(li => li.dataset.move);",
+        "return [...document.querySelectorAll('#moves li[data-ply]')].map(li => li.dataset.move);",
         json!([]),
     );
     serde_json::from_value(listed).unwrap()
@@ -176,8 +229,11 @@ fn wait_connected(browser: &Browser) {
     );
 }
 
-/// Nothing runs before the player starts a game: no state, no clock, the page asks for a choice.
+/// Nothing runs before the player starts a game: no state, no clock, the page asks for a choice
+/// in its new-game dialog.
 fn assert_no_game_yet(browser: &Browser) {
+    let open = "return document.getElementById('setup-dialog').open;";
+    assert_eq!(browser.run(open, json!([])), json!(true));
     assert_eq!(
         browser.run("return window.rogerPlay.state;", json!([])),
         Value::Null
@@ -205,7 +261,7 @@ fn chess_by_clicks_with_a_bad_fen_a_takeback_a_drag_and_a_promotion_mate() {
 
     // An invalid FEN: the rules' reason on the page, and the game on the board stays.
     new_game(&browser, "chess", "rnbqkbnr/pppppppp w");
-    let error = browser.text("#error");
+    let error = browser.text("#setup-error");
     assert!(error.contains("invalid FEN"), "{error}");
     assert_eq!(state(&browser)["fen"], first["fen"]);
 
@@ -282,29 +338,186 @@ fn chess_by_clicks_with_a_bad_fen_a_takeback_a_drag_and_a_promotion_mate() {
     assert_eq!(browser.run(shown, json!([])), json!(false));
     browser.click("#show-thinking");
     assert_eq!(browser.run(shown, json!([])), json!(true));
+    // The mated king's square is marked.
+    let lost =
+        "return [...document.querySelectorAll('rect.lost-king')].map(r => r.dataset.square);";
+    assert_eq!(browser.run(lost, json!([])), json!(["g8"]));
+    // At 1280 x 800 the board, both clocks and the move list are in view without scrolling.
+    browser.resize(1280, 800);
+    browser.run("window.scrollTo(0, 0);", json!([]));
+    let whole = [
+        "#board svg",
+        "#clock-top",
+        "#clock-bottom",
+        "#moves",
+        "#result-box",
+    ];
+    assert_fits(&browser, &whole, "chess at 1280x800");
     browser.screenshot("play-chess");
-    // On a phone the page fits its width: the panels stack and the board takes the width.
+
+    // Stepping through the game: arrow keys and clicks on the move list.
+    let fens: Vec<String> = (0..=3).map(|n| fen_after(&done, n)).collect();
+    browser.press(LEFT);
+    wait_for_board_at(&browser, 2, &fens[2]);
+    assert_eq!(shown_ply(&browser), json!(2));
+    assert_eq!(
+        piece_at(&browser, "a7"),
+        "P",
+        "the pawn is back before its promotion"
+    );
+    browser.click("#moves li[data-ply=\"1\"]");
+    wait_for_board_at(&browser, 1, &fens[1]);
+    browser.press(UP);
+    wait_for_board_at(&browser, 0, &fens[0]);
+    assert_eq!(
+        shown_ply(&browser),
+        Value::Null,
+        "no move is marked at the start"
+    );
+    browser.press(RIGHT);
+    wait_for_board_at(&browser, 1, &fens[1]);
+    assert_eq!(piece_at(&browser, "b2"), "R");
+    browser.press(END);
+    wait_for_board_at(&browser, 3, &fens[3]);
+    assert_eq!(piece_at(&browser, "a8"), "Q");
+    assert_eq!(shown_ply(&browser), json!(3));
+    browser.click("#step-back");
+    wait_for_board_at(&browser, 2, &fens[2]);
+    browser.click("#step-last");
+    wait_for_board_at(&browser, 3, &fens[3]);
+
+    // On a phone the page fits its width, and the board with both clocks fits the screen.
     browser.resize(390, 844);
-    let fits = browser.run(
-        "const board = document.querySelector('#board svg').getBoundingClientRect(); \
-         const width = document.documentElement.clientWidth; \
-         return [document.documentElement.scrollWidth <= width, \
-                 board.left >= 0 && board.right <= width, width];",
-        json!([]),
-    );
-    assert_eq!(
-        fits[0],
-        json!(true),
-        "horizontal scrolling at 390 px: {fits}"
-    );
-    assert_eq!(
-        fits[1],
-        json!(true),
-        "the board sticks out at 390 px: {fits}"
+    browser.run("window.scrollTo(0, 0);", json!([]));
+    assert_fits(
+        &browser,
+        &["#board svg", "#clock-top", "#clock-bottom"],
+        "chess at 390x844",
     );
     browser.screenshot("play-chess-phone");
-    browser.resize(1280, 900);
+    browser.resize(1280, 800);
+
     println!("chess game: {:?}", started.elapsed());
+}
+
+/// The FEN after the first `plies` moves of a state's game, by the crate's rules.
+fn fen_after(state: &Value, plies: usize) -> String {
+    let mut cut = state.clone();
+    cut["moves"] = json!(state["moves"].as_array().unwrap()[..plies]);
+    replay(&cut).1
+}
+
+/// The FEN letter of the piece drawn on `square`, or "".
+fn piece_at(browser: &Browser, square: &str) -> String {
+    browser
+        .run(
+            "const g = document.querySelector(`#board g[data-on=\"${arguments[0]}\"]`); return g ? g.dataset.piece : '';",
+            json!([square]),
+        )
+        .as_str()
+        .unwrap()
+        .to_string()
+}
+
+#[test]
+fn a_premove_waits_for_roger_and_the_right_button_draws() {
+    let (_served, browser) = open_page();
+    // A premove needs Roger to be thinking when it is made. Roger's think is given more time
+    // each try, so that even a slow machine gets one try in which the premove is made first.
+    let mut premoved = false;
+    for movetime in ["3000", "10000", "30000"] {
+        new_game_with(&browser, "chess", "", "20", movetime);
+        click_square(&browser, "e2");
+        click_square(&browser, "e4");
+        browser.wait_for(
+            "Roger thinking",
+            "const s = window.rogerPlay.state; return s.moves.length === 1 && s.thinking;",
+            WAIT,
+        );
+        click_square(&browser, "g1");
+        click_square(&browser, "f3");
+        // Both squares marked and Roger's answer not in yet: the premove waits for it.
+        let waiting = browser.run(
+            "return [...document.querySelectorAll('rect.premove')].map(r => r.dataset.square).sort().join() === 'f3,g1' \
+             && window.rogerPlay.state.moves.length === 1;",
+            json!([]),
+        );
+        if waiting == json!(true) {
+            premoved = true;
+            break;
+        }
+    }
+    assert!(premoved, "Roger answered before every premove");
+    // The premove is played the moment Roger's answer comes; Roger may answer it at once.
+    let played = browser.wait_for(
+        "the premove played",
+        "const s = window.rogerPlay.state; return s.moves.length >= 3 ? s : null;",
+        Duration::from_secs(60),
+    );
+    assert_eq!(played["moves"][1]["by"], "roger");
+    assert_eq!(played["moves"][2]["text"], "g1f3");
+    assert_eq!(played["moves"][2]["by"], "you");
+    check_against_rules(&played);
+
+    // The right button: a drag draws an arrow, a click on one square a circle; a left click
+    // takes them away. Drawing does not move anything.
+    browser.wait_for(
+        "Roger's answer to Nf3",
+        "const s = window.rogerPlay.state; return s.moves.length === 4 && s.your_turn;",
+        Duration::from_secs(60),
+    );
+    let (d2, d4) = (centre(&browser, "d2"), centre(&browser, "d4"));
+    browser.drag_between(2, d2, d4);
+    let (e5, e5_again) = (centre(&browser, "e5"), centre(&browser, "e5"));
+    browser.drag_between(2, e5, e5_again);
+    let marks = "return [...document.querySelectorAll('[data-arrow], [data-mark]')].map(m => m.dataset.arrow || m.dataset.mark);";
+    assert_eq!(browser.run(marks, json!([])), json!(["d2d4", "e5"]));
+    assert_eq!(plies(&browser), 4);
+    browser.screenshot("play-arrows");
+    click_square(&browser, "h3");
+    assert_eq!(browser.run(marks, json!([])), json!([]));
+
+    // Resigning asks first; once the game is over the button is off.
+    browser.click("#resign");
+    assert_eq!(browser.text("#resign"), "Really resign?");
+    assert!(state(&browser)["result"].is_null());
+    browser.click("#resign");
+    let resigned = browser.wait_for(
+        "the resignation",
+        "const s = window.rogerPlay.state; return s.result ? s : null;",
+        WAIT,
+    );
+    assert_eq!(resigned["result"]["reason"], "you resigned");
+    assert_eq!(
+        browser.run(
+            "return document.getElementById('resign').disabled;",
+            json!([])
+        ),
+        json!(true)
+    );
+    assert!(browser.text("#result").contains("you resigned"));
+    // Rematch: the same game with the colours swapped; Roger (White now) moves first.
+    browser.click("#rematch");
+    let rematch = browser.wait_for(
+        "the rematch",
+        "const s = window.rogerPlay.state; return s && s.human === 'black' && !s.result ? s : null;",
+        WAIT,
+    );
+    assert_eq!(rematch["start_fen"], played["start_fen"]);
+    assert_eq!(
+        browser.run(
+            "return document.getElementById('result-box').hidden;",
+            json!([])
+        ),
+        json!(true)
+    );
+    assert_eq!(
+        browser.run(
+            "return document.getElementById('resign').disabled;",
+            json!([])
+        ),
+        json!(false)
+    );
 }
 
 #[test]
@@ -368,7 +581,24 @@ fn millennium_keystone_pool_and_mate() {
         done["millennium"]["pools"],
         json!({"white": "N", "black": "r"})
     );
+    // At 1280 x 800 the wide board, both clocks and the move list are in view.
+    browser.resize(1280, 800);
+    browser.run("window.scrollTo(0, 0);", json!([]));
+    assert_fits(
+        &browser,
+        &["#board svg", "#clock-top", "#clock-bottom", "#moves"],
+        "Millennium at 1280x800",
+    );
     browser.screenshot("play-millennium");
+    browser.resize(390, 844);
+    browser.run("window.scrollTo(0, 0);", json!([]));
+    assert_fits(
+        &browser,
+        &["#board svg", "#clock-top", "#clock-bottom"],
+        "Millennium at 390x844",
+    );
+    browser.screenshot("play-millennium-phone");
+    browser.resize(1280, 800);
 
     // Back on the page: the last choices are remembered and no game starts by itself.
     browser.goto(&served.url("/play.html"));
@@ -379,7 +609,7 @@ fn millennium_keystone_pool_and_mate() {
             "return ['game', 'minutes', 'skill'].map(id => document.getElementById(id).value);",
             json!([])
         ),
-        json!(["millennium", "1", "0"])
+        json!(["millennium", "10", "0"])
     );
     println!("millennium game: {:?}", started.elapsed());
 }

@@ -76,8 +76,32 @@ fn pgn_games_of_every_turn_game_step_through_by_clicks() {
     );
     browser.click("#prev");
     assert_eq!(piece_on(&browser, "d8"), "q");
-    browser.click("#moves li:nth-child(2)");
+    browser.click("#moves li[data-ply=\"2\"]");
     assert_eq!(piece_on(&browser, "e5"), "p");
+    // Moves are numbered by full moves, as on a score sheet.
+    assert_eq!(
+        browser
+            .text("#moves")
+            .split_whitespace()
+            .collect::<Vec<_>>(),
+        ["1.", "f3", "e5", "2.", "g4", "Qh4#"]
+    );
+    // The arrow keys step too: left back a ply, right forward, up to the start, down to the end.
+    let keys = [
+        ("\u{E012}", 1),
+        ("\u{E014}", 2),
+        ("\u{E013}", 0),
+        ("\u{E015}", 4),
+    ];
+    for (key, index) in keys {
+        browser.press(key);
+        let at = browser.run("return window.rogerReplay.index;", json!([]));
+        assert_eq!(at, json!(index), "after the key {key:?}");
+    }
+    assert_eq!(piece_on(&browser, "h4"), "q");
+    browser.press("\u{E012}");
+    assert_eq!(piece_on(&browser, "e5"), "p");
+    assert_eq!(piece_on(&browser, "g4"), "P");
     browser.screenshot("replay-chess");
 
     // Nichess: the throw's splash leaves its HP on the pieces around the landing square.

@@ -125,6 +125,7 @@ fn every_page_has_a_viewport_and_links_to_every_other_page() {
         "/realtime.html",
         "/world.html",
         "/replay.html",
+        "/rules.html",
     ];
     for page in ["/"].iter().chain(pages.iter()) {
         let (code, _, body) = get(&served, page);

@@ -301,6 +301,32 @@ impl Browser {
         self.command("POST", "/window/rect", Some(rect));
     }
 
+    /// Presses and lets go of one key, by its WebDriver code (`"\u{E012}"` is the left arrow).
+    pub fn press(&self, key: &str) {
+        let actions = json!({ "actions": [{
+            "type": "key", "id": "keyboard",
+            "actions": [{ "type": "keyDown", "value": key }, { "type": "keyUp", "value": key }]
+        }]});
+        self.command("POST", "/actions", Some(actions));
+        self.command("DELETE", "/actions", None);
+    }
+
+    /// Moves the real pointer from one page point to another with `button` held (0 the left,
+    /// 2 the right).
+    pub fn drag_between(&self, button: u8, from: (i64, i64), to: (i64, i64)) {
+        let actions = json!({ "actions": [{
+            "type": "pointer", "id": "mouse", "parameters": { "pointerType": "mouse" },
+            "actions": [
+                { "type": "pointerMove", "duration": 0, "origin": "viewport", "x": from.0, "y": from.1 },
+                { "type": "pointerDown", "button": button },
+                { "type": "pointerMove", "duration": 150, "origin": "viewport", "x": to.0, "y": to.1 },
+                { "type": "pointerUp", "button": button },
+            ]
+        }]});
+        self.command("POST", "/actions", Some(actions));
+        self.command("DELETE", "/actions", None);
+    }
+
     pub fn goto(&self, url: &str) {
         self.command("POST", "/url", Some(json!({ "url": url })));
     }

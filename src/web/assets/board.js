@@ -1,7 +1,9 @@
 // The board of the play page (and of the replay page's turn games): the shared grid of
-// board-grid.js with selection, targets, splashes and moves by click or drag on top. It knows
-// nothing of the rules: the legal moves come with every state from the server, and a move is
-// only ever one of them. Squares carry data-square="e2", pieces data-piece="K" and data-on="e2".
+// board-grid.js with selection, targets, splashes and moves by click or drag on top, premoves
+// made while the other side thinks, and arrows and circles drawn with the right button. It
+// knows nothing of the rules: the legal moves come with every state from the server, and a move
+// is only ever one of them. Squares carry data-square="e2", pieces data-piece="K" and
+// data-on="e2".
 
 import { FIGURES } from "/common.js";
 import { BoardGrid, svg } from "/board-grid.js";
@@ -33,6 +35,39 @@ export class Board {
     this.state = null;
     this.selected = null;
     this.drag = null;
+    /// Turned by the player: the board seen from the other side.
+    this.turned = false;
+    /// A move chosen while the other side thinks, `{from, to}`, played on the player's turn.
+    this.premove = null;
+    /// Arrows and circles drawn with the right button: `{from, to}` (a circle when equal).
+    this.marks = [];
+    this.marking = null;
+  }
+
+  /// The side at the bottom: the player's, or the other when turned.
+  get flipped() {
+    return (this.state?.human === "black") !== this.turned;
+  }
+
+  /// Turns the board around.
+  turn() {
+    this.turned = !this.turned;
+    if (this.state) this.draw();
+  }
+
+  /// Whether the player may choose a premove now: a game goes on, it is the other side's turn,
+  /// and the board shows the game as it stands.
+  premoveOpen() {
+    const state = this.state;
+    return Boolean(state && state.premoves && !state.your_turn && !state.result);
+  }
+
+  /// Whether `square` holds one of the player's pieces.
+  ownPiece(square) {
+    const piece = this.pieceOn(square);
+    if (!piece) return false;
+    const white = piece.letter === piece.letter.toUpperCase();
+    return white === (this.state.human !== "black");
   }
 
   /// The square under a page point, or null.
@@ -58,7 +93,28 @@ export class Board {
   render(state) {
     const changed = !this.state || this.state.fen !== state.fen || this.state.human !== state.human;
     this.state = state;
-    if (changed || !state.your_turn) this.selected = null;
+    // A selection lasts while the position does, and while a premove may still be chosen.
+    if (changed || (!state.your_turn && !state.premoves)) this.selected = null;
+    if (changed) this.marks = [];
+    if (state.result || !state.premoves) this.premove = null;
+    this.draw();
+    if (state.your_turn && this.premove) this.playPremove();
+  }
+
+  /// The premove, if it is legal now (a promotion becomes a queen where one is offered), is
+  /// played; otherwise it is dropped.
+  playPremove() {
+    const { from, to } = this.premove;
+    this.premove = null;
+    const options = this.movesFrom(from).filter((text) => splitMove(text).to === to);
+    const text = options.find((t) => splitMove(t).suffix === "q") || options[0];
+    if (text) this.onMove(text);
+    else this.draw();
+  }
+
+  setPremove(from, to) {
+    this.premove = { from, to };
+    this.selected = null;
     this.draw();
   }
 
@@ -80,17 +136,22 @@ export class Board {
   draw() {
     const state = this.state;
     this.grid = new BoardGrid({
-      files: state.files, ranks: state.ranks, flipped: state.human === "black", size: SIZE,
-      margin: MARGIN, layers: ["squares", "splash", "pieces", "targets"],
+      files: state.files, ranks: state.ranks, flipped: this.flipped, size: SIZE,
+      margin: MARGIN, layers: ["squares", "splash", "pieces", "targets", "marks"],
       classes: `board game-${state.game}`,
     });
     const { layers } = this.grid;
     const last = state.last_move || {};
-    const targets = this.selected ? this.movesFrom(this.selected).map((t) => splitMove(t).to) : [];
+    const targets = this.selected && state.your_turn
+      ? this.movesFrom(this.selected).map((t) => splitMove(t).to) : [];
+    const premove = this.premove || {};
+    const lost = this.lostKings();
     this.grid.drawSquares((name) => [
       name === last.from || name === last.to ? "last" : null,
       name === this.selected ? "selected" : null,
       targets.includes(name) ? "target" : null,
+      name === premove.from || name === premove.to ? "premove" : null,
+      lost.includes(name) ? "lost-king" : null,
     ].filter(Boolean));
     // The splash of the last two actions (yours and Roger's answer): Roger may answer before
     // yours has been seen.
@@ -115,12 +176,60 @@ export class Board {
         class: occupied ? "target-ring" : "target-dot", "data-target": name,
       }));
     }
+    this.drawMarks();
     const root = this.grid.root;
     this.svg = root;
+    root.addEventListener("contextmenu", (event) => event.preventDefault());
     root.addEventListener("pointerdown", (event) => this.pointerDown(event));
     root.addEventListener("pointermove", (event) => this.pointerMove(event));
     root.addEventListener("pointerup", (event) => this.pointerUp(event));
     this.container.replaceChildren(root);
+  }
+
+  /// The squares of the mated side's kings, marked at the end of a game lost by checkmate.
+  lostKings() {
+    const result = this.state.result;
+    if (!result || !result.winner || result.reason !== "checkmate") return [];
+    const king = result.winner === "white" ? "k" : "K";
+    return (this.state.pieces || []).filter((p) => p.letter === king).map((p) => p.square);
+  }
+
+  /// The right button's arrows (from one square's centre to another's) and circles.
+  drawMarks() {
+    const layer = this.grid.layers.marks;
+    for (const { from, to } of this.marks) {
+      const a = this.grid.centreOf(from);
+      if (from === to) {
+        layer.append(svg("circle", {
+          cx: a.x, cy: a.y, r: SIZE / 2 - 3, class: "mark-circle", "data-mark": from,
+        }));
+        continue;
+      }
+      const b = this.grid.centreOf(to);
+      const length = Math.hypot(b.x - a.x, b.y - a.y);
+      const ux = (b.x - a.x) / length;
+      const uy = (b.y - a.y) / length;
+      // The shaft stops where the head begins; the head's tip is short of the centre.
+      const head = SIZE * 0.4;
+      const tip = { x: b.x - ux * SIZE * 0.15, y: b.y - uy * SIZE * 0.15 };
+      const base = { x: tip.x - ux * head, y: tip.y - uy * head };
+      const side = { x: -uy * head * 0.6, y: ux * head * 0.6 };
+      const group = svg("g", { class: "mark-arrow", "data-arrow": `${from}${to}` });
+      group.append(svg("line", { x1: a.x, y1: a.y, x2: base.x, y2: base.y }));
+      group.append(svg("polygon", {
+        points: [tip, { x: base.x + side.x, y: base.y + side.y }, { x: base.x - side.x, y: base.y - side.y }]
+          .map((p) => `${p.x},${p.y}`).join(" "),
+      }));
+      layer.append(group);
+    }
+  }
+
+  /// Adds an arrow or circle, or takes it away if it was there.
+  toggleMark(from, to) {
+    const at = this.marks.findIndex((m) => m.from === from && m.to === to);
+    if (at >= 0) this.marks.splice(at, 1);
+    else this.marks.push({ from, to });
+    this.draw();
   }
 
   drawPiece(piece, kings) {
@@ -149,13 +258,35 @@ export class Board {
 
   pointerDown(event) {
     const square = this.squareAt(event.clientX, event.clientY);
-    if (!square || !this.state.your_turn) return;
-    if (this.selected && this.selected !== square && this.movesFrom(this.selected).some(
-      (text) => splitMove(text).to === square)) {
-      this.tryMove(this.selected, square);
+    if (event.button === 2) {
+      // The right button draws: an arrow to where it is let go, a circle on the same square.
+      if (square) this.marking = square;
+      event.preventDefault();
       return;
     }
-    if (this.movesFrom(square).length > 0) {
+    if (this.marks.length > 0) {
+      this.marks = [];
+      this.draw();
+    }
+    if (!square) return;
+    const premoving = this.premoveOpen();
+    if (!this.state.your_turn && !premoving) return;
+    if (premoving && this.premove) {
+      // A click while a premove waits takes it back.
+      this.premove = null;
+      this.select(null);
+      if (!this.ownPiece(square)) return;
+    }
+    const canMoveTo = premoving
+      ? (from, to) => from !== to && this.ownPiece(from) && !this.ownPiece(to)
+      : (from, to) => this.movesFrom(from).some((text) => splitMove(text).to === to);
+    if (this.selected && this.selected !== square && canMoveTo(this.selected, square)) {
+      if (premoving) this.setPremove(this.selected, square);
+      else this.tryMove(this.selected, square);
+      return;
+    }
+    const movable = premoving ? this.ownPiece(square) : this.movesFrom(square).length > 0;
+    if (movable) {
       this.select(square);
       const piece = this.svg.querySelector(`[data-on="${square}"]`);
       if (piece) {
@@ -164,7 +295,7 @@ export class Board {
         ghost.removeAttribute("data-piece");
         ghost.removeAttribute("data-on");
         this.svg.append(ghost);
-        this.drag = { from: square, ghost, x: event.clientX, y: event.clientY, moved: false };
+        this.drag = { from: square, ghost, x: event.clientX, y: event.clientY, moved: false, premoving };
         try {
           this.svg.setPointerCapture(event.pointerId);
         } catch (error) {
@@ -190,12 +321,24 @@ export class Board {
   }
 
   pointerUp(event) {
+    if (event.button === 2) {
+      const from = this.marking;
+      this.marking = null;
+      const square = this.squareAt(event.clientX, event.clientY);
+      if (from && square) this.toggleMark(from, square);
+      return;
+    }
     const drag = this.drag;
     if (!drag) return;
     this.drag = null;
     drag.ghost.remove();
     if (!drag.moved) return; // a click: the piece stays selected
     const square = this.squareAt(event.clientX, event.clientY);
-    if (square && square !== drag.from) this.tryMove(drag.from, square);
+    if (!square || square === drag.from) return;
+    if (drag.premoving) {
+      if (this.premoveOpen() && !this.ownPiece(square)) this.setPremove(drag.from, square);
+    } else {
+      this.tryMove(drag.from, square);
+    }
   }
 }

@@ -1,22 +1,32 @@
 // The play page: a game of chess, Millennium chess or Nichess against Roger. The server keeps
 // the game, the legal moves and the clocks; this page draws its last state, counts the running
-// clock down between states, and sends the player's choices.
+// clock down between states, and sends the player's choices. Any earlier position of the game
+// can be looked at (the server sends it on request) while the game goes on.
 
 import { connect, el, formatClock, download, FIGURES } from "/common.js";
 import { Board, splitMove } from "/board.js";
+import { moveItems, markCurrent, stepByKeys } from "/move-list.js";
+import { Sounds } from "/sounds.js";
 
 const $ = (id) => document.getElementById(id);
 
 // For tests and curious users: the last state, every message, and a way to send.
 const play = (window.rogerPlay = {
   state: null, eval: null, errors: [], pgn: null, messages: 0, connected: false,
+  /// The ply on the board when it is not the game as it stands (null: as it stands).
+  viewing: null, position: null,
 });
 
 let receivedAt = performance.now();
+/// The last `new` request, for a rematch; and whether its answer is still awaited.
+let lastNew = null;
+let awaitingNew = false;
+const sounds = new Sounds();
 
 const socket = connect("play", (message) => {
   play.messages += 1;
   if (message.type === "state") showState(message);
+  else if (message.type === "position") showPosition(message);
   else if (message.type === "thinking") showEval(message.eval);
   else if (message.type === "error") showError(message.error);
   else if (message.type === "pgn") {
@@ -31,7 +41,8 @@ play.send = (message) => {
 
 const board = new Board($("board"), (text) => play.send({ type: "move", move: text }), choose);
 
-/// Asks which of several moves that differ by their suffix (a promotion) to play.
+/// Asks which of several moves that differ by their suffix (a promotion) to play: a column of
+/// buttons over the square the piece goes to.
 function choose(options) {
   const dialog = $("promotion");
   return new Promise((resolve) => {
@@ -45,13 +56,26 @@ function choose(options) {
       }, FIGURES[letter] || suffix);
     });
     const cancel = el("button", { type: "button", onclick: () => { dialog.hidden = true; resolve(null); } }, "\u2715");
-    dialog.replaceChildren(...buttons, cancel);
+    dialog.replaceChildren(el("div", { class: "choices" }, ...buttons, cancel));
+    const square = document.querySelector(`#board rect[data-square="${splitMove(options[0]).to}"]`);
+    const column = dialog.firstChild;
+    if (square) {
+      const r = square.getBoundingClientRect();
+      column.style.left = `${Math.max(0, Math.min(r.left, innerWidth - 72))}px`;
+      column.style.top = `${Math.max(0, Math.min(r.top, innerHeight - 72 * (buttons.length + 1)))}px`;
+    }
     dialog.hidden = false;
   });
 }
 
 function showError(text) {
   play.errors.push(text);
+  if (awaitingNew) {
+    // The new game was refused: the dialog stays open with the reason.
+    awaitingNew = false;
+    $("setup-error").textContent = text;
+    return;
+  }
   $("error").textContent = text;
 }
 
@@ -74,8 +98,8 @@ function poolText(letters, color) {
     `${color === "white" ? "White" : "Black"}'s pool: ${shown || "empty"}`);
 }
 
-function kingsText(state) {
-  const kings = state.millennium.kings;
+function kingsText(millennium) {
+  const kings = millennium.kings;
   return ["white", "black"].map((color) => {
     const side = kings[color];
     const name = color === "white" ? "White" : "Black";
@@ -89,54 +113,123 @@ function kingsText(state) {
   });
 }
 
-function showState(state) {
-  play.state = state;
-  receivedAt = performance.now();
-  board.render(state);
-  const human = state.human;
+/// The pools and kings of a Millennium position (the game's, or an earlier one).
+function showMillennium(millennium, human) {
   const roger = human === "white" ? "black" : "white";
-  $("clock-top").dataset.side = roger;
-  $("clock-bottom").dataset.side = human;
-  if (state.millennium) {
-    $("pool-top").replaceChildren(poolText(state.millennium.pools[roger], roger));
-    $("pool-bottom").replaceChildren(poolText(state.millennium.pools[human], human));
-    $("kings").replaceChildren(...kingsText(state));
+  if (millennium) {
+    $("pool-top").replaceChildren(poolText(millennium.pools[roger], roger));
+    $("pool-bottom").replaceChildren(poolText(millennium.pools[human], human));
+    $("kings").replaceChildren(...kingsText(millennium));
   } else {
     $("pool-top").replaceChildren();
     $("pool-bottom").replaceChildren();
     $("kings").replaceChildren();
   }
-  // Numbered as in a score sheet, from the start FEN's move number and side to move.
-  const fields = state.start_fen.split(" ");
-  const blackFirst = fields[1] === "b";
-  const firstNumber = Number(fields[5]) || 1;
-  const moves = state.moves.map((move) => {
-    const white = (move.ply % 2 === 1) !== blackFirst;
-    const number = firstNumber + Math.floor((move.ply - 1 + (blackFirst ? 1 : 0)) / 2);
-    const label = white ? `${number}. ` : move.ply === 1 ? `${number}\u2026 ` : "";
-    const classes = move.by + (blackFirst && move.ply === 1 ? " black-first" : "");
-    return el("li", { "data-ply": move.ply, "data-move": move.text, class: classes, title: move.text },
-      label, move.san || move.text);
-  });
-  $("moves").replaceChildren(...moves);
-  $("moves").scrollTop = $("moves").scrollHeight;
+}
+
+function showState(state) {
+  const previous = play.state;
+  const moved = !previous || previous.fen !== state.fen || previous.moves.length !== state.moves.length;
+  play.state = state;
+  receivedAt = performance.now();
+  if (awaitingNew) {
+    awaitingNew = false;
+    $("setup-dialog").close();
+  }
+  // A move brings the board back to the game as it stands.
+  if (moved) play.viewing = null;
+  if (moved && previous && state.moves.length > 0) sounds.move(previous, state);
+  if (play.viewing === null) drawLive();
+  const moves = state.moves.map((move) => ({
+    ply: move.ply, label: move.san || move.text, title: move.text, classes: move.by,
+  }));
+  const shown = play.viewing ?? state.moves.length;
+  $("moves").replaceChildren(...moveItems(state.start_fen, moves, shown, view));
+  markCurrent($("moves"), shown);
   $("fen").value = state.fen;
   const result = state.result;
   $("result").textContent = result ? `${result.result} (${result.reason})` : "";
+  $("result-box").hidden = !result;
   $("status").textContent = result ? "Game over" :
     state.your_turn ? "Your move" : state.thinking ? "Roger is thinking\u2026" : "Roger to move";
+  $("takeback").disabled = !state.moves.some((move) => move.by === "you");
+  $("download-pgn").disabled = false;
+  setResign(false);
   showEval(state.eval);
   $("legend").textContent = state.game === "nichess"
     ? "On each piece: its attack power (AP, red, left), its health (HP, green, right) and a health bar. " +
       "Squares flashing red were hit by the splash of the last throw."
     : "";
+  showViewing();
   tick();
 }
+
+/// The game as it stands, on the board: moves by click and drag, and premoves.
+function drawLive() {
+  const state = play.state;
+  board.render({ ...state, premoves: true });
+  showMillennium(state.millennium, state.human);
+}
+
+/// Looks at the position after `ply` moves (the game as it stands at its last ply).
+function view(ply) {
+  const state = play.state;
+  if (!state) return;
+  ply = Math.max(0, Math.min(ply, state.moves.length));
+  if (ply === state.moves.length) {
+    play.viewing = null;
+    drawLive();
+  } else {
+    play.viewing = ply;
+    play.send({ type: "position", ply });
+  }
+  markCurrent($("moves"), ply);
+  showViewing();
+}
+
+/// An earlier position from the server: drawn if it is still the one asked for.
+function showPosition(position) {
+  const state = play.state;
+  if (!state || position.ply !== play.viewing) return;
+  play.position = position;
+  board.render({
+    ...state, ...position, legal: [], your_turn: false, premoves: false, result: null,
+    moves: state.moves.slice(0, position.ply),
+  });
+  showMillennium(position.millennium, state.human);
+}
+
+function showViewing() {
+  const state = play.state;
+  const text = play.viewing === null ? "" :
+    `move ${play.viewing} of ${state.moves.length}: \u2192 or \u25B6| to return`;
+  $("viewing").textContent = text;
+  document.body.classList.toggle("viewing-history", play.viewing !== null);
+}
+
+function step(where) {
+  const state = play.state;
+  if (!state) return;
+  const now = play.viewing ?? state.moves.length;
+  const to = { first: 0, back: now - 1, forward: now + 1, last: state.moves.length }[where];
+  view(to);
+}
+stepByKeys(step);
+$("step-first").addEventListener("click", () => step("first"));
+$("step-back").addEventListener("click", () => step("back"));
+$("step-forward").addEventListener("click", () => step("forward"));
+$("step-last").addEventListener("click", () => step("last"));
 
 /// The clocks as the server gave them, less the time since for the running one.
 function tick() {
   const state = play.state;
   if (!state) return;
+  const human = state.human;
+  const roger = human === "white" ? "black" : "white";
+  // The player's clock sits at the bottom unless the board is turned.
+  const [top, bottom] = board.turned ? [human, roger] : [roger, human];
+  $("clock-top").dataset.side = top;
+  $("clock-bottom").dataset.side = bottom;
   for (const id of ["clock-top", "clock-bottom"]) {
     const node = $(id);
     const side = node.dataset.side;
@@ -150,12 +243,22 @@ function tick() {
 }
 setInterval(tick, 100);
 
+/// Resigning takes two clicks: the first asks, the second resigns.
+function setResign(asking) {
+  const button = $("resign");
+  const over = !play.state || Boolean(play.state.result);
+  button.disabled = over;
+  button.dataset.asking = asking && !over ? "true" : "false";
+  button.textContent = asking && !over ? "Really resign?" : "Resign";
+}
+
 /// The form's fields the page remembers between visits.
 const REMEMBERED = ["game", "side", "minutes", "increment", "skill", "movetime"];
 const SETTINGS_KEY = "roger-play-settings";
 
 function saveSettings() {
   const values = Object.fromEntries(REMEMBERED.map((id) => [id, $(id).value]));
+  values.sound = $("sound").checked ? "on" : "off";
   try {
     localStorage.setItem(SETTINGS_KEY, JSON.stringify(values));
   } catch (error) {
@@ -173,14 +276,23 @@ function restoreSettings() {
   for (const id of REMEMBERED) {
     if (typeof values[id] === "string") $(id).value = values[id];
   }
+  if (values.sound) $("sound").checked = values.sound === "on";
+  sounds.enabled = $("sound").checked;
   $("skill-value").textContent = $("skill").value;
+}
+
+function sendNew(request) {
+  lastNew = request;
+  awaitingNew = true;
+  $("setup-error").textContent = "";
+  play.send(request);
 }
 
 function newGame(event) {
   event?.preventDefault();
   saveSettings();
   const movetime = $("movetime").value.trim();
-  play.send({
+  sendNew({
     type: "new",
     game: $("game").value,
     side: $("side").value,
@@ -192,10 +304,35 @@ function newGame(event) {
   });
 }
 
+/// The same game again with the colours swapped.
+function rematch() {
+  if (!lastNew || !play.state) return;
+  sendNew({ ...lastNew, side: play.state.human === "white" ? "black" : "white" });
+}
+
+function openSetup() {
+  $("setup-error").textContent = "";
+  if (!$("setup-dialog").open) $("setup-dialog").showModal();
+}
+
 $("setup").addEventListener("submit", newGame);
+$("setup-cancel").addEventListener("click", () => $("setup-dialog").close());
+$("open-setup").addEventListener("click", openSetup);
+$("result-new").addEventListener("click", openSetup);
+$("rematch").addEventListener("click", rematch);
+$("flip").addEventListener("click", () => { board.turn(); tick(); });
+$("sound").addEventListener("change", () => { sounds.enabled = $("sound").checked; saveSettings(); });
 $("skill").addEventListener("input", () => { $("skill-value").textContent = $("skill").value; });
 $("takeback").addEventListener("click", () => play.send({ type: "takeback" }));
-$("resign").addEventListener("click", () => play.send({ type: "resign" }));
+$("resign").addEventListener("click", () => {
+  if ($("resign").dataset.asking === "true") {
+    setResign(false);
+    play.send({ type: "resign" });
+  } else {
+    setResign(true);
+  }
+});
+$("resign").addEventListener("blur", () => setResign(false));
 $("download-pgn").addEventListener("click", () => play.send({ type: "pgn" }));
 $("copy-fen").addEventListener("click", async () => {
   $("fen").select();
@@ -205,9 +342,10 @@ $("copy-fen").addEventListener("click", async () => {
     document.execCommand?.("copy");
   }
 });
-// Nothing starts by itself: the player chooses, and the last choices come back next time.
-restoreSettings();
-socket.ready.then(() => { play.connected = true; });
 $("show-thinking").addEventListener("change", () => {
   $("eval").hidden = !$("show-thinking").checked;
 });
+// Nothing starts by itself: the page opens on the new-game dialog with the last choices.
+restoreSettings();
+socket.ready.then(() => { play.connected = true; });
+openSetup();

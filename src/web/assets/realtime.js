@@ -174,9 +174,18 @@ function status(text) {
   byId("status").textContent = text;
 }
 
+/// A refusal in a player's words: "on delay until 14156" (the rules' game milliseconds)
+/// becomes the seconds of delay still to wait.
+function humane(text) {
+  return text.replace(/is on delay until (\d+)/, (_, until) => {
+    const left = Math.max(0, Number(until) - serverNow()) / 1000;
+    return `is still waiting out its delay: ${left.toFixed(1)} s to go`;
+  });
+}
+
 function showError(text) {
   game.errors.push(text);
-  byId("error").textContent = text;
+  byId("error").textContent = humane(text);
 }
 
 function received(message) {
@@ -251,6 +260,8 @@ function onState(message) {
   }
   if (message.result) {
     game.endMs = message.now;
+    // A refusal from the game is no concern once it is over.
+    byId("error").textContent = "";
     game.selected = null;
     showSelection();
     byId("resign").disabled = true;

@@ -5,6 +5,7 @@
 import { connect, el, FIGURES } from "/common.js";
 import { Board, splitMove } from "/board.js";
 import { BoardGrid, svg } from "/board-grid.js";
+import { moveItems, markCurrent, stepByKeys } from "/move-list.js";
 
 const $ = (id) => document.getElementById(id);
 const state = { games: [], game: null, index: 0, playing: null };
@@ -74,13 +75,19 @@ function show(index) {
     game.kind === "world" ? `turn ${state.index === 0 ? "start" : game.steps[state.index - 1].turn}` :
     `ply ${state.index} of ${last}`;
   $("where").textContent = where;
-  for (const item of $("moves").children) item.classList.toggle("current", Number(item.dataset.index) === state.index);
+  if (game.kind === "turn") markCurrent($("moves"), state.index);
+  else for (const item of $("moves").children) item.classList.toggle("current", Number(item.dataset.index) === state.index);
 }
 
 function listMoves(game) {
   const items = [];
+  // A turn game's moves are numbered as on a score sheet, in a grid like the play page's.
+  $("moves").className = game && !game.error && game.kind === "turn" ? "moves" : "";
   if (game && !game.error && game.kind === "turn") {
-    game.frames.slice(1).forEach((frame, ply) => items.push(el("li", { "data-index": ply + 1, onclick: () => show(ply + 1) }, frame.written)));
+    const moves = game.frames.slice(1).map((frame, index) => ({
+      ply: index + 1, label: frame.written, title: frame.move || frame.written,
+    }));
+    items.push(...moveItems(game.frames[0].fen, moves, 0, show));
   } else if (game && !game.error && game.kind === "realtime") {
     for (const frame of game.frames) for (const event of frame.events) items.push(el("li", { "data-index": frame.ms, onclick: () => show(frame.ms) }, event));
   } else if (game && !game.error && game.kind === "world") {
@@ -99,6 +106,11 @@ $("prev").addEventListener("click", () => show(state.index - stride()));
 $("next").addEventListener("click", () => show(state.index + stride()));
 $("slider").addEventListener("input", (event) => show(Number(event.target.value)));
 $("play").addEventListener("click", () => (state.playing ? stop() : play()));
+stepByKeys((where) => {
+  stop();
+  const to = { first: 0, back: state.index - stride(), forward: state.index + stride(), last: length(state.game) - 1 };
+  show(to[where]);
+});
 
 function play() {
   const realtime = state.game && state.game.kind === "realtime";

@@ -228,12 +228,13 @@ impl PlayGame {
         view::splash(&before, &after, mover_white, &to)
     }
 
-    /// Millennium: pools and kings; where each side's keystone king fell.
-    fn millennium(&self, pieces: &[PieceView], fen: &str) -> Value {
+    /// Millennium: pools and kings after the first `plies` moves; where each side's keystone
+    /// king fell.
+    fn millennium(&self, pieces: &[PieceView], fen: &str, plies: usize) -> Value {
         let (white_pool, black_pool) = view::pools(fen);
         let mut fallen: [Option<String>; 2] = [None, None];
         let mut before = self.pieces_of(&self.start_fen);
-        for played in &self.moves {
+        for played in &self.moves[..plies] {
             let after = self.pieces_of(&played.fen_after);
             for color in [Color::White, Color::Black] {
                 if fallen[color.index()].is_none() {
@@ -315,9 +316,41 @@ impl PlayGame {
             "splash": splash,
         });
         if kind == TurnGame::Millennium {
-            state["millennium"] = self.millennium(&pieces, &fen);
+            state["millennium"] = self.millennium(&pieces, &fen, self.moves.len());
         }
         state
+    }
+
+    /// The position after the first `ply` moves (0: the start), for stepping back through the
+    /// game: what the board draws of it, and nothing of the clocks or the legal moves.
+    pub fn position_at(&self, ply: usize) -> Result<Value, String> {
+        if ply > self.moves.len() {
+            return Err(format!(
+                "position: ply {ply} is past the game's last move ({})",
+                self.moves.len()
+            ));
+        }
+        let fen = self.fen_before(ply).to_string();
+        let kind = self.record.kind();
+        let pieces = self.pieces_of(&fen);
+        let last_move = ply
+            .checked_sub(1)
+            .and_then(|index| view::move_squares(&self.moves[index].text));
+        let splash = ply
+            .checked_sub(1)
+            .map_or_else(Vec::new, |index| self.splash_of(index));
+        let mut position = json!({
+            "type": "position",
+            "ply": ply,
+            "fen": fen,
+            "pieces": pieces.iter().map(|p| p.json(kind)).collect::<Vec<_>>(),
+            "last_move": last_move.map(|(from, to)| json!({"from": from, "to": to})),
+            "splash": splash,
+        });
+        if kind == TurnGame::Millennium {
+            position["millennium"] = self.millennium(&pieces, &fen, ply);
+        }
+        Ok(position)
     }
 
     /// The game as PGN.

@@ -280,6 +280,13 @@ impl PageSession for PlaySession {
             PlayRequest::Takeback => self.take_back(out),
             PlayRequest::Resign => self.resign(out),
             PlayRequest::Pgn => self.pgn(out),
+            PlayRequest::Position { ply } => match &self.game {
+                Some(game) => match game.position_at(ply) {
+                    Ok(position) => out.send(position),
+                    Err(error) => out.error(error),
+                },
+                None => out.error("position: no game yet; start one with \"new\""),
+            },
             PlayRequest::State => match &self.game {
                 Some(_) => self.send_state(out),
                 None => out.error("state: no game yet; start one with \"new\""),

@@ -20,6 +20,10 @@ pub enum PlayRequest {
     Pgn,
     /// The state again, answered by `state`.
     State,
+    /// The position after the game's first `ply` moves (0: the start), answered by `position`.
+    Position {
+        ply: usize,
+    },
 }
 
 /// The game to play. Every field may be left out or null.

@@ -97,7 +97,7 @@ fn bad_messages_are_answered_and_change_nothing() {
     assert_eq!(
         errors(&page.send(json!({"type": "fly"})))[0],
         "unknown message type \"fly\" (unknown variant `fly`, expected one of `new`, `move`, \
-         `takeback`, `resign`, `pgn`, `state`)"
+         `takeback`, `resign`, `pgn`, `state`, `position`)"
     );
     let state = last_state(&page.send(json!({"type": "new", "game": "chess", "movetime": 20})));
     let fen = state["fen"].clone();
@@ -116,6 +116,11 @@ fn bad_messages_are_answered_and_change_nothing() {
             "new: unknown variant `go`",
         ),
         (json!({"type": "takeback"}), "no move to take back"),
+        (
+            json!({"type": "position", "ply": 1}),
+            "position: ply 1 is past the game's last move (0)",
+        ),
+        (json!({"type": "position"}), "position: missing field `ply`"),
     ] {
         let answer = page.send(message.clone());
         let found = errors(&answer);
@@ -223,4 +228,37 @@ fn millennium_shows_pools_and_the_fallen_keystone() {
     assert_eq!(black["squares"], json!(["k8"]));
     assert_eq!(black["keystone_fell_on"], "e8");
     assert_eq!(state["millennium"]["pools"]["black"], "");
+    // Stepping back to the start: both black kings again, neither fallen.
+    let start = &page.send(json!({"type": "position", "ply": 0}))[0];
+    assert_eq!(start["type"], "position");
+    assert_eq!(start["fen"], fen);
+    let black = &start["millennium"]["kings"]["black"];
+    assert_eq!(black["squares"], json!(["e8", "k8"]));
+    assert_eq!(black["keystone_fell_on"], Value::Null);
+}
+
+#[test]
+fn any_earlier_position_is_sent_for_stepping_back() {
+    let mut page = Page::new();
+    let fen = "k7/8/6mn/6Nr/7p/8/4M3/3QK3 w - - 0 1";
+    page.send(json!({"type": "new", "game": "nichess", "fen": fen, "movetime": 20}));
+    let played = last_state(&page.send(json!({"type": "move", "move": "d1h5"})));
+    let answered = page.poll_until(|s| s["moves"].as_array().unwrap().len() == 2);
+    // Each ply's position is the one the state showed right after it.
+    let first = &page.send(json!({"type": "position", "ply": 1}))[0];
+    assert_eq!(first["ply"], 1);
+    for field in ["fen", "pieces", "last_move", "splash"] {
+        assert_eq!(first[field], played[field], "{field}");
+    }
+    let last = &page.send(json!({"type": "position", "ply": 2}))[0];
+    for field in ["fen", "pieces", "last_move"] {
+        assert_eq!(last[field], answered[field], "{field}");
+    }
+    let start = &page.send(json!({"type": "position", "ply": 0}))[0];
+    assert_eq!(start["fen"], fen);
+    assert_eq!(start["last_move"], Value::Null);
+    assert_eq!(start["splash"], json!([]));
+    // Asking changes nothing of the game.
+    let now = last_state(&page.send(json!({"type": "state"})));
+    assert_eq!(now["fen"], answered["fen"]);
 }
