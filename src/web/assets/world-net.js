@@ -3,7 +3,7 @@
 // come from the server (`targets`), never from here.
 
 import { connect } from "/common.js";
-import { logLine, showScoreboard, status } from "/world-panels.js";
+import { logLine, moveText, showScoreboard, status } from "/world-panels.js";
 import { $, applyMove, key, loadRegion, markDirty, mine, parseMove, startTurn, state } from "/world-state.js";
 import { centreOnMine, fitAll } from "/world-view.js";
 
@@ -42,7 +42,8 @@ export async function start() {
   spectator.raw.addEventListener("close", () => status("the world server closed the connection", true));
   spectator.ready
     .then(() => {
-      status(`watching ${state.server}`);
+      status("connected: watching the world");
+      $("connection").title = state.server;
       spectator.send({ type: "spectate" });
     })
     .catch(() => status(`cannot reach ${state.server}`, true));
@@ -197,13 +198,18 @@ function onPlayer(message) {
       }
       state.acks.push({ turn: message.turn, move: message.move, ok: true });
       const points = message.effects && message.effects.points;
-      logLine(`${message.move} ✓${points ? ` +${points}` : ""}`);
+      const moved = mv && state.squares.get(key(...mv.to));
+      logLine(`${moveText(message.move, moved && moved.kind)} ✓${points ? ` +${points}` : ""}`);
       markDirty();
       break;
     }
     case "rejected":
       state.acks.push({ turn: message.turn, move: message.move, ok: false, reason: message.reason });
-      logLine(`${message.move} ✗ ${message.reason}`, true);
+      {
+        const mv = parseMove(message.move);
+        const piece = mv && state.squares.get(key(...mv.from));
+        logLine(`${moveText(message.move, piece && piece.kind, message.reason)} ✗`, true);
+      }
       break;
     case "targets":
       if (state.targetsAsked === `${message.x},${message.y}`) {

@@ -10,6 +10,31 @@ export function status(text, error = false) {
   line.className = error ? "error" : "muted";
 }
 
+const KIND_NAMES = { K: "king", Q: "queen", R: "rook", B: "bishop", N: "knight", P: "pawn" };
+
+/// The rules' rejection names in a player's words.
+const REASONS = {
+  "not-your-turn": "it is the other team's turn",
+  "already-moved": "that piece has already moved this turn",
+  "path-blocked": "a piece is in the way",
+  "destination-taken": "one of your team's pieces (or a neutral one) is there",
+  "not-a-move": "that piece does not move so",
+  "no-piece": "no piece stands there",
+  "not-your-piece": "that piece is not yours",
+  "off-board": "that square is off the board",
+  "player-left": "you have left the world",
+  "unknown-player": "the world does not know you",
+};
+
+/// A move of the log as a player reads it: `knight 12,3 → 13,5`, with the piece's name when
+/// it is known (`kind`), and a rejection's reason in words.
+export function moveText(text, kind, reason) {
+  const squares = /^(\d+,\d+)-(\d+,\d+)$/.exec(text);
+  const move = squares ? `${KIND_NAMES[kind] ? KIND_NAMES[kind] + " " : ""}${squares[1]} \u2192 ${squares[2]}` : text;
+  if (reason === undefined) return move;
+  return `${move} refused: ${REASONS[reason] || reason}`;
+}
+
 export function logLine(text, bad = false) {
   const log = $("log");
   log.prepend(el("li", { class: bad ? "rejected" : "" }, text));
