@@ -28,8 +28,9 @@ pub struct ServeArgs {
     /// House bots in its own world.
     #[arg(long, default_value_t = 4)]
     pub world_bots: usize,
-    /// Its own world's turn length in milliseconds.
-    #[arg(long, default_value_t = 10_000)]
+    /// Its own world's turn length in milliseconds: 30 s, so that a newcomer can move a good
+    /// part of an army in a turn (10 s gave time for two or three moves).
+    #[arg(long, default_value_t = 30_000)]
     pub world_turn_ms: u64,
 }
 
