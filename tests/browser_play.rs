@@ -333,11 +333,16 @@ fn chess_by_clicks_with_a_bad_fen_a_takeback_a_drag_and_a_promotion_mate() {
     let pgn = pgn.as_str().unwrap();
     assert!(pgn.contains(&format!("[FEN \"{fen}\"]")), "{pgn}");
     assert!(pgn.contains("1. Rb2 Kg8 2. a8=Q# {checkmate} 1-0"), "{pgn}");
-    // Roger thought (its reply Kg8), but its lines stay hidden in a game until asked for.
-    let shown = "return document.getElementById('eval').offsetParent !== null;";
+    // Roger thought (its reply Kg8), but its lines are nowhere on the page in a game.
+    let shown = "return document.getElementById('analysis').offsetParent !== null;";
     assert_eq!(browser.run(shown, json!([])), json!(false));
-    browser.click("#show-thinking");
-    assert_eq!(browser.run(shown, json!([])), json!(true));
+    assert_eq!(
+        browser.run(
+            "return document.querySelectorAll('[data-line], [data-hint]').length;",
+            json!([])
+        ),
+        json!(0)
+    );
     // The mated king's square is marked.
     let lost =
         "return [...document.querySelectorAll('rect.lost-king')].map(r => r.dataset.square);";
@@ -518,6 +523,98 @@ fn a_premove_waits_for_roger_and_the_right_button_draws() {
         ),
         json!(false)
     );
+}
+
+/// Waits for an analysis of the page's current position with `lines` lines shown.
+fn wait_for_lines(browser: &Browser, lines: usize) -> Value {
+    browser.wait_for(
+        &format!("{lines} lines of analysis"),
+        &format!(
+            "const p = window.rogerPlay; \
+             return p.analysis && p.analysis.fen === p.state.fen \
+               && document.querySelectorAll('#analysis-lines li').length === {lines} \
+               && document.querySelectorAll('[data-hint]').length > 0 ? p.analysis : null;"
+        ),
+        WAIT,
+    )
+}
+
+#[test]
+fn an_analysis_shows_roger_s_lines_and_the_player_moves_both_sides() {
+    let (_served, browser) = open_page();
+    // From the dialog: the chosen game's start.
+    browser.run(
+        "document.getElementById('game').value = 'chess';",
+        json!([]),
+    );
+    browser.type_into("#start-fen", "");
+    browser.click("#analyse-setup");
+    let start = browser.wait_for(
+        "the analysis",
+        "const s = window.rogerPlay.state; return s && s.analysis === 3 ? s : null;",
+        WAIT,
+    );
+    assert_eq!(start["clocks"]["running"], Value::Null);
+    let clocks = "return ['clock-top', 'clock-bottom'].map(id => document.getElementById(id).offsetParent !== null);";
+    assert_eq!(
+        browser.run(clocks, json!([])),
+        json!([false, false]),
+        "no clocks in an analysis"
+    );
+    let first = wait_for_lines(&browser, 3);
+    let shown = "return document.getElementById('analysis').offsetParent !== null;";
+    assert_eq!(browser.run(shown, json!([])), json!(true));
+    // Each line starts with a legal move of White's, and the best one is drawn as an arrow.
+    let legal = start["legal"].as_array().unwrap();
+    for line in first["lines"].as_array().unwrap() {
+        assert!(legal.contains(&line["pv"][0]), "{line}");
+    }
+    let best = first["lines"][0]["pv"][0].as_str().unwrap();
+    let hints = browser.run(
+        "return [...document.querySelectorAll('[data-hint]')].map(h => h.dataset.hint);",
+        json!([]),
+    );
+    assert_eq!(hints[0], json!(&best[..4]), "{hints}");
+    // White's move and Black's, both by the player; Roger moves neither.
+    click_square(&browser, "e2");
+    click_square(&browser, "e4");
+    browser.wait_for(
+        "e2e4",
+        "return window.rogerPlay.state.moves.length === 1;",
+        WAIT,
+    );
+    click_square(&browser, "e7");
+    click_square(&browser, "e5");
+    let after = browser.wait_for(
+        "e7e5",
+        "const s = window.rogerPlay.state; return s.moves.length === 2 ? s : null;",
+        WAIT,
+    );
+    assert_eq!(after["moves"][1]["by"], "you");
+    wait_for_lines(&browser, 3);
+    browser.screenshot("play-analysis");
+
+    // From a game: the position on the board, here the one after the first move.
+    new_game(&browser, "chess", "");
+    assert_eq!(
+        browser.run(shown, json!([])),
+        json!(false),
+        "a game hides the analysis"
+    );
+    click_square(&browser, "d2");
+    click_square(&browser, "d4");
+    let answered = wait_for_plies(&browser, 2);
+    browser.press(LEFT);
+    wait_for_board_at(&browser, 1, &fen_after(&answered, 1));
+    browser.click("#analyse");
+    let analysed = browser.wait_for(
+        "the analysis of ply 1",
+        "const s = window.rogerPlay.state; return s.analysis ? s : null;",
+        WAIT,
+    );
+    assert_eq!(analysed["moves"].as_array().unwrap().len(), 1);
+    assert_eq!(analysed["side_to_move"], "black");
+    wait_for_lines(&browser, 3);
 }
 
 #[test]

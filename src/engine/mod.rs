@@ -22,7 +22,7 @@ pub use crate::options::{
 };
 pub use error::{Activity, EngineError};
 pub use go::{GoParams, SideClock};
-pub use options::{option_specs as turn_option_specs, EngineOption};
+pub use options::{option_specs as turn_option_specs, EngineOption, MULTI_PV};
 pub use remark::OptionRemark;
 pub use worker::{BestMove, Report};
 

@@ -42,6 +42,14 @@ export class Board {
     /// Arrows and circles drawn with the right button: `{from, to}` (a circle when equal).
     this.marks = [];
     this.marking = null;
+    /// An analysis's first moves, best first: drawn as arrows of their own.
+    this.hints = [];
+  }
+
+  /// Shows an analysis's first moves (`{from, to}`, best first) as arrows.
+  setHints(hints) {
+    this.hints = hints;
+    if (this.state) this.draw();
   }
 
   /// The side at the bottom: the player's, or the other when turned.
@@ -95,7 +103,10 @@ export class Board {
     this.state = state;
     // A selection lasts while the position does, and while a premove may still be chosen.
     if (changed || (!state.your_turn && !state.premoves)) this.selected = null;
-    if (changed) this.marks = [];
+    if (changed) {
+      this.marks = [];
+      this.hints = [];
+    }
     if (state.result || !state.premoves) this.premove = null;
     this.draw();
     if (state.your_turn && this.premove) this.playPremove();
@@ -194,9 +205,16 @@ export class Board {
     return (this.state.pieces || []).filter((p) => p.letter === king).map((p) => p.square);
   }
 
-  /// The right button's arrows (from one square's centre to another's) and circles.
+  /// The right button's arrows (from one square's centre to another's) and circles, and an
+  /// analysis's hints (the best one drawn boldest).
   drawMarks() {
     const layer = this.grid.layers.marks;
+    this.hints.forEach(({ from, to }, index) => {
+      if (from === to) return;
+      const arrow = this.arrow(from, to, `hint-arrow hint-${Math.min(index, 2)}`);
+      arrow.setAttribute("data-hint", `${from}${to}`);
+      layer.append(arrow);
+    });
     for (const { from, to } of this.marks) {
       const a = this.grid.centreOf(from);
       if (from === to) {
@@ -205,23 +223,31 @@ export class Board {
         }));
         continue;
       }
-      const b = this.grid.centreOf(to);
-      const length = Math.hypot(b.x - a.x, b.y - a.y);
-      const ux = (b.x - a.x) / length;
-      const uy = (b.y - a.y) / length;
-      // The shaft stops where the head begins; the head's tip is short of the centre.
-      const head = SIZE * 0.4;
-      const tip = { x: b.x - ux * SIZE * 0.15, y: b.y - uy * SIZE * 0.15 };
-      const base = { x: tip.x - ux * head, y: tip.y - uy * head };
-      const side = { x: -uy * head * 0.6, y: ux * head * 0.6 };
-      const group = svg("g", { class: "mark-arrow", "data-arrow": `${from}${to}` });
-      group.append(svg("line", { x1: a.x, y1: a.y, x2: base.x, y2: base.y }));
-      group.append(svg("polygon", {
-        points: [tip, { x: base.x + side.x, y: base.y + side.y }, { x: base.x - side.x, y: base.y - side.y }]
-          .map((p) => `${p.x},${p.y}`).join(" "),
-      }));
-      layer.append(group);
+      const arrow = this.arrow(from, to, "mark-arrow");
+      arrow.setAttribute("data-arrow", `${from}${to}`);
+      layer.append(arrow);
     }
+  }
+
+  /// An arrow from one square's centre towards another's, its head short of the centre.
+  arrow(from, to, classes) {
+    const a = this.grid.centreOf(from);
+    const b = this.grid.centreOf(to);
+    const length = Math.hypot(b.x - a.x, b.y - a.y);
+    const ux = (b.x - a.x) / length;
+    const uy = (b.y - a.y) / length;
+    // The shaft stops where the head begins; the head's tip is short of the centre.
+    const head = SIZE * 0.4;
+    const tip = { x: b.x - ux * SIZE * 0.15, y: b.y - uy * SIZE * 0.15 };
+    const base = { x: tip.x - ux * head, y: tip.y - uy * head };
+    const side = { x: -uy * head * 0.6, y: ux * head * 0.6 };
+    const group = svg("g", { class: classes });
+    group.append(svg("line", { x1: a.x, y1: a.y, x2: base.x, y2: base.y }));
+    group.append(svg("polygon", {
+      points: [tip, { x: base.x + side.x, y: base.y + side.y }, { x: base.x - side.x, y: base.y - side.y }]
+        .map((p) => `${p.x},${p.y}`).join(" "),
+    }));
+    return group;
   }
 
   /// Adds an arrow or circle, or takes it away if it was there.

@@ -12,7 +12,7 @@ const $ = (id) => document.getElementById(id);
 
 // For tests and curious users: the last state, every message, and a way to send.
 const play = (window.rogerPlay = {
-  state: null, eval: null, errors: [], pgn: null, messages: 0, connected: false,
+  state: null, eval: null, analysis: null, errors: [], pgn: null, messages: 0, connected: false,
   /// The ply on the board when it is not the game as it stands (null: as it stands).
   viewing: null, position: null,
 });
@@ -27,7 +27,8 @@ const socket = connect("play", (message) => {
   play.messages += 1;
   if (message.type === "state") showState(message);
   else if (message.type === "position") showPosition(message);
-  else if (message.type === "thinking") showEval(message.eval);
+  else if (message.type === "thinking") play.eval = message.eval;
+  else if (message.type === "analysis") showAnalysis(message);
   else if (message.type === "error") showError(message.error);
   else if (message.type === "pgn") {
     play.pgn = message.pgn;
@@ -81,15 +82,23 @@ function showError(text) {
 
 function scoreText(score) {
   if (!score) return "-";
-  if (score.mate !== undefined) return `mate ${score.mate}`;
+  if (score.mate !== undefined) return `#${score.mate}`;
   return (score.cp >= 0 ? "+" : "") + (score.cp / 100).toFixed(2);
 }
 
-function showEval(evaluation) {
-  play.eval = evaluation;
-  $("eval-depth").textContent = evaluation ? evaluation.depth : "-";
-  $("eval-score").textContent = evaluation ? scoreText(evaluation.score) : "-";
-  $("eval-pv").textContent = evaluation ? evaluation.pv.join(" ") : "";
+/// Roger's lines in an analysis (never in a game, where they would hand over its plan): each
+/// line's score from White's side, depth and moves, and the first moves as arrows.
+function showAnalysis(message) {
+  const state = play.state;
+  if (!state || !state.analysis || message.fen !== state.fen) return;
+  play.analysis = message;
+  const lines = message.lines;
+  $("analysis-depth").textContent = lines.length ? `depth ${lines[0].depth}` : "";
+  $("analysis-lines").replaceChildren(...lines.map((line) => el("li", { "data-line": line.multipv },
+    el("span", { class: "score" }, scoreText(line.score)), line.pv.join(" "))));
+  if (play.viewing === null) {
+    board.setHints(lines.map((line) => splitMove(line.pv[0] || "")).filter(Boolean));
+  }
 }
 
 function poolText(letters, color) {
@@ -149,13 +158,22 @@ function showState(state) {
   $("fen").value = state.fen;
   const result = state.result;
   $("result").textContent = result ? `${result.result} (${result.reason})` : "";
-  $("result-box").hidden = !result;
-  $("status").textContent = result ? "Game over" :
-    state.your_turn ? "Your move" : state.thinking ? "Roger is thinking\u2026" : "Roger to move";
+  $("result-box").hidden = !result || Boolean(state.analysis);
+  $("status").textContent = state.analysis
+    ? (result ? "Analysis: the game is over here" : `Analysis: ${state.side_to_move} to move; you move both sides`)
+    : result ? "Game over" :
+      state.your_turn ? "Your move" : state.thinking ? "Roger is thinking\u2026" : "Roger to move";
   $("takeback").disabled = !state.moves.some((move) => move.by === "you");
+  $("clock-top").hidden = $("clock-bottom").hidden = Boolean(state.analysis);
   $("download-pgn").disabled = false;
   setResign(false);
-  showEval(state.eval);
+  play.eval = state.eval;
+  $("analysis").hidden = !state.analysis;
+  if (moved || !state.analysis) {
+    play.analysis = null;
+    $("analysis-lines").replaceChildren();
+    $("analysis-depth").textContent = state.analysis ? "thinking\u2026" : "";
+  }
   $("legend").textContent = state.game === "nichess"
     ? "On each piece: its attack power (AP, red, left), its health (HP, green, right) and a health bar. " +
       "Squares flashing red were hit by the splash of the last throw."
@@ -179,6 +197,7 @@ function view(ply) {
   if (ply === state.moves.length) {
     play.viewing = null;
     drawLive();
+    if (play.analysis) showAnalysis(play.analysis);
   } else {
     play.viewing = ply;
     play.send({ type: "position", ply });
@@ -246,7 +265,7 @@ setInterval(tick, 100);
 /// Resigning takes two clicks: the first asks, the second resigns.
 function setResign(asking) {
   const button = $("resign");
-  const over = !play.state || Boolean(play.state.result);
+  const over = !play.state || Boolean(play.state.result) || Boolean(play.state.analysis);
   button.disabled = over;
   button.dataset.asking = asking && !over ? "true" : "false";
   button.textContent = asking && !over ? "Really resign?" : "Resign";
@@ -304,9 +323,27 @@ function newGame(event) {
   });
 }
 
+/// An analysis of the position on the board: the game's start and its moves up to the ply
+/// shown; with no game yet, the start of the game chosen in the dialog.
+function analyseBoard() {
+  const state = play.state;
+  if (!state) return analyseSetup();
+  const plies = play.viewing ?? state.moves.length;
+  sendNew({
+    type: "analyse", game: state.game, fen: state.start_fen,
+    moves: state.moves.slice(0, plies).map((move) => move.text),
+  });
+}
+
+/// An analysis of the dialog's game from its FEN (or the start).
+function analyseSetup() {
+  saveSettings();
+  sendNew({ type: "analyse", game: $("game").value, fen: $("start-fen").value.trim() || null });
+}
+
 /// The same game again with the colours swapped.
 function rematch() {
-  if (!lastNew || !play.state) return;
+  if (!lastNew || !play.state || lastNew.type !== "new") return;
   sendNew({ ...lastNew, side: play.state.human === "white" ? "black" : "white" });
 }
 
@@ -320,6 +357,8 @@ $("setup-cancel").addEventListener("click", () => $("setup-dialog").close());
 $("open-setup").addEventListener("click", openSetup);
 $("result-new").addEventListener("click", openSetup);
 $("rematch").addEventListener("click", rematch);
+$("analyse").addEventListener("click", analyseBoard);
+$("analyse-setup").addEventListener("click", analyseSetup);
 $("flip").addEventListener("click", () => { board.turn(); tick(); });
 $("sound").addEventListener("change", () => { sounds.enabled = $("sound").checked; saveSettings(); });
 $("skill").addEventListener("input", () => { $("skill-value").textContent = $("skill").value; });
@@ -341,9 +380,6 @@ $("copy-fen").addEventListener("click", async () => {
   } catch (error) {
     document.execCommand?.("copy");
   }
-});
-$("show-thinking").addEventListener("change", () => {
-  $("eval").hidden = !$("show-thinking").checked;
 });
 // Nothing starts by itself: the page opens on the new-game dialog with the last choices.
 restoreSettings();

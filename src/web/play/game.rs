@@ -48,6 +48,8 @@ pub struct PlayGame {
     pub ended: Option<Ended>,
     /// The last progress of Roger's search, as sent to the page.
     pub eval: Option<Value>,
+    /// An analysis, not a game: how many lines Roger shows. Either side moves and no clock runs.
+    pub analysis: Option<usize>,
 }
 
 fn color_name(color: Color) -> &'static str {
@@ -69,6 +71,7 @@ impl PlayGame {
             moves: Vec::new(),
             ended: None,
             eval: None,
+            analysis: None,
         };
         game.check_end(now);
         if game.ended.is_none() {
@@ -85,12 +88,35 @@ impl PlayGame {
         dispatch!(&self.record, r => r.position().fen())
     }
 
-    pub fn humans_turn(&self) -> bool {
-        self.ended.is_none() && self.side_to_move() == self.settings.human
+    /// An analysis of the start FEN after `moves`, showing `lines` lines: nothing of the clock.
+    pub fn analysis(
+        settings: Settings,
+        moves: &[String],
+        lines: usize,
+        now: Instant,
+    ) -> Result<PlayGame, String> {
+        let mut game =
+            PlayGame::new(settings, now).map_err(|e| e.replacen("new:", "analyse:", 1))?;
+        game.clocks.stop(now);
+        game.analysis = Some(lines);
+        for (index, text) in moves.iter().enumerate() {
+            game.play(text, false, now)
+                .map_err(|error| format!("analyse: move {} '{text}': {error}", index + 1))?;
+        }
+        Ok(game)
     }
 
+    /// The player may move: in a game on its own turn, in an analysis always (for either side).
+    pub fn humans_turn(&self) -> bool {
+        self.ended.is_none()
+            && (self.analysis.is_some() || self.side_to_move() == self.settings.human)
+    }
+
+    /// Roger is to move in a game (never in an analysis).
     pub fn engines_turn(&self) -> bool {
-        self.ended.is_none() && self.side_to_move() != self.settings.human
+        self.analysis.is_none()
+            && self.ended.is_none()
+            && self.side_to_move() != self.settings.human
     }
 
     /// Every legal move of the side to move, in the protocol's notation.
@@ -183,7 +209,7 @@ impl PlayGame {
         self.ended = None;
         self.eval = None;
         self.check_end(now);
-        if self.ended.is_none() {
+        if self.ended.is_none() && self.analysis.is_none() {
             self.clocks.start(self.side_to_move(), now);
         }
         Ok(undone)
@@ -313,6 +339,7 @@ impl PlayGame {
             })),
             "thinking": thinking,
             "eval": self.eval,
+            "analysis": self.analysis,
             "splash": splash,
         });
         if kind == TurnGame::Millennium {

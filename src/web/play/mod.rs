@@ -14,12 +14,12 @@ mod tests;
 
 use super::session::{Outbox, PageSession};
 use crate::engine::{
-    BestMove, Engine, GoParams, OptionValue, Report, SideClock, SKILL_LEVEL, UCI_VARIANT,
+    BestMove, Engine, GoParams, OptionValue, Report, SideClock, MULTI_PV, SKILL_LEVEL, UCI_VARIANT,
 };
 use crate::rules::Color;
 use crate::search::Score;
 use game::PlayGame;
-use request::{NewGame, PlayRequest};
+use request::{AnalyseRequest, NewGame, PlayRequest};
 use serde_json::json;
 use std::sync::mpsc::{self, Receiver, TryRecvError};
 use std::time::{Instant, SystemTime, UNIX_EPOCH};
@@ -36,6 +36,8 @@ pub struct PlaySession {
     engine: Option<Engine>,
     game: Option<PlayGame>,
     search: Option<Search>,
+    /// An analysis's latest line for each MultiPV index (the first is the best).
+    lines: Vec<Option<serde_json::Value>>,
 }
 
 impl PlaySession {
@@ -72,7 +74,26 @@ impl PlaySession {
             Ok(game) => game,
             Err(error) => return out.error(error),
         };
+        self.start(game, out);
+    }
+
+    /// Roger analyses a position: full strength, several lines, either side moves.
+    fn analyse(&mut self, request: &AnalyseRequest, out: &Outbox) {
+        let (settings, lines) = match settings::analysis(request) {
+            Ok(found) => found,
+            Err(error) => return out.error(error),
+        };
+        match PlayGame::analysis(settings, &request.moves, lines, Instant::now()) {
+            Ok(game) => self.start(game, out),
+            Err(error) => out.error(error),
+        }
+    }
+
+    /// Makes `game` the session's game: Roger's search stopped, its options set for the game
+    /// (one line in a game, the analysis's lines in an analysis), and the first state sent.
+    fn start(&mut self, game: PlayGame, out: &Outbox) {
         self.stop_search();
+        self.lines.clear();
         let engine = self.engine.get_or_insert_with(Engine::new);
         let options = [
             (
@@ -80,6 +101,10 @@ impl PlaySession {
                 OptionValue::Combo(game.settings.game_name.to_string()),
             ),
             (SKILL_LEVEL, OptionValue::Spin(game.settings.skill.into())),
+            (
+                MULTI_PV,
+                OptionValue::Spin(game.analysis.unwrap_or(1) as i64),
+            ),
         ];
         for (name, value) in options {
             let shown = value.text();
@@ -101,8 +126,17 @@ impl PlaySession {
                 "move: '{text}' comes too early: it is Roger's turn"
             ));
         }
+        let analysing = game.analysis.is_some();
         match game.play(text, false, Instant::now()) {
-            Ok(()) => self.send_state(out),
+            Ok(()) => {
+                if analysing {
+                    // The analysis of the position before the move is over; the next poll
+                    // starts the new one.
+                    self.stop_search();
+                    self.lines.clear();
+                }
+                self.send_state(out)
+            }
             Err(error) => out.error(format!("move: {error}")),
         }
     }
@@ -149,7 +183,8 @@ impl PlaySession {
         let (Some(game), Some(engine)) = (&self.game, &mut self.engine) else {
             return;
         };
-        if self.search.is_some() || !game.engines_turn() {
+        let analysing = game.analysis.is_some() && game.ended.is_none();
+        if self.search.is_some() || !(game.engines_turn() || analysing) {
             return;
         }
         let moves: Vec<String> = game.moves.iter().map(|m| m.text.clone()).collect();
@@ -161,10 +196,17 @@ impl PlaySession {
             time: Some(game.clocks.left(color, now)),
             increment: Some(game.clocks.increment()),
         };
-        let params = GoParams {
-            clocks: [side(Color::White), side(Color::Black)],
-            movetime: game.settings.movetime,
-            ..GoParams::default()
+        let params = if analysing {
+            GoParams {
+                infinite: true,
+                ..GoParams::default()
+            }
+        } else {
+            GoParams {
+                clocks: [side(Color::White), side(Color::Black)],
+                movetime: game.settings.movetime,
+                ..GoParams::default()
+            }
         };
         let (report_to, reports) = mpsc::channel();
         let (best_to, best) = mpsc::channel();
@@ -196,8 +238,49 @@ impl PlaySession {
         self.send_state(out);
     }
 
+    /// An analysis's lines as they come: the latest of each MultiPV index, all sent together
+    /// (at most once a poll), with scores from White's side.
+    fn follow_analysis(&mut self, out: &Outbox) {
+        let (Some(search), Some(game)) = (&self.search, &self.game) else {
+            return;
+        };
+        let sign = if game.side_to_move() == Color::White {
+            1
+        } else {
+            -1
+        };
+        let mut changed = false;
+        for report in search.reports.try_iter() {
+            let Report::Progress(info) = report else {
+                continue;
+            };
+            let index = (info.multipv.max(1) - 1) as usize;
+            if self.lines.len() <= index {
+                self.lines.resize(index + 1, None);
+            }
+            self.lines[index] = Some(json!({
+                "multipv": info.multipv.max(1),
+                "depth": info.depth,
+                "score": white_score(info.score, sign),
+                "pv": info.pv,
+            }));
+            changed = true;
+        }
+        if changed {
+            let lines: Vec<&serde_json::Value> = self.lines.iter().flatten().collect();
+            out.send(json!({ "type": "analysis", "fen": game.fen(), "lines": lines }));
+        }
+    }
+
     /// Forwards Roger's latest progress and plays its answer once it comes.
     fn follow_search(&mut self, out: &Outbox) {
+        if self
+            .game
+            .as_ref()
+            .is_some_and(|game| game.analysis.is_some())
+        {
+            return self.follow_analysis(out);
+        }
         let (Some(search), Some(game)) = (&self.search, &mut self.game) else {
             return;
         };
@@ -213,10 +296,7 @@ impl PlaySession {
         if let Some(info) = latest {
             // Scores are Roger's own; the page shows them from White's side.
             let sign = if engine_white { 1 } else { -1 };
-            let score = match info.score {
-                Score::Cp(cp) => json!({ "cp": cp * sign }),
-                Score::Mate(moves) => json!({ "mate": moves * sign }),
-            };
+            let score = white_score(info.score, sign);
             let eval = json!({
                 "depth": info.depth,
                 "seldepth": info.seldepth,
@@ -270,12 +350,22 @@ impl PlaySession {
     }
 }
 
+/// A score of the side to move as the page shows it: from White's side (`sign` is -1 when
+/// Black is to move).
+fn white_score(score: Score, sign: i32) -> serde_json::Value {
+    match score {
+        Score::Cp(cp) => json!({ "cp": cp * sign }),
+        Score::Mate(moves) => json!({ "mate": moves * sign }),
+    }
+}
+
 impl PageSession for PlaySession {
     type Request = PlayRequest;
 
     fn request(&mut self, request: PlayRequest, out: &Outbox) {
         match request {
             PlayRequest::New(new_game) => self.new_game(&new_game, out),
+            PlayRequest::Analyse(request) => self.analyse(&request, out),
             PlayRequest::Move { text } => self.human_move(&text, out),
             PlayRequest::Takeback => self.take_back(out),
             PlayRequest::Resign => self.resign(out),

@@ -24,6 +24,9 @@ pub enum PlayRequest {
     Position {
         ply: usize,
     },
+    /// Roger analyses a position instead of playing: either side moves, no clock runs, and
+    /// its best lines come as `analysis` messages.
+    Analyse(AnalyseRequest),
 }
 
 /// The game to play. Every field may be left out or null.
@@ -49,6 +52,23 @@ pub struct NewGame {
     /// The most Roger thinks on one move, in ms.
     #[serde(default)]
     pub movetime: Option<u64>,
+}
+
+/// The position to analyse. Every field may be left out.
+#[derive(Clone, Debug, Default, PartialEq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct AnalyseRequest {
+    #[serde(default)]
+    pub game: Option<GameName>,
+    /// Where the moves start; empty is the game's start position.
+    #[serde(default)]
+    pub fen: Option<String>,
+    /// Moves played from there (the protocol's notation), kept to step through.
+    #[serde(default)]
+    pub moves: Vec<String>,
+    /// How many of Roger's best lines to show (MultiPV), 1 to 5; 3 when left out.
+    #[serde(default)]
+    pub lines: Option<u32>,
 }
 
 /// The turn games the play page offers.

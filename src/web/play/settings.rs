@@ -1,6 +1,6 @@
 //! The page's "new game" request, checked field by field.
 
-use super::request::{GameName, NewGame, SideChoice};
+use super::request::{AnalyseRequest, GameName, NewGame, SideChoice};
 use crate::rules::registry::TurnGame;
 use crate::rules::Color;
 use std::time::Duration;
@@ -10,6 +10,9 @@ const MAX_MINUTES: f64 = 600.0;
 const MAX_INCREMENT_SECONDS: f64 = 600.0;
 const MAX_MOVETIME_MS: u64 = 600_000;
 pub const MAX_SKILL: u32 = 20;
+/// The most lines an analysis shows, and how many when the page does not say.
+pub const MAX_ANALYSIS_LINES: u32 = 5;
+const DEFAULT_ANALYSIS_LINES: u32 = 3;
 
 #[derive(Clone, Debug, PartialEq)]
 pub struct Settings {
@@ -106,6 +109,24 @@ pub fn parse(request: &NewGame, random_bit: bool) -> Result<Settings, String> {
         fen,
         movetime,
     })
+}
+
+/// Checks an `analyse` request: the settings of a game at full strength that nobody plays
+/// against Roger (White's side of the board at the bottom, no clock), and how many lines.
+pub fn analysis(request: &AnalyseRequest) -> Result<(Settings, usize), String> {
+    let lines = request.lines.unwrap_or(DEFAULT_ANALYSIS_LINES);
+    if !(1..=MAX_ANALYSIS_LINES).contains(&lines) {
+        return Err(format!(
+            "analyse: 'lines' is {lines}; expected a whole number from 1 to {MAX_ANALYSIS_LINES}"
+        ));
+    }
+    let as_game = NewGame {
+        game: request.game,
+        fen: request.fen.clone(),
+        ..NewGame::default()
+    };
+    let settings = parse(&as_game, false).map_err(|error| error.replacen("new:", "analyse:", 1))?;
+    Ok((settings, lines as usize))
 }
 
 #[cfg(test)]

@@ -97,7 +97,7 @@ fn bad_messages_are_answered_and_change_nothing() {
     assert_eq!(
         errors(&page.send(json!({"type": "fly"})))[0],
         "unknown message type \"fly\" (unknown variant `fly`, expected one of `new`, `move`, \
-         `takeback`, `resign`, `pgn`, `state`, `position`)"
+         `takeback`, `resign`, `pgn`, `state`, `position`, `analyse`)"
     );
     let state = last_state(&page.send(json!({"type": "new", "game": "chess", "movetime": 20})));
     let fen = state["fen"].clone();
@@ -261,4 +261,109 @@ fn any_earlier_position_is_sent_for_stepping_back() {
     // Asking changes nothing of the game.
     let now = last_state(&page.send(json!({"type": "state"})));
     assert_eq!(now["fen"], answered["fen"]);
+}
+
+impl Page {
+    /// Polls until an `analysis` message of the position `fen` with `lines` lines comes.
+    fn analysis_of(&mut self, fen: &str, lines: usize) -> Value {
+        let deadline = Instant::now() + Duration::from_secs(120);
+        loop {
+            let found = self.received().into_iter().find(|m| {
+                m["type"] == "analysis"
+                    && m["fen"] == fen
+                    && m["lines"].as_array().unwrap().len() == lines
+            });
+            if let Some(message) = found {
+                return message;
+            }
+            assert!(
+                Instant::now() < deadline,
+                "no analysis of {fen} within two minutes"
+            );
+            std::thread::sleep(Duration::from_millis(5));
+            Session::poll(&mut self.session, &self.out);
+        }
+    }
+}
+
+#[test]
+fn an_analysis_lets_either_side_move_and_streams_roger_s_lines() {
+    let mut page = Page::new();
+    let start = last_state(&page.send(json!({"type": "analyse", "lines": 2, "moves": ["e2e4"]})));
+    assert_eq!(start["analysis"], 2);
+    assert_eq!(start["moves"][0]["text"], "e2e4");
+    assert_eq!(start["clocks"]["running"], Value::Null);
+    // Black to move, and it is the player's move all the same.
+    assert!(start["your_turn"].as_bool().unwrap());
+    let fen = start["fen"].as_str().unwrap().to_string();
+    let analysis = page.analysis_of(&fen, 2);
+    let lines = analysis["lines"].as_array().unwrap();
+    assert_eq!(
+        (lines[0]["multipv"].clone(), lines[1]["multipv"].clone()),
+        (json!(1), json!(2))
+    );
+    // Two different first moves, each a legal move of Black's.
+    let first = |line: &Value| line["pv"][0].as_str().unwrap().to_string();
+    assert_ne!(first(&lines[0]), first(&lines[1]));
+    for line in lines {
+        assert!(
+            start["legal"]
+                .as_array()
+                .unwrap()
+                .contains(&json!(first(line))),
+            "{line}"
+        );
+    }
+    // Black's move, then White's: both the player's; Roger never moves.
+    let after = last_state(&page.send(json!({"type": "move", "move": "e7e5"})));
+    assert_eq!(after["moves"].as_array().unwrap().len(), 2);
+    let after = last_state(&page.send(json!({"type": "move", "move": "g1f3"})));
+    assert!(after["your_turn"].as_bool().unwrap());
+    let fen = after["fen"].as_str().unwrap().to_string();
+    page.analysis_of(&fen, 2);
+    assert!(after["moves"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .all(|m| m["by"] == "you"));
+    // A takeback takes back one ply.
+    let back = last_state(&page.send(json!({"type": "takeback"})));
+    assert_eq!(back["moves"].as_array().unwrap().len(), 2);
+    // A game afterwards is a game again: Roger answers.
+    page.send(json!({"type": "new", "skill": 0, "movetime": 20}));
+    page.send(json!({"type": "move", "move": "d2d4"}));
+    let answered = page.poll_until(|s| s["moves"].as_array().unwrap().len() == 2);
+    assert_eq!(answered["moves"][1]["by"], "roger");
+    assert_eq!(answered["analysis"], Value::Null);
+}
+
+#[test]
+fn a_bad_analysis_request_says_why_and_changes_nothing() {
+    let mut page = Page::new();
+    for (message, expected) in [
+        (
+            json!({"type": "analyse", "lines": 0}),
+            "analyse: 'lines' is 0; expected a whole number from 1 to 5",
+        ),
+        (
+            json!({"type": "analyse", "moves": ["e2e4", "e2e4"]}),
+            "analyse: move 2 'e2e4'",
+        ),
+        (
+            json!({"type": "analyse", "fen": "8/8 w"}),
+            "analyse: invalid FEN",
+        ),
+        (
+            json!({"type": "analyse", "game": "go"}),
+            "analyse: unknown variant `go`",
+        ),
+    ] {
+        let answer = page.send(message.clone());
+        let found = errors(&answer);
+        assert!(
+            found.len() == 1 && found[0].starts_with(expected),
+            "{message}: {answer:?}"
+        );
+    }
+    assert!(errors(&page.send(json!({"type": "state"})))[0].contains("no game yet"));
 }
