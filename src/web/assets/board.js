@@ -17,7 +17,8 @@ export function splitMove(text) {
   return found ? { from: found[1], to: found[2], suffix: found[3] } : null;
 }
 
-/// Nichess has two pieces chess has no figure for: the maenad and the pirate.
+/// Nichess has two pieces chess has no figure for: the maenad and the pirate. They are drawn
+/// on a disc of their side's colour, so that White's and Black's differ at a glance.
 const NICHESS_FIGURES = { M: "M", m: "M", R: "\u2620", r: "\u2620" };
 
 function figure(game, letter) {
@@ -263,6 +264,15 @@ export class Board {
       "data-on": piece.square,
     });
     BoardGrid.moveTo(group, this.place(piece.square));
+    if (this.state.game === "nichess" && NICHESS_FIGURES[piece.letter]) {
+      group.classList.add("on-disc");
+      group.prepend(svg("circle", { cx: SIZE / 2, cy: SIZE / 2, r: SIZE * 0.3, class: "disc" }));
+    } else if (piece.letter !== piece.letter.toLowerCase() && FIGURES[piece.letter.toLowerCase()]) {
+      // A white figure is an outline: the solid figure under it, in white, fills it, so that
+      // the square never shows through.
+      group.prepend(svg("text", { x: SIZE / 2, y: SIZE * 0.53, class: "figure figure-fill" },
+        FIGURES[piece.letter.toLowerCase()]));
+    }
     if (piece.hp !== undefined) {
       // Nichess: a health bar, the HP and the piece's attack power (AP).
       const share = piece.max_hp ? piece.hp / piece.max_hp : 1;
