@@ -523,6 +523,20 @@ fn a_premove_waits_for_roger_and_the_right_button_draws() {
         ),
         json!(false)
     );
+    // A draw offer is answered on the page, whichever way Roger decides.
+    browser.click("#offer-draw");
+    let answer = browser.wait_for(
+        "Roger's answer to the draw offer",
+        "return window.rogerPlay.drawOffer;",
+        WAIT,
+    );
+    let said = browser.text("#draw-answer");
+    let expected = if answer["accepted"] == json!(true) {
+        "Roger accepts the draw."
+    } else {
+        "Roger declines the draw"
+    };
+    assert!(said.starts_with(expected), "{said} {answer}");
 }
 
 /// Waits for an analysis of the page's current position with `lines` lines shown.

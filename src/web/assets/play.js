@@ -29,6 +29,12 @@ const socket = connect("play", (message) => {
   else if (message.type === "position") showPosition(message);
   else if (message.type === "thinking") play.eval = message.eval;
   else if (message.type === "analysis") showAnalysis(message);
+  else if (message.type === "draw_offer") {
+    play.drawOffer = message;
+    $("draw-answer").textContent = message.accepted
+      ? "Roger accepts the draw."
+      : `Roger declines the draw: ${message.why.replace(/^Roger /, "it ")}.`;
+  }
   else if (message.type === "error") showError(message.error);
   else if (message.type === "pgn") {
     play.pgn = message.pgn;
@@ -146,7 +152,10 @@ function showState(state) {
     $("setup-dialog").close();
   }
   // A move brings the board back to the game as it stands.
-  if (moved) play.viewing = null;
+  if (moved) {
+    play.viewing = null;
+    $("draw-answer").textContent = "";
+  }
   if (moved && previous && state.moves.length > 0) sounds.move(previous, state);
   if (play.viewing === null) drawLive();
   const moves = state.moves.map((move) => ({
@@ -267,6 +276,7 @@ function setResign(asking) {
   const button = $("resign");
   const over = !play.state || Boolean(play.state.result) || Boolean(play.state.analysis);
   button.disabled = over;
+  $("offer-draw").disabled = over;
   button.dataset.asking = asking && !over ? "true" : "false";
   button.textContent = asking && !over ? "Really resign?" : "Resign";
 }
@@ -373,6 +383,10 @@ $("resign").addEventListener("click", () => {
 });
 $("resign").addEventListener("blur", () => setResign(false));
 $("download-pgn").addEventListener("click", () => play.send({ type: "pgn" }));
+$("offer-draw").addEventListener("click", () => {
+  $("draw-answer").textContent = "";
+  play.send({ type: "offer_draw" });
+});
 $("copy-fen").addEventListener("click", async () => {
   $("fen").select();
   try {

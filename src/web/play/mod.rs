@@ -170,6 +170,52 @@ impl PlaySession {
         self.send_state(out);
     }
 
+    /// A draw offer: Roger accepts when its last search of the game scored its own side at
+    /// most level (a mate against it included), and declines when it thinks it stands better
+    /// or has not searched yet; either way the page is told, and a declined game goes on.
+    fn offer_draw(&mut self, out: &Outbox) {
+        let Some(game) = &mut self.game else {
+            return out.error("offer_draw: no game yet");
+        };
+        if game.analysis.is_some() {
+            return out.error("offer_draw: an analysis is not a game");
+        }
+        if let Some(ended) = &game.ended {
+            return out.error(format!("offer_draw: the game is over ({})", ended.reason));
+        }
+        // The last score is from White's side; Roger's own view is the other way round when
+        // it plays Black.
+        let sign = if game.settings.human == Color::White {
+            -1
+        } else {
+            1
+        };
+        let own = game
+            .eval
+            .as_ref()
+            .map(|eval| &eval["score"])
+            .and_then(|score| {
+                match (score["cp"].as_i64(), score["mate"].as_i64()) {
+                    (Some(cp), _) => Some(cp * sign),
+                    // Mating counts as far better, being mated as far worse.
+                    (None, Some(moves)) => Some(if moves * sign > 0 { 100_000 } else { -100_000 }),
+                    _ => None,
+                }
+            });
+        let accepted = own.is_some_and(|cp| cp <= 0);
+        let why = match own {
+            None => "Roger has not looked at the position yet".to_string(),
+            Some(cp) if cp > 0 => "Roger thinks it stands better".to_string(),
+            Some(_) => "Roger does not think it stands better".to_string(),
+        };
+        out.send(json!({ "type": "draw_offer", "accepted": accepted, "why": why }));
+        if accepted {
+            game.end(None, "draw agreed", Instant::now());
+            self.stop_search();
+            self.send_state(out);
+        }
+    }
+
     fn pgn(&self, out: &Outbox) {
         let Some(game) = &self.game else {
             return out.error("pgn: no game yet");
@@ -369,6 +415,7 @@ impl PageSession for PlaySession {
             PlayRequest::Move { text } => self.human_move(&text, out),
             PlayRequest::Takeback => self.take_back(out),
             PlayRequest::Resign => self.resign(out),
+            PlayRequest::OfferDraw => self.offer_draw(out),
             PlayRequest::Pgn => self.pgn(out),
             PlayRequest::Position { ply } => match &self.game {
                 Some(game) => match game.position_at(ply) {

@@ -16,6 +16,8 @@ pub enum PlayRequest {
     /// Takes back the human's last move and Roger's answer to it.
     Takeback,
     Resign,
+    /// The player offers a draw; Roger accepts when it does not think it stands better.
+    OfferDraw,
     /// The game so far as a PGN file, answered by `pgn`.
     Pgn,
     /// The state again, answered by `state`.

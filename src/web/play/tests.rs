@@ -97,7 +97,7 @@ fn bad_messages_are_answered_and_change_nothing() {
     assert_eq!(
         errors(&page.send(json!({"type": "fly"})))[0],
         "unknown message type \"fly\" (unknown variant `fly`, expected one of `new`, `move`, \
-         `takeback`, `resign`, `pgn`, `state`, `position`, `analyse`)"
+         `takeback`, `resign`, `offer_draw`, `pgn`, `state`, `position`, `analyse`)"
     );
     let state = last_state(&page.send(json!({"type": "new", "game": "chess", "movetime": 20})));
     let fen = state["fen"].clone();
@@ -366,4 +366,34 @@ fn a_bad_analysis_request_says_why_and_changes_nothing() {
         );
     }
     assert!(errors(&page.send(json!({"type": "state"})))[0].contains("no game yet"));
+}
+
+#[test]
+fn roger_takes_a_draw_only_when_it_does_not_stand_better() {
+    let mut page = Page::new();
+    // Roger (Black) has a bare king against a queen: it accepts once it has looked.
+    let fen = "4k3/8/8/8/8/8/3Q4/4K3 w - - 0 1";
+    page.send(json!({"type": "new", "fen": fen, "movetime": 50}));
+    let early = page.send(json!({"type": "offer_draw"}));
+    assert_eq!(early[0]["accepted"], false, "{early:?}");
+    assert_eq!(early[0]["why"], "Roger has not looked at the position yet");
+    page.send(json!({"type": "move", "move": "d2d3"}));
+    page.poll_until(|s| s["moves"].as_array().unwrap().len() == 2);
+    let answer = page.send(json!({"type": "offer_draw"}));
+    assert_eq!(answer[0]["type"], "draw_offer");
+    assert_eq!(answer[0]["accepted"], true, "{answer:?}");
+    let state = last_state(&answer);
+    assert_eq!(state["result"]["result"], "1/2-1/2");
+    assert_eq!(state["result"]["reason"], "draw agreed");
+    assert!(errors(&page.send(json!({"type": "offer_draw"})))[0].contains("over"));
+    // Roger (White) with the queen declines, and the game goes on.
+    page.send(
+        json!({"type": "new", "fen": "4k3/8/8/8/8/8/3Q4/4K3 w - - 0 1", "side": "black",
+        "movetime": 50}),
+    );
+    page.poll_until(|s| s["moves"].as_array().unwrap().len() == 1);
+    let answer = page.send(json!({"type": "offer_draw"}));
+    assert_eq!(answer[0]["accepted"], false, "{answer:?}");
+    assert_eq!(answer[0]["why"], "Roger thinks it stands better");
+    assert!(last_state(&page.send(json!({"type": "state"})))["result"].is_null());
 }
