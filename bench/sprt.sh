@@ -8,6 +8,7 @@
 #   LIMIT   the engines' limit: nodes=25000 (default; evaluation and most search changes, free
 #           of the machine's load) or tc=8+0.08 (time management, speed-sensitive changes)
 #   ELO0 ELO1  the hypotheses (default 0 and 10); ALPHA BETA (default 0.05)
+#   HASH    each engine's hash table in MiB (default 16; a small one tests the table under load)
 #   GAMES   the cap on games (default 4000); CONCURRENCY (default 2)
 #   BOOK    an opening file (default: the game's book in bench/books, else 8 random plies)
 #   OUT     a file prefix for the PGN and JSON (default /tmp/sprt-VARIANT)
@@ -28,7 +29,7 @@ else
 fi
 exec "$new" arena --variant "$variant" \
     --engine "cmd=$new" name=new --engine "cmd=$old" name=old \
-    --each "$limit" option.Hash=16 \
+    --each "$limit" "option.Hash=${HASH:-16}" \
     --games "${GAMES:-4000}" --concurrency "${CONCURRENCY:-2}" "${openings[@]}" \
     --seed "${SEED:-$RANDOM}" --maxplies 400 \
     --resign movecount=4 score=800 --draw movenumber=40 movecount=8 score=10 \

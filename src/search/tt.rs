@@ -1,6 +1,9 @@
 //! The transposition table, shared by every search thread without locks.
 //!
-//! Each slot is two atomics: the check word and the data. The check word is the key's upper 48
+//! The table is made of buckets of four slots, one cache line each: a position may sit in any
+//! slot of its bucket, so a collision evicts the bucket's least useful entry (shallow, or from an
+//! older search) rather than whatever held the one slot. Each slot is two atomics: the check
+//! word and the data. The check word is the key's upper 48
 //! bits and the position's static evaluation (16 bits), XOR the data. A torn write (two threads
 //! writing one slot at once) makes the XOR check fail, so a reader never sees a mixed entry.
 
@@ -72,19 +75,40 @@ struct Slot {
     data: AtomicU64,
 }
 
+impl Slot {
+    /// The slot's entry if it holds `key`.
+    #[inline(always)]
+    fn entry_for(&self, key: u64) -> Option<Entry> {
+        let data = self.data.load(Ordering::Relaxed);
+        let payload = self.check.load(Ordering::Relaxed) ^ data;
+        if (payload ^ key) & KEY_BITS != 0 {
+            return None;
+        }
+        Entry::decode(data, payload as u16)
+    }
+}
+
+const BUCKET_SLOTS: usize = 4;
+
+/// Four slots on one cache line, so that a probe reads one line from memory.
+#[repr(C, align(64))]
+struct Bucket {
+    slots: [Slot; BUCKET_SLOTS],
+}
+
 pub struct TranspositionTable {
-    slots: Vec<Slot>,
+    buckets: Vec<Bucket>,
     generation: AtomicU64,
     /// The size asked for, in MiB.
     megabytes: usize,
 }
 
-const SLOT_BYTES: usize = 16;
+const BUCKET_BYTES: usize = std::mem::size_of::<Bucket>();
 
 impl TranspositionTable {
     pub fn new(megabytes: usize) -> TranspositionTable {
         let mut table = TranspositionTable {
-            slots: Vec::new(),
+            buckets: Vec::new(),
             generation: AtomicU64::new(0),
             megabytes: 0,
         };
@@ -123,17 +147,17 @@ impl TranspositionTable {
             }
         }
         let old = self.megabytes;
-        self.slots = Vec::new();
+        self.buckets = Vec::new();
         self.generation.store(0, Ordering::Relaxed);
         match allocate(megabytes) {
-            Ok(slots) => {
-                self.slots = slots;
+            Ok(buckets) => {
+                self.buckets = buckets;
                 self.megabytes = megabytes;
                 Ok(())
             }
             Err(error) => {
-                (self.slots, self.megabytes) = match allocate(old) {
-                    Ok(slots) => (slots, old),
+                (self.buckets, self.megabytes) = match allocate(old) {
+                    Ok(buckets) => (buckets, old),
                     Err(_) => (allocate(1).map_err(|again| again.to_string())?, 1),
                 };
                 Err(format!(
@@ -145,7 +169,7 @@ impl TranspositionTable {
     }
 
     pub fn clear(&mut self) {
-        for slot in &self.slots {
+        for slot in self.buckets.iter().flat_map(|bucket| &bucket.slots) {
             slot.check.store(0, Ordering::Relaxed);
             slot.data.store(0, Ordering::Relaxed);
         }
@@ -162,24 +186,40 @@ impl TranspositionTable {
     }
 
     #[inline(always)]
-    fn slot(&self, key: u64) -> &Slot {
+    fn bucket(&self, key: u64) -> &Bucket {
         // Multiply-shift maps the key onto the table without a division.
-        let index = ((key as u128 * self.slots.len() as u128) >> 64) as usize;
-        &self.slots[index]
+        let index = ((key as u128 * self.buckets.len() as u128) >> 64) as usize;
+        &self.buckets[index]
+    }
+
+    /// Asks the processor to start loading `key`'s bucket, so that the probe that follows a
+    /// little later finds it in the cache.
+    #[inline(always)]
+    pub fn prefetch(&self, key: u64) {
+        #[cfg(target_arch = "x86_64")]
+        {
+            use std::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
+            let address = self.bucket(key) as *const Bucket as *const i8;
+            // SAFETY: a prefetch is only a hint: it reads nothing into the program and cannot
+            // fault, and the address is that of a bucket the table owns.
+            unsafe { _mm_prefetch::<_MM_HINT_T0>(address) };
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        let _ = key;
     }
 
     #[inline]
     pub fn probe(&self, key: u64) -> Option<Entry> {
-        let slot = self.slot(key);
-        let data = slot.data.load(Ordering::Relaxed);
-        let payload = slot.check.load(Ordering::Relaxed) ^ data;
-        if (payload ^ key) & KEY_BITS != 0 {
-            return None;
-        }
-        Entry::decode(data, payload as u16)
+        self.bucket(key)
+            .slots
+            .iter()
+            .find_map(|slot| slot.entry_for(key))
     }
 
-    /// Stores a result for `key`; `static_eval` is the position's evaluation when known.
+    /// Stores a result for `key`; `static_eval` is the position's evaluation when known. The
+    /// key's own slot is updated if the bucket has one; otherwise the entry replaces the
+    /// bucket's least useful one: an empty slot first, then the shallowest counting each search
+    /// of age as eight plies.
     #[inline]
     pub fn store(
         &self,
@@ -190,24 +230,25 @@ impl TranspositionTable {
         bound: Bound,
         static_eval: Option<i32>,
     ) {
-        let slot = self.slot(key);
         let generation = self.current_generation();
-        let old_data = slot.data.load(Ordering::Relaxed);
-        let same_key = (slot.check.load(Ordering::Relaxed) ^ old_data ^ key) & KEY_BITS == 0;
-        if let Some(old) = Entry::decode(old_data, NO_EVAL) {
-            // Keep a deeper entry of this search for another position, and keep the old best
-            // move when the new result has none.
-            if !same_key && old.generation == generation && old.depth as i32 > depth + 2 {
-                return;
+        let slots = &self.bucket(key).slots;
+        let (slot, old) = match slots
+            .iter()
+            .find_map(|slot| slot.entry_for(key).map(|entry| (slot, entry)))
+        {
+            Some((slot, old)) => {
+                // Keep a much deeper bound of this position, and its best move when the new
+                // result has none.
+                if bound != Bound::Exact && old.depth as i32 > depth + 3 {
+                    return;
+                }
+                (slot, Some(old))
             }
-            if same_key && bound != Bound::Exact && old.depth as i32 > depth + 3 {
-                return;
-            }
-        }
-        let packed_move = if packed_move == 0 && same_key {
-            old_data as u32
-        } else {
-            packed_move
+            None => (Self::victim(slots, generation), None),
+        };
+        let packed_move = match old {
+            Some(old) if packed_move == 0 => old.packed_move,
+            _ => packed_move,
         };
         let entry = Entry {
             packed_move,
@@ -223,32 +264,55 @@ impl TranspositionTable {
         slot.data.store(data, Ordering::Relaxed);
     }
 
+    /// The slot of a bucket that a new position takes: an empty one, else the one whose depth
+    /// less eight plies per search of age is the least.
+    #[inline(always)]
+    fn victim(slots: &[Slot; BUCKET_SLOTS], generation: u8) -> &Slot {
+        let worth = |slot: &Slot| match Entry::decode(slot.data.load(Ordering::Relaxed), NO_EVAL) {
+            None => i32::MIN,
+            Some(entry) => {
+                let age = generation.wrapping_sub(entry.generation) & 63;
+                entry.depth as i32 - 8 * age as i32
+            }
+        };
+        slots
+            .iter()
+            .min_by_key(|slot| worth(slot))
+            .expect("a bucket has slots")
+    }
+
     /// Per mille of the first thousand slots used by the current search.
     pub fn hashfull(&self) -> u32 {
         let generation = self.current_generation();
-        self.slots
+        let sample = self
+            .buckets
             .iter()
-            .take(1000)
-            .filter_map(|s| Entry::decode(s.data.load(Ordering::Relaxed), NO_EVAL))
-            .filter(|e| e.generation == generation)
-            .count() as u32
-            * 1000
-            / self.slots.len().min(1000) as u32
+            .take(1000 / BUCKET_SLOTS)
+            .flat_map(|bucket| &bucket.slots);
+        let (mut used, mut seen) = (0, 0);
+        for slot in sample {
+            seen += 1;
+            let entry = Entry::decode(slot.data.load(Ordering::Relaxed), NO_EVAL);
+            used += entry.is_some_and(|e| e.generation == generation) as u32;
+        }
+        used * 1000 / seen
     }
 }
 
-/// A zeroed table of `megabytes` MiB (at least 1024 slots), or why not.
-fn allocate(megabytes: usize) -> Result<Vec<Slot>, String> {
-    let count = (megabytes.max(1).saturating_mul(1024 * 1024) / SLOT_BYTES).max(1024);
-    let mut slots = Vec::new();
-    slots
+/// A zeroed table of `megabytes` MiB (at least 256 buckets), or why not.
+fn allocate(megabytes: usize) -> Result<Vec<Bucket>, String> {
+    let count = (megabytes.max(1).saturating_mul(1024 * 1024) / BUCKET_BYTES).max(256);
+    let mut buckets = Vec::new();
+    buckets
         .try_reserve_exact(count)
         .map_err(|_| format!("cannot allocate a {megabytes} MiB hash table"))?;
-    slots.extend((0..count).map(|_| Slot {
-        check: AtomicU64::new(0),
-        data: AtomicU64::new(0),
+    buckets.extend((0..count).map(|_| Bucket {
+        slots: std::array::from_fn(|_| Slot {
+            check: AtomicU64::new(0),
+            data: AtomicU64::new(0),
+        }),
     }));
-    Ok(slots)
+    Ok(buckets)
 }
 
 /// Memory the system can still give, from `/proc/meminfo` (where there is one).
@@ -285,6 +349,39 @@ mod tests {
     }
 
     #[test]
+    fn a_full_bucket_gives_up_its_shallowest_or_oldest_entry() {
+        let tt = TranspositionTable::new(1);
+        // Keys that differ only below the index's bits share a bucket.
+        let key = |i: u64| 0xABCD_0000_0000_0000 | i << 16;
+        assert_eq!(
+            tt.bucket(key(1)) as *const Bucket,
+            tt.bucket(key(9)) as *const Bucket
+        );
+        for (i, depth) in [(1, 9), (2, 3), (3, 7), (4, 5)] {
+            tt.store(key(i), i as u32, 0, depth, Bound::Exact, None);
+        }
+        // A fifth position evicts the shallowest (depth 3); the others stay.
+        tt.store(key(5), 5, 0, 1, Bound::Exact, None);
+        let kept = |i| tt.probe(key(i)).map(|e| e.packed_move);
+        assert_eq!(
+            [1, 2, 3, 4, 5].map(kept),
+            [Some(1), None, Some(3), Some(4), Some(5)]
+        );
+        // A search later, an old deep entry counts for less than a fresh shallow one.
+        tt.new_search();
+        tt.store(key(6), 6, 0, 2, Bound::Exact, None);
+        assert_eq!(kept(5), None, "depth 1 of the old search goes first");
+        tt.store(key(7), 7, 0, 2, Bound::Exact, None);
+        assert_eq!(kept(4), None, "then depth 5 of the old search");
+        assert_eq!([1, 3, 6, 7].map(kept), [Some(1), Some(3), Some(6), Some(7)]);
+        // Storing a position again updates its own slot and keeps its move if it has none.
+        tt.store(key(6), 0, 10, 4, Bound::Lower, None);
+        let entry = tt.probe(key(6)).unwrap();
+        assert_eq!((entry.packed_move, entry.depth), (6, 4));
+        assert_eq!([1, 3, 7].map(kept), [Some(1), Some(3), Some(7)]);
+    }
+
+    #[test]
     fn the_old_table_counts_as_free_memory_and_a_refusal_keeps_it() {
         let mut tt = TranspositionTable::new(8);
         tt.store(42 << 16, 1, 2, 3, Bound::Exact, None);
@@ -293,11 +390,17 @@ mod tests {
             tt.resize_within(13, Some(4)),
             Err("Hash 13 MiB is more than the 12 MiB of memory available".into())
         );
-        assert_eq!((tt.megabytes(), tt.slots.len()), (8, 8 << 16));
+        assert_eq!(
+            (tt.megabytes(), tt.buckets.len() * BUCKET_SLOTS),
+            (8, 8 << 16)
+        );
         assert_eq!(tt.probe(42 << 16).unwrap().packed_move, 1);
         // 12 MiB fits once the old table is freed.
         assert_eq!(tt.resize_within(12, Some(4)), Ok(()));
-        assert_eq!((tt.megabytes(), tt.slots.len()), (12, 12 << 16));
+        assert_eq!(
+            (tt.megabytes(), tt.buckets.len() * BUCKET_SLOTS),
+            (12, 12 << 16)
+        );
         assert!(tt.probe(42 << 16).is_none());
     }
 
@@ -313,7 +416,10 @@ mod tests {
                 "cannot allocate a {impossible} MiB hash table; the table keeps 2 MiB, emptied"
             )
         );
-        assert_eq!((tt.megabytes(), tt.slots.len()), (2, 2 << 16));
+        assert_eq!(
+            (tt.megabytes(), tt.buckets.len() * BUCKET_SLOTS),
+            (2, 2 << 16)
+        );
         assert!(tt.probe(42 << 16).is_none());
     }
 

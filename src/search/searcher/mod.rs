@@ -524,6 +524,7 @@ impl<'a, G: Game + Evaluate> Searcher<'a, G> {
                 continue;
             }
             let child = pos.play(mv);
+            self.shared.tt.prefetch(child.key());
             let gives_check = child.in_check();
 
             let mut extension = 0;
