@@ -164,7 +164,13 @@ fn a_player_joins_by_clicks_plays_two_moves_with_the_server_s_squares_and_ends_t
         "return [...document.querySelectorAll('#log li')].map(li => li.textContent);",
         json!([]),
     );
-    assert_eq!(logged, json!(["knight 1,0 \u{2192} 2,2 \u{2713}", "pawn 4,1 \u{2192} 4,3 \u{2713}"]));
+    assert_eq!(
+        logged,
+        json!([
+            "knight 1,0 \u{2192} 2,2 \u{2713}",
+            "pawn 4,1 \u{2192} 4,3 \u{2713}"
+        ])
+    );
     assert!(browser.text("#legend").contains("bonus piece"));
     assert_eq!(browser.text("#connection"), "connected: watching the world");
     browser.screenshot("world-played");
