@@ -41,6 +41,12 @@ fn click_square(browser: &Browser, square: &str) {
     browser.click(&format!("rect[data-square=\"{square}\"]"));
 }
 
+/// A move by two clicks: the piece's square, then where it goes.
+fn click_move(browser: &Browser, from: &str, to: &str) {
+    click_square(browser, from);
+    click_square(browser, to);
+}
+
 /// The middle of a square on the screen, after scrolling it into view.
 fn centre(browser: &Browser, square: &str) -> (i64, i64) {
     let at = browser.run(
@@ -306,8 +312,7 @@ fn chess_by_clicks_with_a_bad_fen_a_takeback_a_drag_and_a_promotion_mate() {
     check_against_rules(&answered);
 
     // The promotion asks which piece; the queen mates.
-    click_square(&browser, "a7");
-    click_square(&browser, "a8");
+    click_move(&browser, "a7", "a8");
     browser.wait_for(
         "the promotion choice",
         "return !document.getElementById('promotion').hidden;",
@@ -432,15 +437,13 @@ fn a_premove_waits_for_roger_and_the_right_button_draws() {
     let mut premoved = false;
     for movetime in ["3000", "10000", "30000"] {
         new_game_with(&browser, "chess", "", "20", movetime);
-        click_square(&browser, "e2");
-        click_square(&browser, "e4");
+        click_move(&browser, "e2", "e4");
         browser.wait_for(
             "Roger thinking",
             "const s = window.rogerPlay.state; return s.moves.length === 1 && s.thinking;",
             WAIT,
         );
-        click_square(&browser, "g1");
-        click_square(&browser, "f3");
+        click_move(&browser, "g1", "f3");
         // Both squares marked and Roger's answer not in yet: the premove waits for it.
         let waiting = browser.run(
             "return [...document.querySelectorAll('rect.premove')].map(r => r.dataset.square).sort().join() === 'f3,g1' \
@@ -590,15 +593,13 @@ fn an_analysis_shows_roger_s_lines_and_the_player_moves_both_sides() {
     );
     assert_eq!(hints[0], json!(&best[..4]), "{hints}");
     // White's move and Black's, both by the player; Roger moves neither.
-    click_square(&browser, "e2");
-    click_square(&browser, "e4");
+    click_move(&browser, "e2", "e4");
     browser.wait_for(
         "e2e4",
         "return window.rogerPlay.state.moves.length === 1;",
         WAIT,
     );
-    click_square(&browser, "e7");
-    click_square(&browser, "e5");
+    click_move(&browser, "e7", "e5");
     let after = browser.wait_for(
         "e7e5",
         "const s = window.rogerPlay.state; return s.moves.length === 2 ? s : null;",
@@ -615,8 +616,7 @@ fn an_analysis_shows_roger_s_lines_and_the_player_moves_both_sides() {
         json!(false),
         "a game hides the analysis"
     );
-    click_square(&browser, "d2");
-    click_square(&browser, "d4");
+    click_move(&browser, "d2", "d4");
     let answered = wait_for_plies(&browser, 2);
     browser.press(LEFT);
     wait_for_board_at(&browser, 1, &fen_after(&answered, 1));
@@ -662,8 +662,7 @@ fn millennium_keystone_pool_and_mate() {
         json!(["e8:false", "k8:false"])
     );
 
-    click_square(&browser, "e1");
-    click_square(&browser, "e8");
+    click_move(&browser, "e1", "e8");
     browser.wait_for(
         "the keystone's fall",
         "const k = document.querySelector('[data-kings=\"black\"]'); return k && k.dataset.keystone === 'e8';",
@@ -744,8 +743,7 @@ fn nichess_health_a_throws_splash_and_the_kings_destruction() {
     assert_eq!(hp_on("h4"), json!(["30", "60"]));
     assert_eq!(hp_on("d1"), json!(["10", "30"]));
 
-    click_square(&browser, "d1");
-    click_square(&browser, "h5");
+    click_move(&browser, "d1", "h5");
     // Roger may answer at once: the throw's splash stays marked with Roger's answer.
     let answered = wait_for_plies(&browser, 2);
     assert_eq!(moves_listed(&browser)[0], "d1h5");
@@ -768,8 +766,7 @@ fn nichess_health_a_throws_splash_and_the_kings_destruction() {
     browser.screenshot("play-nichess-splash");
 
     let kill = winning_move(&answered).expect("a pirate reaches the black king");
-    click_square(&browser, &kill[..2]);
-    click_square(&browser, &kill[2..]);
+    click_move(&browser, &kill[..2], &kill[2..]);
     let done = wait_for_plies(&browser, 3);
     assert_eq!(moves_listed(&browser)[2], kill);
     assert!(matches!(

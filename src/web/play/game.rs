@@ -6,6 +6,7 @@ use super::settings::Settings;
 use crate::rules::chess::san;
 use crate::rules::registry::{bind_game, dispatch, AnyGame, TurnGame};
 use crate::rules::{Color, Game, MoveList, Outcome};
+use crate::search::Score;
 use crate::web::view::{self, PieceView};
 use serde_json::{json, Value};
 use std::time::{Duration, Instant};
@@ -48,6 +49,8 @@ pub struct PlayGame {
     pub ended: Option<Ended>,
     /// The last progress of Roger's search, as sent to the page.
     pub eval: Option<Value>,
+    /// Roger's last score of this game, from its own side (what a draw offer asks about).
+    pub engine_score: Option<Score>,
     /// An analysis, not a game: how many lines Roger shows. Either side moves and no clock runs.
     pub analysis: Option<usize>,
 }
@@ -71,6 +74,7 @@ impl PlayGame {
             moves: Vec::new(),
             ended: None,
             eval: None,
+            engine_score: None,
             analysis: None,
         };
         game.check_end(now);
@@ -208,6 +212,7 @@ impl PlayGame {
         self.record = record;
         self.ended = None;
         self.eval = None;
+        self.engine_score = None;
         self.check_end(now);
         if self.ended.is_none() && self.analysis.is_none() {
             self.clocks.start(self.side_to_move(), now);

@@ -183,25 +183,12 @@ impl PlaySession {
         if let Some(ended) = &game.ended {
             return out.error(format!("offer_draw: the game is over ({})", ended.reason));
         }
-        // The last score is from White's side; Roger's own view is the other way round when
-        // it plays Black.
-        let sign = if game.settings.human == Color::White {
-            -1
-        } else {
-            1
-        };
-        let own = game
-            .eval
-            .as_ref()
-            .map(|eval| &eval["score"])
-            .and_then(|score| {
-                match (score["cp"].as_i64(), score["mate"].as_i64()) {
-                    (Some(cp), _) => Some(cp * sign),
-                    // Mating counts as far better, being mated as far worse.
-                    (None, Some(moves)) => Some(if moves * sign > 0 { 100_000 } else { -100_000 }),
-                    _ => None,
-                }
-            });
+        // Mating counts as far better, being mated as far worse.
+        let own = game.engine_score.map(|score| match score {
+            Score::Cp(cp) => cp,
+            Score::Mate(moves) if moves > 0 => i32::MAX,
+            Score::Mate(_) => i32::MIN,
+        });
         let accepted = own.is_some_and(|cp| cp <= 0);
         let why = match own {
             None => "Roger has not looked at the position yet".to_string(),
@@ -353,6 +340,7 @@ impl PlaySession {
             });
             out.send(json!({ "type": "thinking", "eval": eval }));
             game.eval = Some(eval);
+            game.engine_score = Some(info.score);
         }
         let answer = match search.best.try_recv() {
             Ok(answer) => answer,
