@@ -330,8 +330,12 @@ mod tests {
 
     type Told = Arc<Mutex<Sender<String>>>;
 
-    /// A worker whose thinking waits for its gate (or the stop flag) and answers the question
-    /// doubled, reporting the question first (99 panics); what is delivered comes back as text.
+    /// A question whose thinking does not hear the stop flag: it waits for the gate alone.
+    const DEAF: u32 = 55;
+
+    /// A worker whose thinking waits for its gate (or the stop flag, but not for [`DEAF`]) and
+    /// answers the question doubled, reporting the question first (99 panics); what is
+    /// delivered comes back as text.
     fn worker() -> (
         DeadlineWorker<u32, u32, u32>,
         Sender<()>,
@@ -346,7 +350,7 @@ mod tests {
                 panic!("a thinking that fails");
             }
             let gate = gate.lock().unwrap();
-            while !stop.load(Ordering::Relaxed) {
+            while *question == DEAF || !stop.load(Ordering::Relaxed) {
                 if gate.recv_timeout(Duration::from_millis(1)).is_ok() {
                     break;
                 }
@@ -378,12 +382,23 @@ mod tests {
         worker.wait(Duration::ZERO);
         assert_eq!(heard.recv().unwrap(), "Thought(6) after Some(3)");
         assert!(!worker.is_thinking());
-        // Stopping after the answer delivers nothing more.
+        // Stopping after the answer delivers nothing more: the next thing heard is the next
+        // question's progress.
         worker.stop(Duration::ZERO);
-        worker.ask(5, Limit::Unwatched, deliver(&told)).unwrap();
-        assert_eq!(heard.recv().unwrap(), "progress 5");
+        worker.ask(DEAF, Limit::Unwatched, deliver(&told)).unwrap();
+        assert_eq!(heard.recv().unwrap(), format!("progress {DEAF}"));
+        // A stop with no grace answers at once. The thinking cannot answer first: it does not
+        // hear the stop, so the test does not race it.
         worker.stop(Duration::ZERO);
-        assert_eq!(heard.recv().unwrap(), "Stopped after Some(5)");
+        assert_eq!(heard.recv().unwrap(), format!("Stopped after Some({DEAF})"));
+        // Its thought, once the gate lets it finish, goes nowhere: the next question is thought
+        // only after it, and its progress is the next thing heard.
+        open.send(()).unwrap();
+        worker.ask(4, Limit::Unwatched, deliver(&told)).unwrap();
+        assert_eq!(heard.recv().unwrap(), "progress 4");
+        open.send(()).unwrap();
+        worker.wait(Duration::ZERO);
+        assert_eq!(heard.recv().unwrap(), "Thought(8) after Some(4)");
         assert!(heard.try_recv().is_err());
     }
 
