@@ -103,6 +103,14 @@ fn inside_window(browser: &Browser, selectors: &[&str]) -> Value {
     )
 }
 
+/// At a window of `width` x `height`, scrolled to the top: every selector's element is inside
+/// the window and nothing scrolls sideways.
+fn assert_fits_at(browser: &Browser, (width, height): (u32, u32), selectors: &[&str], what: &str) {
+    browser.resize(width, height);
+    browser.run("window.scrollTo(0, 0);", json!([]));
+    assert_fits(browser, selectors, &format!("{what} at {width}x{height}"));
+}
+
 /// Asserts that every selector's element is inside the window and that nothing scrolls sideways.
 fn assert_fits(browser: &Browser, selectors: &[&str], what: &str) {
     let inside = inside_window(browser, selectors);
@@ -353,8 +361,6 @@ fn chess_by_clicks_with_a_bad_fen_a_takeback_a_drag_and_a_promotion_mate() {
         "return [...document.querySelectorAll('rect.lost-king')].map(r => r.dataset.square);";
     assert_eq!(browser.run(lost, json!([])), json!(["g8"]));
     // At 1280 x 800 the board, both clocks and the move list are in view without scrolling.
-    browser.resize(1280, 800);
-    browser.run("window.scrollTo(0, 0);", json!([]));
     let whole = [
         "#board svg",
         "#clock-top",
@@ -362,7 +368,7 @@ fn chess_by_clicks_with_a_bad_fen_a_takeback_a_drag_and_a_promotion_mate() {
         "#moves",
         "#result-box",
     ];
-    assert_fits(&browser, &whole, "chess at 1280x800");
+    assert_fits_at(&browser, (1280, 800), &whole, "chess");
     browser.screenshot("play-chess");
 
     // Stepping through the game: arrow keys and clicks on the move list.
@@ -397,12 +403,11 @@ fn chess_by_clicks_with_a_bad_fen_a_takeback_a_drag_and_a_promotion_mate() {
     wait_for_board_at(&browser, 3, &fens[3]);
 
     // On a phone the page fits its width, and the board with both clocks fits the screen.
-    browser.resize(390, 844);
-    browser.run("window.scrollTo(0, 0);", json!([]));
-    assert_fits(
+    assert_fits_at(
         &browser,
+        (390, 844),
         &["#board svg", "#clock-top", "#clock-bottom"],
-        "chess at 390x844",
+        "chess",
     );
     browser.screenshot("play-chess-phone");
     browser.resize(1280, 800);
@@ -692,20 +697,18 @@ fn millennium_keystone_pool_and_mate() {
         json!({"white": "N", "black": "r"})
     );
     // At 1280 x 800 the wide board, both clocks and the move list are in view.
-    browser.resize(1280, 800);
-    browser.run("window.scrollTo(0, 0);", json!([]));
-    assert_fits(
+    assert_fits_at(
         &browser,
+        (1280, 800),
         &["#board svg", "#clock-top", "#clock-bottom", "#moves"],
-        "Millennium at 1280x800",
+        "Millennium",
     );
     browser.screenshot("play-millennium");
-    browser.resize(390, 844);
-    browser.run("window.scrollTo(0, 0);", json!([]));
-    assert_fits(
+    assert_fits_at(
         &browser,
+        (390, 844),
         &["#board svg", "#clock-top", "#clock-bottom"],
-        "Millennium at 390x844",
+        "Millennium",
     );
     browser.screenshot("play-millennium-phone");
     browser.resize(1280, 800);
