@@ -286,6 +286,10 @@ fn a_knight_travels_arrives_and_waits_in_time_against_roger() {
         Duration::from_secs(10),
     );
     browser.screenshot("realtime-game");
+    assert!(
+        !browser.phone_screenshot("realtime-game"),
+        "the page scrolls sideways at 390 px"
+    );
 
     // Game over: resigning ends it, and the page says how.
     browser.click("#resign");

@@ -103,6 +103,10 @@ fn pgn_games_of_every_turn_game_step_through_by_clicks() {
     assert_eq!(piece_on(&browser, "e5"), "p");
     assert_eq!(piece_on(&browser, "g4"), "P");
     browser.screenshot("replay-chess");
+    assert!(
+        !browser.phone_screenshot("replay-chess"),
+        "the page scrolls sideways at 390 px"
+    );
 
     // Nichess: the throw's splash leaves its HP on the pieces around the landing square.
     browser.run(

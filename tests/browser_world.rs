@@ -174,6 +174,10 @@ fn a_player_joins_by_clicks_plays_two_moves_with_the_server_s_squares_and_ends_t
     assert!(browser.text("#legend").contains("bonus piece"));
     assert_eq!(browser.text("#connection"), "connected: watching the world");
     browser.screenshot("world-played");
+    assert!(
+        !browser.phone_screenshot("world-played"),
+        "the page scrolls sideways at 390 px"
+    );
 
     browser.click("#done");
     browser.wait_for(

@@ -327,6 +327,20 @@ impl Browser {
         self.command("DELETE", "/actions", None);
     }
 
+    /// The page as a phone shows it: at 390 x 844, scrolled to the top, a screenshot named
+    /// `<name>-phone`; then back to 1280 x 900. Returns whether the page scrolled sideways.
+    pub fn phone_screenshot(&self, name: &str) -> bool {
+        self.resize(390, 844);
+        let sideways = self.run(
+            "window.scrollTo(0, 0); \
+             return document.documentElement.scrollWidth > document.documentElement.clientWidth;",
+            json!([]),
+        );
+        self.screenshot(&format!("{name}-phone"));
+        self.resize(1280, 900);
+        sideways == json!(true)
+    }
+
     pub fn goto(&self, url: &str) {
         self.command("POST", "/url", Some(json!({ "url": url })));
     }
