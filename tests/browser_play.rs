@@ -781,3 +781,90 @@ fn nichess_health_a_throws_splash_and_the_kings_destruction() {
     assert_eq!(plies(&browser), 3);
     println!("nichess game: {:?}", started.elapsed());
 }
+
+/// The figures drawn for the pieces on the board: `[letter, figure name, body fill]` each.
+fn figures(browser: &Browser) -> Vec<Value> {
+    browser
+        .run(
+            "return [...document.querySelectorAll('#board g.piece')].map(g => { \
+               const body = g.querySelector('.figure-body'); \
+               return [g.dataset.piece, g.querySelector('.figure').dataset.figure, \
+                       body ? getComputedStyle(body).fill : null]; });",
+            json!([]),
+        )
+        .as_array()
+        .unwrap()
+        .clone()
+}
+
+/// Plays `typed` through the move box and returns the error it shows (empty: none).
+fn type_move(browser: &Browser, typed: &str) -> String {
+    browser.type_into("#move-input", typed);
+    browser.click("#move-entry button[type=submit]");
+    browser.text("#move-entry-error")
+}
+
+#[test]
+fn typed_moves_gliding_replies_and_a_figure_for_every_piece() {
+    let (_served, browser) = open_page();
+    new_game(&browser, "chess", "");
+    wait_for_plies(&browser, 0);
+    // Every piece has one of our figures; the two colours of a figure are filled differently.
+    let chess = figures(&browser);
+    assert_eq!(chess.len(), 32);
+    let fill_of = |letter: &str| {
+        let found = chess.iter().find(|f| f[0] == letter).unwrap();
+        (found[1].as_str().unwrap().to_string(), found[2].clone())
+    };
+    for (white, black, name) in [
+        ("K", "k", "king"),
+        ("Q", "q", "queen"),
+        ("R", "r", "rook"),
+        ("B", "b", "bishop"),
+        ("N", "n", "knight"),
+        ("P", "p", "pawn"),
+    ] {
+        let (white_name, white_fill) = fill_of(white);
+        let (black_name, black_fill) = fill_of(black);
+        assert_eq!((white_name.as_str(), black_name.as_str()), (name, name));
+        assert_ne!(white_fill, black_fill, "{name}: both colours alike");
+    }
+    browser.screenshot("play-figures-chess");
+
+    // Standard notation, then the protocol's text with a dash; bad text is answered, not sent.
+    assert_eq!(type_move(&browser, "Nf3"), "");
+    let state = wait_for_plies(&browser, 2);
+    assert_eq!(state["moves"][0]["text"], "g1f3");
+    // Roger's answer slid in from the square it left.
+    let last = &state["last_move"];
+    let glided = browser.run(
+        "const g = document.querySelector(`#board g[data-on=\"${arguments[0]}\"]`); \
+         return g && g.dataset.glidedFrom;",
+        json!([last["to"]]),
+    );
+    assert_eq!(glided, last["from"]);
+    assert!(type_move(&browser, "e9").contains("not a legal move"));
+    assert!(type_move(&browser, "Qd4").contains("not a legal move"));
+    assert_eq!(plies(&browser), 2);
+    assert_eq!(type_move(&browser, "e2-e4"), "");
+    let state = wait_for_plies(&browser, 4);
+    assert_eq!(state["moves"][2]["text"], "e2e4");
+
+    // Nichess: the maenad and the pirate have figures of their own.
+    new_game(&browser, "nichess", "");
+    wait_for_plies(&browser, 0);
+    let nichess = figures(&browser);
+    let names: Vec<&str> = nichess.iter().map(|f| f[1].as_str().unwrap()).collect();
+    for (letter, name) in [
+        ("M", "maenad"),
+        ("m", "maenad"),
+        ("R", "pirate"),
+        ("r", "pirate"),
+    ] {
+        assert!(
+            nichess.iter().any(|f| f[0] == letter && f[1] == name),
+            "{letter}: {names:?}"
+        );
+    }
+    browser.screenshot("play-figures-nichess");
+}

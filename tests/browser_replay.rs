@@ -208,8 +208,8 @@ fn a_realtime_timeline_replays_pieces_in_flight_and_their_delays() {
          const from = board.querySelector(`[data-square=\"${arguments[0]}\"]`).getBBox(); \
          const to = board.querySelector(`[data-square=\"${arguments[1]}\"]`).getBBox(); \
          const loose = [...board.querySelectorAll('[data-at=\"\"]')].map(g => { \
-           const m = g.transform.baseVal.consolidate().matrix; const t = g.querySelector('text'); \
-           return {x: m.e + Number(t.getAttribute('x')), y: m.f + Number(t.getAttribute('y'))}; }); \
+           const m = g.transform.baseVal.consolidate().matrix; const b = g.getBBox(); \
+           return {x: m.e + b.x + b.width / 2, y: m.f + b.y + b.height / 2}; }); \
          return {from: [from.x + from.width / 2, from.y + from.height / 2], \
                  to: [to.x + to.width / 2, to.y + to.height / 2], loose, index: r.index};",
         json!([moving["from"], moving["to"]]),

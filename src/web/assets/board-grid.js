@@ -4,6 +4,7 @@
 // It knows nothing of any game's rules. Squares carry data-square="e2".
 
 import { squareName } from "/common.js";
+import { figureNode } from "/pieces.js";
 
 const SVG = "http://www.w3.org/2000/svg";
 
@@ -112,15 +113,15 @@ export class BoardGrid {
     }
   }
 
-  /// One piece: a group of class `piece white|black` holding its figure (`text`), drawn at the
-  /// square's corner. Its own marks (health, a royal label) go in the group, in square units.
-  pieceNode(letter, text, attributes = {}) {
+  /// One piece: a group of class `piece white|black` holding its figure of `game`'s piece set
+  /// (pieces.js), drawn at the square's corner. Its own marks (health, a royal label) go in the
+  /// group, in square units.
+  pieceNode(letter, game, attributes = {}) {
     const white = letter === letter.toUpperCase();
     const group = svg("g", {
       class: `piece ${white ? "white" : "black"}`, "data-piece": letter, ...attributes,
     });
-    // A little below the middle: the figures sit high in their em box.
-    group.append(svg("text", { x: this.size / 2, y: this.size * 0.53, class: "figure" }, text));
+    group.append(figureNode(game, letter, this.size));
     return group;
   }
 

@@ -5,25 +5,16 @@
 // is only ever one of them. Squares carry data-square="e2", pieces data-piece="K" and
 // data-on="e2".
 
-import { FIGURES } from "/common.js";
 import { BoardGrid, svg } from "/board-grid.js";
 
 const SIZE = 60; // one square, in SVG units
 const MARGIN = 18; // room for the coordinates
+const GLIDE_MS = 250; // how long a move's piece takes to slide to its square
 
 /// Splits a move text into its squares and what follows them: `h7h8q` → {from, to, suffix}.
 export function splitMove(text) {
   const found = /^([a-z][0-9]+)([a-z][0-9]+)(.*)$/.exec(text);
   return found ? { from: found[1], to: found[2], suffix: found[3] } : null;
-}
-
-/// Nichess has two pieces chess has no figure for: the maenad and the pirate. They are drawn
-/// on a disc of their side's colour, so that White's and Black's differ at a glance.
-const NICHESS_FIGURES = { M: "M", m: "M", R: "\u2620", r: "\u2620" };
-
-function figure(game, letter) {
-  if (game === "nichess" && NICHESS_FIGURES[letter]) return NICHESS_FIGURES[letter];
-  return FIGURES[letter] || letter;
 }
 
 export class Board {
@@ -100,8 +91,19 @@ export class Board {
   }
 
   render(state) {
-    const changed = !this.state || this.state.fen !== state.fen || this.state.human !== state.human;
+    const previous = this.state;
+    const changed = !previous || previous.fen !== state.fen || previous.human !== state.human;
     this.state = state;
+    // A new position's last move glides into place, unless it is the move just made on this
+    // board (already where the hand put it).
+    const last = state.last_move;
+    if (previous && previous.fen !== state.fen && last) {
+      const own = this.ownMove;
+      this.ownMove = null;
+      if (!own || own.from !== last.from || own.to !== last.to) {
+        this.glide = { from: last.from, to: last.to, fen: state.fen };
+      }
+    }
     // A selection lasts while the position does, and while a premove may still be chosen.
     if (changed || (!state.your_turn && !state.premoves)) this.selected = null;
     if (changed) {
@@ -120,8 +122,15 @@ export class Board {
     this.premove = null;
     const options = this.movesFrom(from).filter((text) => splitMove(text).to === to);
     const text = options.find((t) => splitMove(t).suffix === "q") || options[0];
-    if (text) this.onMove(text);
+    if (text) this.sendMove(text);
     else this.draw();
+  }
+
+  /// Sends a move made on this board (by hand, or a premove coming due).
+  sendMove(text) {
+    const { from, to } = splitMove(text) || {};
+    this.ownMove = { from, to };
+    this.onMove(text);
   }
 
   setPremove(from, to) {
@@ -141,7 +150,7 @@ export class Board {
     this.selected = null;
     this.draw();
     const text = options.length === 1 ? options[0] : await this.choose(options);
-    if (text) this.onMove(text);
+    if (text) this.sendMove(text);
     return true;
   }
 
@@ -180,6 +189,7 @@ export class Board {
     for (const piece of state.pieces || []) {
       layers.pieces.append(this.drawPiece(piece, kings));
     }
+    this.markGlide(layers.pieces);
     for (const name of targets) {
       const { x, y } = this.place(name);
       const occupied = this.pieceOn(name);
@@ -196,6 +206,37 @@ export class Board {
     root.addEventListener("pointermove", (event) => this.pointerMove(event));
     root.addEventListener("pointerup", (event) => this.pointerUp(event));
     this.container.replaceChildren(root);
+  }
+
+  /// The piece of the position's gliding move is marked (`data-glided-from`) for as long as the
+  /// position is shown; the first drawing after the move slides it there.
+  markGlide(layer) {
+    const glide = this.glide;
+    if (!glide || glide.fen !== this.state.fen) return;
+    const group = layer.querySelector(`[data-on="${glide.to}"]`);
+    if (!group) return;
+    group.dataset.glidedFrom = glide.from;
+    if (!glide.done) this.animateGlide(group, glide);
+    glide.done = true;
+  }
+
+  /// Slides `group` from `from` to `to` (a quarter of a second, easing out); nothing when the
+  /// reader asked for less motion.
+  animateGlide(group, { from, to }) {
+    if (window.matchMedia?.("(prefers-reduced-motion: reduce)").matches) return;
+    const start = this.place(from);
+    const end = this.place(to);
+    const began = performance.now();
+    const frame = (now) => {
+      const t = Math.min(1, (now - began) / GLIDE_MS);
+      const eased = 1 - (1 - t) * (1 - t);
+      BoardGrid.moveTo(group, {
+        x: start.x + (end.x - start.x) * eased, y: start.y + (end.y - start.y) * eased,
+      });
+      if (t < 1 && group.isConnected) requestAnimationFrame(frame);
+    };
+    BoardGrid.moveTo(group, start);
+    requestAnimationFrame(frame);
   }
 
   /// The squares of the mated side's kings, marked at the end of a game lost by checkmate.
@@ -260,28 +301,22 @@ export class Board {
   }
 
   drawPiece(piece, kings) {
-    const group = this.grid.pieceNode(piece.letter, figure(this.state.game, piece.letter), {
-      "data-on": piece.square,
-    });
+    const group = this.grid.pieceNode(piece.letter, this.state.game, { "data-on": piece.square });
     BoardGrid.moveTo(group, this.place(piece.square));
-    if (this.state.game === "nichess" && NICHESS_FIGURES[piece.letter]) {
-      group.classList.add("on-disc");
-      group.prepend(svg("circle", { cx: SIZE / 2, cy: SIZE / 2, r: SIZE * 0.3, class: "disc" }));
-    } else if (piece.letter !== piece.letter.toLowerCase() && FIGURES[piece.letter.toLowerCase()]) {
-      // A white figure is an outline: the solid figure under it, in white, fills it, so that
-      // the square never shows through.
-      group.prepend(svg("text", { x: SIZE / 2, y: SIZE * 0.53, class: "figure figure-fill" },
-        FIGURES[piece.letter.toLowerCase()]));
-    }
     if (piece.hp !== undefined) {
-      // Nichess: a health bar, the HP and the piece's attack power (AP).
+      // Nichess: a health bar, the HP and the piece's attack power (AP), the figure made
+      // smaller to leave them room.
+      group.querySelector(".figure").setAttribute("transform", `translate(${SIZE * 0.15} ${SIZE * 0.12}) scale(${SIZE * 0.007})`);
       const share = piece.max_hp ? piece.hp / piece.max_hp : 1;
       group.append(svg("rect", { x: 4, y: SIZE - 9, width: SIZE - 8, height: 5, class: "hp-back" }));
       group.append(svg("rect", {
         x: 4, y: SIZE - 9, width: (SIZE - 8) * share, height: 5, class: "hp-bar",
       }));
-      group.append(svg("text", { x: SIZE - 4, y: 11, class: "hp", "data-hp": piece.hp }, piece.hp));
-      group.append(svg("text", { x: 4, y: 11, class: "ap", "data-ap": piece.ap }, piece.ap));
+      // Badges: attack power at the top left, health at the top right.
+      group.append(svg("rect", { x: 1, y: 1, width: 17, height: 12, rx: 3, class: "ap-badge" }));
+      group.append(svg("text", { x: 9.5, y: 10.5, class: "ap", "data-ap": piece.ap }, piece.ap));
+      group.append(svg("rect", { x: SIZE - 18, y: 1, width: 17, height: 12, rx: 3, class: "hp-badge" }));
+      group.append(svg("text", { x: SIZE - 9.5, y: 10.5, class: "hp", "data-hp": piece.hp }, piece.hp));
     }
     if (kings && (piece.letter === "K" || piece.letter === "k")) {
       const royal = kings[piece.color].royal;

@@ -82,9 +82,3 @@ export function squareName(file, rank) {
 export function parseSquare(name) {
   return { file: name.charCodeAt(0) - 97, rank: Number(name.slice(1)) - 1 };
 }
-
-/// The Unicode figure of a chess-like piece letter (upper case white).
-export const FIGURES = {
-  K: "\u2654", Q: "\u2655", R: "\u2656", B: "\u2657", N: "\u2658", P: "\u2659",
-  k: "\u265A", q: "\u265B", r: "\u265C", b: "\u265D", n: "\u265E", p: "\u265F",
-};

@@ -3,7 +3,9 @@
 // clock down between states, and sends the player's choices. Any earlier position of the game
 // can be looked at (the server sends it on request) while the game goes on.
 
-import { connect, el, formatClock, download, FIGURES } from "/common.js";
+import { connect, el, formatClock, download } from "/common.js";
+import { figureIcon } from "/pieces.js";
+import { matchTypedMove } from "/move-entry.js";
 import { Board, splitMove } from "/board.js";
 import { moveItems, markCurrent, stepByKeys } from "/move-list.js";
 import { Sounds } from "/sounds.js";
@@ -60,7 +62,7 @@ function choose(options) {
       return el("button", {
         type: "button", "data-promotion": suffix, title: text,
         onclick: () => { dialog.hidden = true; resolve(text); },
-      }, FIGURES[letter] || suffix);
+      }, figureIcon(play.state?.game, letter));
     });
     const cancel = el("button", { type: "button", onclick: () => { dialog.hidden = true; resolve(null); } }, "\u2715");
     dialog.replaceChildren(el("div", { class: "choices" }, ...buttons, cancel));
@@ -108,9 +110,9 @@ function showAnalysis(message) {
 }
 
 function poolText(letters, color) {
-  const shown = [...letters].map((l) => FIGURES[l] || l).join(" ");
+  const shown = [...letters].map((l) => figureIcon("millennium", l));
   return el("span", { "data-pool": color, "data-letters": letters },
-    `${color === "white" ? "White" : "Black"}'s pool: ${shown || "empty"}`);
+    `${color === "white" ? "White" : "Black"}'s pool: `, ...(shown.length ? shown : ["empty"]));
 }
 
 function kingsText(millennium) {
@@ -243,6 +245,19 @@ function step(where) {
   view(to);
 }
 stepByKeys(step);
+// A move typed on the keyboard, matched against the legal moves of the game as it stands.
+$("move-entry").addEventListener("submit", (event) => {
+  event.preventDefault();
+  const state = play.state;
+  const found = state && play.viewing === null
+    ? matchTypedMove($("move-input").value, state.legal || [], state.legal_san || [])
+    : { error: state ? "go back to the game as it stands (\u25B6|) to move" : "start a game first" };
+  $("move-entry-error").textContent = found.error || "";
+  if (found.move) {
+    $("move-input").value = "";
+    play.send({ type: "move", move: found.move });
+  }
+});
 $("step-first").addEventListener("click", () => step("first"));
 $("step-back").addEventListener("click", () => step("back"));
 $("step-forward").addEventListener("click", () => step("forward"));

@@ -2,7 +2,7 @@
 // `state` messages say, moving pieces where their start and arrival times put them on the
 // server's clock, and asks the server which squares a piece may go to. No rule is worked out here.
 
-import { connect, el, formatClock, parseSquare, FIGURES } from "/common.js";
+import { connect, el, formatClock, parseSquare } from "/common.js";
 import { BoardGrid, svg } from "/board-grid.js";
 
 const board = document.getElementById("board");
@@ -49,8 +49,7 @@ function makeGrid() {
 
 /// One piece's element: a figure and, while it sits out its delay, a shrinking ring.
 function pieceElement(id, letter) {
-  // The solid figure for both sides, coloured by the style: the outline figures are hollow.
-  return grid.pieceNode(letter, FIGURES[letter.toLowerCase()] || letter, { "data-id": id });
+  return grid.pieceNode(letter, "realtime", { "data-id": id });
 }
 
 function ringElement(id) {

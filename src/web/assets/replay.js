@@ -2,7 +2,7 @@
 // steps through the frames it gets back. Turn games and realtime games draw on an SVG board,
 // worlds on a canvas.
 
-import { connect, el, FIGURES } from "/common.js";
+import { connect, el } from "/common.js";
 import { Board, splitMove } from "/board.js";
 import { BoardGrid, svg } from "/board-grid.js";
 import { moveItems, markCurrent, stepByKeys } from "/move-list.js";
@@ -173,8 +173,7 @@ function realtimeDrawer(game) {
       pieces.replaceChildren();
       rings.replaceChildren();
       for (const unit of frame.units) {
-        const text = FIGURES[unit.letter] || unit.letter;
-        const piece = grid.pieceNode(unit.letter, text, { "data-at": unit.square || "" });
+        const piece = grid.pieceNode(unit.letter, "realtime", { "data-at": unit.square || "" });
         if (unit.square) {
           BoardGrid.moveTo(piece, grid.cornerOf(unit.square));
           if (unit.ready_at && unit.ready_at > ms) {

@@ -133,6 +133,20 @@ impl PlayGame {
         })
     }
 
+    /// The legal moves in standard notation, in [`PlayGame::legal_moves`]' order (chess only: the
+    /// other games have none; the page's typed moves match them).
+    pub fn legal_san(&self) -> Vec<String> {
+        match &self.record {
+            AnyGame::Chess(r) => {
+                let position = r.position();
+                let mut moves = MoveList::new();
+                position.generate_moves(&mut moves);
+                moves.iter().map(|&mv| san::write(position, mv)).collect()
+            }
+            _ => Vec::new(),
+        }
+    }
+
     /// Plays `text` if it is legal here, charging the mover's clock.
     pub fn play(&mut self, text: &str, by_engine: bool, now: Instant) -> Result<(), String> {
         if let Some(ended) = &self.ended {
@@ -329,6 +343,7 @@ impl PlayGame {
             "your_turn": self.humans_turn(),
             "pieces": pieces.iter().map(|p| p.json(kind)).collect::<Vec<_>>(),
             "legal": if self.humans_turn() { self.legal_moves() } else { Vec::new() },
+            "legal_san": if self.humans_turn() { self.legal_san() } else { Vec::new() },
             "moves": moves,
             "last_move": self.last_move().map(|(from, to)| json!({"from": from, "to": to})),
             "clocks": {

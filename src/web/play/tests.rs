@@ -191,6 +191,22 @@ fn a_flag_falls_on_the_server_clock() {
 }
 
 #[test]
+fn chess_states_name_each_legal_move_in_standard_notation_too() {
+    let mut page = Page::new();
+    let fen = "r3k3/8/8/8/8/8/8/R3K2R w KQq - 0 1";
+    let state = last_state(&page.send(json!({"type": "new", "game": "chess", "fen": fen})));
+    let legal = state["legal"].as_array().unwrap();
+    let san = state["legal_san"].as_array().unwrap();
+    assert_eq!(legal.len(), san.len());
+    let named = |text: &str| san[legal.iter().position(|m| m == text).unwrap()].clone();
+    assert_eq!(named("e1g1"), "O-O");
+    assert_eq!(named("a1a8"), "Rxa8+");
+    assert_eq!(named("h1h5"), "Rh5");
+    let nichess = last_state(&page.send(json!({"type": "new", "game": "nichess"})));
+    assert_eq!(nichess["legal_san"], json!([]));
+}
+
+#[test]
 fn a_nichess_throw_sends_its_splash_and_health() {
     let mut page = Page::new();
     let fen = "k7/8/6mn/6Nr/7p/8/4M3/3QK3 w - - 0 1";
