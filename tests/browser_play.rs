@@ -276,7 +276,16 @@ fn chess_by_clicks_with_a_bad_fen_a_takeback_a_drag_and_a_promotion_mate() {
     // An invalid FEN: the rules' reason on the page, and the game on the board stays.
     new_game(&browser, "chess", "rnbqkbnr/pppppppp w");
     let error = browser.text("#setup-error");
-    assert!(error.contains("invalid FEN"), "{error}");
+    assert!(
+        error.starts_with("This FEN cannot be played: expected 4 to 6 fields"),
+        "{error}"
+    );
+    new_game(&browser, "chess", "rnbqkbnr/pppppppp w - - 0 1");
+    let error = browser.text("#setup-error");
+    assert_eq!(
+        error,
+        "This FEN cannot be played: the board has 2 ranks (ranks are separated by '/'), expected 8."
+    );
     assert_eq!(state(&browser)["fen"], first["fen"]);
 
     // White to move: Rb2 leaves Black only Kg8, and then a8=Q is mate.

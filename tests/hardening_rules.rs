@@ -108,7 +108,7 @@ fn lenient_fen_text_is_refused_with_what_is_wrong() {
     for (fen, fragment) in [
         (
             "rnbqkbnr/pppppppp/44/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
-            "rank 6 has an empty-run count of 44, expected 1 to 8",
+            "rank 6 has '44' empty squares in a row, but a count of empty squares is 1 to 8",
         ),
         (
             "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 00 1",
@@ -134,7 +134,7 @@ fn lenient_fen_text_is_refused_with_what_is_wrong() {
         // the first rank (which overflowed a square index in debug builds).
         (
             "rnbqkbnr/pppppppp/08/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
-            "rank 6 has an empty-run count of 08, expected 1 to 8",
+            "rank 6 has '08' empty squares in a row, but a count of empty squares is 1 to 8",
         ),
         (
             "4k3/8/8/8/8/8/8/4K3 w - a1 0 1",

@@ -60,7 +60,7 @@ fn bad_input_is_refused_and_the_last_good_state_kept() {
         // Sixteen files.
         (
             "position fen 16/15/15/15/15/15/15/4K5K4 w - - 0 1".to_string(),
-            "empty-run count of 16",
+            "'16' empty squares in a row",
         ),
         (
             "position fen 4k5k5/15/15/15/15/15/15/4K5K4 w - - 0 1".to_string(),

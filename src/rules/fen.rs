@@ -163,9 +163,10 @@ pub fn read_placement<T: PlacementTarget>(
 ) -> Result<(), RuleError> {
     let rows: Vec<&str> = field.split('/').collect();
     if rows.len() != ranks as usize {
+        let found = rows.len();
+        let plural = if found == 1 { "" } else { "s" };
         return Err(bad_fen(format!(
-            "the placement has {} ranks, expected {ranks}",
-            rows.len()
+            "the board has {found} rank{plural} (ranks are separated by '/'), expected {ranks}"
         )));
     }
     let files = files as u32;
@@ -185,7 +186,7 @@ pub fn read_placement<T: PlacementTarget>(
                 // `08` is refused like `44`: one run of empty squares, one number as written.
                 if run == 0 || run > files || run_text.starts_with('0') {
                     return Err(bad_fen(format!(
-                        "rank {number} has an empty-run count of {run_text}, expected 1 to {files}"
+                        "rank {number} has '{run_text}' empty squares in a row, but a count of empty squares is 1 to {files}"
                     )));
                 }
                 file += run;
@@ -286,14 +287,16 @@ mod tests {
             let mut board = Letters::default();
             read_placement(&mut board, field, 8, 2).unwrap_err()
         };
-        assert!(matches!(error("8"), RuleError::Malformed(t) if t.contains("1 ranks, expected 2")));
+        assert!(
+            matches!(error("8"), RuleError::Malformed(t) if t.contains("1 rank (ranks are separated by '/'), expected 2"))
+        );
         for (field, needle) in [
-            ("8/44", "rank 1 has an empty-run count of 44"),
-            ("8/09", "empty-run count of 09"),
+            ("8/44", "rank 1 has '44' empty squares in a row"),
+            ("8/09", "'09' empty squares"),
             ("8/7ab", "rank 1 has more than 8 squares"),
             ("8/7", "rank 1 has 7 squares, expected 8"),
             ("8/7#", "'#' on rank 1 is not a piece letter"),
-            ("8/99999999999999999999", "empty-run count"),
+            ("8/99999999999999999999", "empty squares in a row"),
         ] {
             assert!(error(field).text().contains(needle), "{field}");
         }

@@ -66,8 +66,9 @@ pub fn parse_placement(
     let placement = fen.split_whitespace().next().unwrap_or_default();
     let rows: Vec<&str> = placement.split('/').collect();
     if rows.len() != ranks {
+        let plural = if rows.len() == 1 { "" } else { "s" };
         return Err(format!(
-            "placement '{placement}' has {} ranks, expected {ranks}",
+            "the board '{placement}' has {} rank{plural} (ranks are separated by '/'), expected {ranks}",
             rows.len()
         ));
     }

@@ -128,7 +128,7 @@ fn malformed_fens_are_rejected_with_a_reason() {
         ("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP w KQkq - 0 1", "ranks"),
         (
             "rnbqkbnr/pppppppp/9/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
-            "count of 9",
+            "'9' empty squares",
         ),
         (
             "rnbqkbnr/pppppppp/7/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",

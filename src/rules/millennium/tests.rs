@@ -610,7 +610,7 @@ fn malformed_fens_are_rejected_with_a_reason() {
     let cases = [
         ("", "fields"),
         ("rnbqkbnrnbkqbnr/ppppppppppppppp/15/15/15/15/PPPPPPPPPPPPPPP w AEHKOaehko - 0 1", "ranks"),
-        ("rnbqkbnrnbkqbnr/ppppppppppppppp/16/15/15/15/PPPPPPPPPPPPPPP/RNBQKBNRNBKQBNR w - - 0 1", "count of 16"),
+        ("rnbqkbnrnbkqbnr/ppppppppppppppp/16/15/15/15/PPPPPPPPPPPPPPP/RNBQKBNRNBKQBNR w - - 0 1", "'16' empty squares"),
         ("rnbqkbnrnbkqbnr/ppppppppppppppp/15/15/15/15/PPPPPPPPPPPPPPPP/RNBQKBNRNBKQBNR w - - 0 1", "more than 15"),
         ("rnbqkbnrnbkqbnr/ppppppppppppppp/15/15/15/15/PPPPPPPPPPPPPPP/RNBQKBNRNBKQBNR1 w - - 0 1", "more than 15"),
         ("rnbqkbnrnbkqbnr/ppppppppppppppp/14/15/15/15/PPPPPPPPPPPPPPP/RNBQKBNRNBKQBNR w - - 0 1", "14 squares"),

@@ -103,8 +103,9 @@ impl RealtimeState {
     fn read_placement(&mut self, placement: &str) -> Result<(), RuleError> {
         let ranks: Vec<&str> = placement.split('/').collect();
         if ranks.len() != 8 {
+            let plural = if ranks.len() == 1 { "" } else { "s" };
             return Err(malformed(format!(
-                "placement '{placement}' has {} ranks, expected 8",
+                "the board '{placement}' has {} rank{plural} (ranks are separated by '/'), expected 8",
                 ranks.len()
             )));
         }

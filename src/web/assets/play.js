@@ -82,7 +82,7 @@ function showError(text) {
   if (awaitingNew) {
     // The new game was refused: the dialog stays open with the reason.
     awaitingNew = false;
-    $("setup-error").textContent = text;
+    $("setup-error").textContent = setupErrorText(text);
     return;
   }
   $("error").textContent = text;
@@ -323,6 +323,15 @@ function restoreSettings() {
   if (values.sound) $("sound").checked = values.sound === "on";
   sounds.enabled = $("sound").checked;
   $("skill-value").textContent = $("skill").value;
+}
+
+/// A refused new game in a player's words: the server's `new: invalid FEN '...': bad FEN: why`
+/// becomes `This FEN cannot be played: why.`
+function setupErrorText(text) {
+  const fen = /^new: invalid FEN '.*?': (?:bad FEN: )?(.*)$/s.exec(text);
+  if (!fen) return text.replace(/^new: /, "");
+  const why = fen[1].replace(/; the position is unchanged$/, "");
+  return `This FEN cannot be played: ${why}.`;
 }
 
 function sendNew(request) {
