@@ -25,11 +25,13 @@ type ScoredMoves<M> = BoundedList<(M, i32), M>;
 const CHECK_INTERVAL: u64 = 1024;
 
 mod node;
+mod picker;
 mod probcut;
 mod quiescence;
 mod root;
 
 use node::NodeFacts;
+use picker::{MoveOrdering, MovePicker};
 
 /// What every thread of one search shares.
 pub(super) struct Shared<'a> {
@@ -286,7 +288,9 @@ impl<'a, G: Game + Evaluate> Searcher<'a, G> {
         }
     }
 
-    fn order_moves(
+    /// The root's moves scored up front (the root needs every move anyway; below it the
+    /// [`MovePicker`] scores lazily).
+    fn order_root_moves(
         &self,
         pos: &G,
         moves: &MoveList<G::Move>,
@@ -488,19 +492,31 @@ impl<'a, G: Game + Evaluate> Searcher<'a, G> {
         if moves.is_empty() {
             return if in_check { -MATE + ply as i32 } else { 0 };
         }
-        let mut ordered = self.order_moves(pos, &moves, hash_move, ply);
+        let mut picker = if root {
+            MovePicker::ordered(self.order_root_moves(pos, &moves, hash_move, ply))
+        } else {
+            let [first, second] = self.killers[ply];
+            let ordering = MoveOrdering {
+                hash_move,
+                refutations: [first, second, self.history.counter_move(previous[0])],
+                history: &self.history,
+                previous,
+            };
+            MovePicker::staged(pos, &moves, &ordering)
+        };
         let original_alpha = alpha;
         let mut best_score = -INFINITY;
         let mut best_move = G::Move::default();
         let mut searched = 0usize;
         let mut quiets_tried: MoveList<G::Move> = MoveList::new();
 
-        for index in 0..ordered.len() {
-            let mv = Self::pick(&mut ordered, index);
+        while let Some(mv) = picker.next(pos) {
             if (mv == excluded && singular_search) || (root && self.root_skips(mv)) {
                 continue;
             }
             let tactical = pos.is_tactical(mv);
+            // Read afresh: the siblings searched since the move was scored have taught the
+            // histories more.
             let quiet_score = if tactical {
                 0
             } else {
