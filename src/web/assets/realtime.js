@@ -206,8 +206,9 @@ function received(message) {
       makeGrid();
       showSelection();
       byId("resign").disabled = false;
-      status(`you play ${message.side} against ${message.opponent}; tick ${message.tick_ms} ms, ` +
-        `delay ${message.delay_ticks} ticks`);
+      status(`you play ${message.side} against ${message.opponent}` +
+        (message.opponent === "roger" ? ` (skill ${message.skill}, every ${message.reaction_ms} ms)` : "") +
+        `; tick ${message.tick_ms} ms, delay ${message.delay_ticks} ticks`);
       break;
     case "state":
       onState(message);
@@ -304,6 +305,7 @@ byId("setup").addEventListener("submit", (event) => {
     delay_ticks: Number(byId("delay").value),
     opponent: byId("opponent").value,
     reaction_ms: Number(byId("reaction").value),
+    skill: Number(byId("skill").value),
   });
 });
 

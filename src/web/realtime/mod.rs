@@ -71,7 +71,7 @@ impl RealtimeSession {
             .map_or(1, |elapsed| elapsed.as_nanos() as u64);
         RealtimeSession::with(
             Box::new(|| Box::new(WallClock::start())),
-            Box::new(move |settings: &Settings| settings.opponent.player(seed)),
+            Box::new(move |settings: &Settings| settings.opponent.player(seed, settings.skill)),
         )
     }
 

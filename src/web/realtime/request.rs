@@ -36,6 +36,9 @@ pub struct StartGame {
     /// Game time between two of Roger's decisions.
     #[serde(default)]
     pub reaction_ms: Option<u64>,
+    /// Roger's planner's `Skill Level`, 0 to 20.
+    #[serde(default)]
+    pub skill: Option<u64>,
 }
 
 /// The human's side.

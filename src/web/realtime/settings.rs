@@ -2,23 +2,40 @@
 //! player, each checked, so that a bad field is an error that names it and no game starts.
 
 use super::request::{Opponent, SideName, StartGame};
+use crate::options::{OptionValue, SKILL_LEVEL, SKILL_SEED};
 use crate::plan::realtime::RealtimePlanner;
 use crate::plan::RealtimePlayer;
 use crate::players::realtime::{GreedyRealtimePlayer, RandomRealtimePlayer};
 use crate::rules::realtime::{Color, Ms, RealtimeParams, PARAMETERS};
 use serde_json::{json, Value};
 
-/// How often Roger decides when the page does not say, in ms.
-pub const DEFAULT_REACTION_MS: Ms = 200;
+/// How often Roger decides when the page does not say, in ms: about a person's pace (at 200 ms
+/// Roger started eight moves in the first 1.6 seconds, more than anyone can answer).
+pub const DEFAULT_REACTION_MS: Ms = 1000;
+/// Roger's planner's `Skill Level` when the page does not say: gentle enough for a newcomer
+/// (against the greedy reference player it scores about 78%; 20 is full strength).
+pub const DEFAULT_SKILL: u8 = 5;
+/// The highest `Skill Level`: full strength.
+pub const MAX_SKILL: u8 = 20;
 /// The range of `reaction_ms`: faster than the session's poll is not real; slower than ten
 /// seconds is not a game.
 pub const REACTION_RANGE: (Ms, Ms) = (20, 10_000);
 
 impl Opponent {
-    /// A fresh player for one game; `seed` varies the reference players' games.
-    pub fn player(self, seed: u64) -> Box<dyn RealtimePlayer> {
+    /// A fresh player for one game at `skill` (Roger's planner; the reference players have no
+    /// levels); `seed` varies the games of the reference players and of a weakened planner.
+    pub fn player(self, seed: u64, skill: u8) -> Box<dyn RealtimePlayer> {
         match self {
-            Opponent::Roger => Box::new(RealtimePlanner::new()),
+            Opponent::Roger => {
+                let mut planner = RealtimePlanner::new();
+                if skill < MAX_SKILL {
+                    // Both values are within the options' bounds.
+                    let seed = (seed % (i32::MAX as u64)) as i64;
+                    let _ = planner.set_option(SKILL_SEED, &OptionValue::Spin(seed));
+                    let _ = planner.set_option(SKILL_LEVEL, &OptionValue::Spin(i64::from(skill)));
+                }
+                Box::new(planner)
+            }
             Opponent::Greedy => Box::new(GreedyRealtimePlayer::new(seed)),
             Opponent::Random => Box::new(RandomRealtimePlayer::new(seed)),
         }
@@ -34,11 +51,13 @@ pub struct Settings {
     pub opponent: Opponent,
     /// Game time between two of Roger's decisions.
     pub reaction_ms: Ms,
+    /// Roger's planner's `Skill Level`, 0 to [`MAX_SKILL`].
+    pub skill: u8,
 }
 
 impl Settings {
     /// Reads a `start` message; every field may be left out (White, the rules' defaults, Roger's
-    /// planner deciding every [`DEFAULT_REACTION_MS`]).
+    /// planner at [`DEFAULT_SKILL`] deciding every [`DEFAULT_REACTION_MS`]).
     pub fn parse(request: &StartGame) -> Result<Settings, String> {
         let human = match request.side {
             None | Some(SideName::White) => Color::White,
@@ -81,11 +100,17 @@ impl Settings {
                 "reaction_ms {reaction_ms} is outside {low}..={high}"
             ));
         }
+        let skill = request.skill.unwrap_or(u64::from(DEFAULT_SKILL));
+        if skill > u64::from(MAX_SKILL) {
+            return Err(format!("skill {skill} is outside 0..={MAX_SKILL}"));
+        }
         Ok(Settings {
             human,
             params,
             opponent,
             reaction_ms,
+            // At most MAX_SKILL, so it fits.
+            skill: skill as u8,
         })
     }
 
@@ -104,6 +129,7 @@ impl Settings {
             "no_capture_draw_ticks": self.params.no_capture_draw_ticks,
             "opponent": self.opponent.name(),
             "reaction_ms": self.reaction_ms,
+            "skill": self.skill,
         })
     }
 }

@@ -1,6 +1,7 @@
 //! The realtime session on a clock moved by hand: orders count at the ms they are read, the state
 //! messages carry the simulator's times, and bad messages are errors that change nothing.
 
+use super::settings::{DEFAULT_REACTION_MS, DEFAULT_SKILL};
 use super::*;
 use crate::arena::clock::GameClock;
 use crate::rules::realtime::{Color, RealtimeState};
@@ -60,7 +61,7 @@ impl Harness {
             Box::new(move || Box::new(shared_clock.clone())),
             Box::new(move |settings: &Settings| {
                 if planner {
-                    settings.opponent.player(1)
+                    settings.opponent.player(1, settings.skill)
                 } else {
                     Box::new(Scripted(shared_script.clone()))
                 }
@@ -126,6 +127,8 @@ fn an_order_counts_at_the_ms_it_is_read_and_the_state_carries_its_times() {
     assert_eq!(started[0]["type"], "started");
     assert_eq!(started[0]["roger"], "black");
     assert_eq!(started[0]["tick_ms"], 300);
+    assert_eq!(started[0]["reaction_ms"], DEFAULT_REACTION_MS);
+    assert_eq!(started[0]["skill"], DEFAULT_SKILL);
     let first = of_type(&started, "state");
     assert_eq!(first.len(), 1, "{started:?}");
     assert_eq!(first[0]["now"], 0);
@@ -160,15 +163,24 @@ fn roger_starts_its_orders_at_its_decisions() {
     let mut h = Harness::new(false);
     h.script.lock().unwrap().push((400, "e7e5"));
     h.start(300, 4);
-    assert!(events(&h.at(390)).is_empty());
-    // The default reaction is 200 ms: it decides at 0, 200, 400, ...
-    assert_eq!(events(&h.at(420)), ["420 start black e7e5"]);
+    // Roger decides every DEFAULT_REACTION_MS: at 0 (nothing to play yet), then not before
+    // the next decision.
+    let due = DEFAULT_REACTION_MS;
+    assert!(events(&h.at(due - 10)).is_empty());
+    assert_eq!(
+        events(&h.at(due + 20)),
+        [format!("{} start black e7e5", due + 20)]
+    );
 }
 
 #[test]
 fn roger_s_planner_moves_by_itself() {
     let mut h = Harness::new(true);
-    h.send(json!({ "type": "start", "side": "white", "tick_ms": 100, "delay_ticks": 2 }));
+    let started = h.send(
+        json!({ "type": "start", "side": "white", "tick_ms": 100, "delay_ticks": 2,
+                                 "reaction_ms": 100, "skill": 20 }),
+    );
+    assert_eq!(started[0]["skill"], 20);
     let mut told = Vec::new();
     for ms in (0..=3000).step_by(20) {
         told.extend(events(&h.at(ms)));
@@ -264,6 +276,10 @@ fn bad_messages_are_errors_and_the_game_goes_on() {
         (
             json!({ "type": "start", "reaction_ms": 1 }),
             "reaction_ms 1",
+        ),
+        (
+            json!({ "type": "start", "skill": 21 }),
+            "skill 21 is outside 0..=20",
         ),
         (
             json!({ "type": "start", "side": 5 }),
