@@ -133,6 +133,27 @@ fn a_player_joins_by_clicks_plays_two_moves_with_the_server_s_squares_and_ends_t
     );
     assert_eq!(token, json!(1), "the token is kept for coming back");
 
+    // The army view: alone in this world, the panel has no nearest piece; with an enemy
+    // knight put in the page's own picture of the world 14 squares up and 6 across from our
+    // king, it names it, and "mine" zooms out (16 to 40 pixels a square) to show it too.
+    assert_eq!(browser.text("#nearest"), "\u{2013}");
+    let army = browser.run(
+        "const s = rogerWorld.state; \
+         s.teams.set(99, 'metal'); \
+         s.pieces.set(9999, {id: 9999, owner: 99, kind: 'N', x: 10, y: 14, moved: false, life: null}); \
+         rogerWorld.showNearest(); rogerWorld.centreOnMine(); \
+         const at = rogerWorld.screenOf(10, 14); const r = document.getElementById('board').getBoundingClientRect(); \
+         const seen = at.x >= r.left && at.x <= r.right && at.y >= r.top && at.y <= r.bottom; \
+         const text = document.getElementById('nearest').textContent; \
+         s.pieces.delete(9999); rogerWorld.showNearest(); \
+         return [text, s.view.scale, seen];",
+        json!([]),
+    );
+    assert_eq!(army[0], "enemy knight, 13 squares north-east");
+    let scale = army[1].as_f64().unwrap();
+    assert!((16.0..=40.0).contains(&scale), "army view at {scale} px a square");
+    assert_eq!(army[2], json!(true), "the knight is in the army view");
+
     // Hovering the king's pawn shows what the server says it may do: a step three ways, or two
     // straight ahead.
     hover_square(&browser, 4, 1);

@@ -134,13 +134,25 @@ export function draw() {
     ctx.fillStyle = COLOURS[team];
     ctx.strokeStyle = COLOURS[team + "Edge"];
     if (s < 6) {
-      // Far out: a dot a piece, faded pieces paler.
-      const dot = Math.max(1, s);
+      // Far out: a dot a piece, at least 3 pixels wide (centred on its square) so that armies
+      // read as shapes, not specks; faded pieces paler; kings larger, with an edge.
+      const dot = Math.max(3, s);
+      const shift = (s - dot) / 2;
       for (const faded of [false, true]) {
         ctx.globalAlpha = faded ? 0.45 : 1;
-        for (const p of list) if ((p.life !== null) === faded) ctx.fillRect(px(p.x), py(p.y), dot, dot);
+        for (const p of list) {
+          if ((p.life !== null) === faded && p.kind !== "K") ctx.fillRect(px(p.x) + shift, py(p.y) + shift, dot, dot);
+        }
       }
       ctx.globalAlpha = 1;
+      const king = Math.max(6, s * 1.6);
+      const kingShift = (s - king) / 2;
+      ctx.lineWidth = 1;
+      for (const p of list) {
+        if (p.kind !== "K") continue;
+        ctx.fillRect(px(p.x) + kingShift, py(p.y) + kingShift, king, king);
+        ctx.strokeRect(px(p.x) + kingShift, py(p.y) + kingShift, king, king);
+      }
       continue;
     }
     // Near: a disc with an edge, and the piece's letter once legible.
@@ -176,6 +188,19 @@ export function draw() {
     ctx.globalAlpha = 1;
   }
 
+  // Far out, my army is found by a ring in my colour around each of my kings.
+  if (state.me && s < 6) {
+    ctx.strokeStyle = COLOURS.mine;
+    ctx.lineWidth = 2;
+    ctx.beginPath();
+    for (const p of groups[state.me.team] || []) {
+      if (p.owner !== state.me.player || p.kind !== "K") continue;
+      const r = Math.max(10, s * 4);
+      ctx.moveTo(px(p.x) + s / 2 + r, py(p.y) + s / 2);
+      ctx.arc(px(p.x) + s / 2, py(p.y) + s / 2, r, 0, Math.PI * 2);
+    }
+    ctx.stroke();
+  }
   // My pieces: their outline in my colour; moved this turn: a green dot.
   if (state.me && s >= 6) {
     const r = s * 0.42;

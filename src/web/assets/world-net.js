@@ -3,7 +3,7 @@
 // come from the server (`targets`), never from here.
 
 import { connect } from "/common.js";
-import { logLine, moveText, showScoreboard, status } from "/world-panels.js";
+import { logLine, moveText, showNearest, showScoreboard, status } from "/world-panels.js";
 import { $, applyMove, key, loadRegion, markDirty, mine, parseMove, startTurn, state } from "/world-state.js";
 import { centreOnMine, fitAll } from "/world-view.js";
 
@@ -82,6 +82,7 @@ function onSpectator(message) {
       regionPending = false;
       loadRegion(message);
       if (state.centreOnMine && centreOnMine()) state.centreOnMine = false;
+      if (state.me) showNearest();
       if (regionAgain) {
         regionAgain = false;
         readRegion();

@@ -3,6 +3,7 @@
 
 import { el, formatClock } from "/common.js";
 import { $, state } from "/world-state.js";
+import { nearestOther } from "/world-view.js";
 
 export function status(text, error = false) {
   const line = $("connection");
@@ -77,4 +78,22 @@ export function startClock() {
     timer.textContent = formatClock(left);
     timer.className = left < 5000 ? "short" : "";
   }, 100);
+}
+
+/// "What is near" for the army view: the nearest piece of another player or a bonus piece, its
+/// kind, how many squares away and which way (north is up the board).
+export function showNearest() {
+  const near = nearestOther();
+  const shown = $("nearest");
+  if (!near) {
+    shown.textContent = "\u2013";
+    return;
+  }
+  const { piece, distance, from } = near;
+  const whose = piece.owner === 0 ? "bonus" : state.teams.get(piece.owner) === state.me.team ? "team-mate's" : "enemy";
+  const dy = piece.y - from.y;
+  const dx = piece.x - from.x;
+  const way = `${dy > 0 ? "north" : dy < 0 ? "south" : ""}${dy !== 0 && dx !== 0 ? "-" : ""}${dx > 0 ? "east" : dx < 0 ? "west" : ""}`;
+  shown.textContent = `${whose} ${KIND_NAMES[piece.kind] || piece.kind}, ${distance} square${distance === 1 ? "" : "s"} ${way}`;
+  shown.dataset.distance = distance;
 }

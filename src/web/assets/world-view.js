@@ -66,24 +66,55 @@ export function panBy(dx, dy) {
   markDirty();
 }
 
-/// Centres the view on this player's king (or any of its pieces); false when none is known yet.
+/// How far (in squares beyond one's own pieces) the army view looks for the nearest other piece.
+const NEAR_SQUARES = 24;
+/// The army view's zoom: close enough to tell pieces apart, far enough to see around them.
+const ARMY_SCALE = { min: 16, max: 40 };
+
+/// The nearest piece of someone else (an enemy, or a bonus piece) to this player's pieces:
+/// `{ piece, distance }` in squares (the king's move count), or null.
+export function nearestOther() {
+  if (!state.me) return null;
+  const mine = [];
+  for (const piece of state.pieces.values()) if (piece.owner === state.me.player) mine.push(piece);
+  if (mine.length === 0) return null;
+  let best = null;
+  for (const piece of state.pieces.values()) {
+    if (piece.owner === state.me.player) continue;
+    for (const own of mine) {
+      const distance = Math.max(Math.abs(piece.x - own.x), Math.abs(piece.y - own.y));
+      if (!best || distance < best.distance) best = { piece, distance, from: own };
+    }
+  }
+  return best;
+}
+
+/// Shows this player's army and what is near it: all its pieces and the nearest other piece
+/// within [`NEAR_SQUARES`], zoomed to fit them (between 16 and 40 pixels a square); false when no
+/// piece of its is known yet.
 export function centreOnMine() {
   if (!state.me) return false;
-  let found = null;
-  for (const piece of state.pieces.values()) {
-    if (piece.owner !== state.me.player) continue;
-    found = piece;
-    if (piece.kind === "K") break;
-  }
-  if (!found) return false;
-  state.view.scale = clampScale(Math.max(state.view.scale, 28));
-  // The army in the middle, unless that would fill more than a quarter of the view with the
-  // outside of a board bigger than the view.
+  const box = { minX: Infinity, minY: Infinity, maxX: -Infinity, maxY: -Infinity };
+  const take = (p) => {
+    box.minX = Math.min(box.minX, p.x);
+    box.minY = Math.min(box.minY, p.y);
+    box.maxX = Math.max(box.maxX, p.x);
+    box.maxY = Math.max(box.maxY, p.y);
+  };
+  for (const piece of state.pieces.values()) if (piece.owner === state.me.player) take(piece);
+  if (box.minX === Infinity) return false;
+  const near = nearestOther();
+  if (near && near.distance <= NEAR_SQUARES) take(near.piece);
   const { w, h } = size();
+  const margin = 2;
+  const fit = Math.min(w / (box.maxX - box.minX + 1 + 2 * margin), h / (box.maxY - box.minY + 1 + 2 * margin));
+  state.view.scale = clampScale(Math.min(ARMY_SCALE.max, Math.max(ARMY_SCALE.min, fit)));
+  // The box in the middle, unless that would fill more than a quarter of the view with the
+  // outside of a board bigger than the view.
   const half = { x: w / 4 / state.view.scale, y: h / 4 / state.view.scale };
   const within = (at, quarter, side) => (side > 4 * quarter ? Math.min(Math.max(at, quarter), side - quarter) : at);
-  state.view.cx = within(found.x + 0.5, half.x, state.width);
-  state.view.cy = within(found.y + 0.5, half.y, state.height);
+  state.view.cx = within((box.minX + box.maxX + 1) / 2, half.x, state.width);
+  state.view.cy = within((box.minY + box.maxY + 1) / 2, half.y, state.height);
   markDirty();
   return true;
 }

@@ -11,9 +11,9 @@
 import { draw, resize } from "/world-draw.js";
 import { listen } from "/world-input.js";
 import { start } from "/world-net.js";
-import { startClock } from "/world-panels.js";
+import { showNearest, startClock } from "/world-panels.js";
 import { markDirty, state, takeDirty } from "/world-state.js";
-import { canvas, clampScale, fitAll, panBy, size, toScreen, zoomAt } from "/world-view.js";
+import { canvas, centreOnMine, clampScale, fitAll, panBy, size, toScreen, zoomAt } from "/world-view.js";
 
 // ---- frames, and the measurement hook -------------------------------------------------------------
 
@@ -106,6 +106,9 @@ const rogerWorld = {
     markDirty();
   },
   fitAll,
+  /// The army view and its "nearest" line, as the "mine" button and every region read show them.
+  centreOnMine,
+  showNearest,
   measureFrames,
   frameStats: null,
   /// Frame intervals and drawing times of the page's own frames so far.
