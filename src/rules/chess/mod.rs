@@ -7,6 +7,7 @@ mod movegen;
 mod moves;
 mod position;
 pub mod san;
+pub mod start_positions;
 mod zobrist;
 
 pub use moves::{Move, MoveFlag};
