@@ -399,3 +399,21 @@ fn targets_answers_the_legal_squares_of_a_piece_over_the_network() {
     assert_eq!(black.my_turn(WAIT).0, 2);
     assert_eq!(ask(&mut black, 1, 7), [[0, 5], [2, 5]]);
 }
+
+#[test]
+fn sigterm_stops_the_server_in_order_with_its_summary() {
+    let dir = TempDir::new("world-sigterm");
+    let mut server = small_world(&dir, &[]);
+    let pid = server.child.id().to_string();
+    let sent = std::process::Command::new("kill")
+        .args(["-TERM", &pid])
+        .status()
+        .expect("kill runs");
+    assert!(sent.success());
+    let seen = server.wait_line("done:", Duration::from_secs(20));
+    assert!(
+        seen.last().unwrap().contains("(shutdown)"),
+        "the summary names the stop: {seen:?}"
+    );
+    assert_eq!(server.wait_exit(Duration::from_secs(20)), Some(0));
+}

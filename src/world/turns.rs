@@ -404,6 +404,13 @@ pub fn command(args: &WorldArgs) -> ExitCode {
         let _ = writeln!(stdout, "{line}");
         let _ = stdout.flush();
     });
+    // SIGINT, SIGTERM and SIGHUP stop the world in order, with its summary. The handler is set
+    // before the world starts (and says `listening`), so that no signal meets the default
+    // action; a signal that comes before the loop is up waits in the channel.
+    let (signals, signalled) = std::sync::mpsc::channel::<()>();
+    let _ = ctrlc::set_handler(move || {
+        let _ = signals.send(());
+    });
     let running = match RunningWorld::start(config, output) {
         Ok(running) => running,
         Err(error) => {
@@ -412,8 +419,10 @@ pub fn command(args: &WorldArgs) -> ExitCode {
         }
     };
     let requests = running.requests();
-    let _ = ctrlc::set_handler(move || {
-        let _ = requests.send(Request::Shutdown);
+    std::thread::spawn(move || {
+        while signalled.recv().is_ok() {
+            let _ = requests.send(Request::Shutdown);
+        }
     });
     match running.wait() {
         Ok(summary) => {
