@@ -151,7 +151,10 @@ fn a_player_joins_by_clicks_plays_two_moves_with_the_server_s_squares_and_ends_t
     );
     assert_eq!(army[0], "enemy knight, 13 squares north-east");
     let scale = army[1].as_f64().unwrap();
-    assert!((16.0..=40.0).contains(&scale), "army view at {scale} px a square");
+    assert!(
+        (16.0..=40.0).contains(&scale),
+        "army view at {scale} px a square"
+    );
     assert_eq!(army[2], json!(true), "the knight is in the army view");
 
     // Hovering the king's pawn shows what the server says it may do: a step three ways, or two
