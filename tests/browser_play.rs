@@ -859,6 +859,16 @@ fn typed_moves_gliding_replies_and_a_figure_for_every_piece() {
     let state = wait_for_plies(&browser, 4);
     assert_eq!(state["moves"][2]["text"], "e2e4");
 
+    // On a phone, by touch: a tap on the d-pawn, then on d4.
+    browser.resize(390, 844);
+    let from = centre(&browser, "d2");
+    browser.tap(from);
+    let to = centre(&browser, "d4");
+    browser.tap(to);
+    let state = wait_for_plies(&browser, 6);
+    assert_eq!(state["moves"][4]["text"], "d2d4");
+    browser.resize(1280, 900);
+
     // Nichess: the maenad and the pirate have figures of their own.
     new_game(&browser, "nichess", "");
     wait_for_plies(&browser, 0);

@@ -311,6 +311,20 @@ impl Browser {
         self.command("DELETE", "/actions", None);
     }
 
+    /// A finger's tap at a page point (a touch pointer, as a phone's screen sends).
+    pub fn tap(&self, at: (i64, i64)) {
+        let actions = json!({ "actions": [{
+            "type": "pointer", "id": "finger", "parameters": { "pointerType": "touch" },
+            "actions": [
+                { "type": "pointerMove", "duration": 0, "origin": "viewport", "x": at.0, "y": at.1 },
+                { "type": "pointerDown", "button": 0 },
+                { "type": "pointerUp", "button": 0 },
+            ]
+        }]});
+        self.command("POST", "/actions", Some(actions));
+        self.command("DELETE", "/actions", None);
+    }
+
     /// Moves the real pointer from one page point to another with `button` held (0 the left,
     /// 2 the right).
     pub fn drag_between(&self, button: u8, from: (i64, i64), to: (i64, i64)) {
