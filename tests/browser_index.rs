@@ -34,6 +34,10 @@ fn the_front_page_links_every_page_and_its_socket_answers() {
     );
     assert_eq!(foreign, serde_json::json!([]), "resources from elsewhere");
     browser.screenshot("index");
+    assert!(
+        !browser.phone_screenshot("index"),
+        "the front page scrolls sideways at 390 px"
+    );
 }
 
 #[test]
