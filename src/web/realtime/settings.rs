@@ -2,7 +2,7 @@
 //! player, each checked, so that a bad field is an error that names it and no game starts.
 
 use super::request::{Opponent, SideName, StartGame};
-use crate::options::{OptionValue, SKILL_LEVEL, SKILL_SEED};
+use crate::options::{OptionValue, SKILL_LEVEL, SKILL_LEVEL_MAX, SKILL_SEED, SKILL_SEED_MAX};
 use crate::plan::realtime::RealtimePlanner;
 use crate::plan::RealtimePlayer;
 use crate::players::realtime::{GreedyRealtimePlayer, RandomRealtimePlayer};
@@ -15,8 +15,6 @@ pub const DEFAULT_REACTION_MS: Ms = 1000;
 /// Roger's planner's `Skill Level` when the page does not say: gentle enough for a newcomer
 /// (against the greedy reference player it scores about 78%; 20 is full strength).
 pub const DEFAULT_SKILL: u8 = 5;
-/// The highest `Skill Level`: full strength.
-pub const MAX_SKILL: u8 = 20;
 /// The range of `reaction_ms`: faster than the session's poll is not real; slower than ten
 /// seconds is not a game.
 pub const REACTION_RANGE: (Ms, Ms) = (20, 10_000);
@@ -28,9 +26,9 @@ impl Opponent {
         match self {
             Opponent::Roger => {
                 let mut planner = RealtimePlanner::new();
-                if skill < MAX_SKILL {
+                if i64::from(skill) < SKILL_LEVEL_MAX {
                     // Both values are within the options' bounds.
-                    let seed = (seed % (i32::MAX as u64)) as i64;
+                    let seed = (seed % SKILL_SEED_MAX as u64) as i64;
                     let _ = planner.set_option(SKILL_SEED, &OptionValue::Spin(seed));
                     let _ = planner.set_option(SKILL_LEVEL, &OptionValue::Spin(i64::from(skill)));
                 }
@@ -51,7 +49,7 @@ pub struct Settings {
     pub opponent: Opponent,
     /// Game time between two of Roger's decisions.
     pub reaction_ms: Ms,
-    /// Roger's planner's `Skill Level`, 0 to [`MAX_SKILL`].
+    /// Roger's planner's `Skill Level`, 0 to [`SKILL_LEVEL_MAX`].
     pub skill: u8,
 }
 
@@ -101,15 +99,15 @@ impl Settings {
             ));
         }
         let skill = request.skill.unwrap_or(u64::from(DEFAULT_SKILL));
-        if skill > u64::from(MAX_SKILL) {
-            return Err(format!("skill {skill} is outside 0..={MAX_SKILL}"));
+        if skill > SKILL_LEVEL_MAX as u64 {
+            return Err(format!("skill {skill} is outside 0..={SKILL_LEVEL_MAX}"));
         }
         Ok(Settings {
             human,
             params,
             opponent,
             reaction_ms,
-            // At most MAX_SKILL, so it fits.
+            // At most SKILL_LEVEL_MAX, so it fits.
             skill: skill as u8,
         })
     }
