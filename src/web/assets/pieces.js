@@ -6,6 +6,8 @@
 
 const SVG = "http://www.w3.org/2000/svg";
 
+/// A bare SVG element (board-grid.js's `svg` does more, but board-grid.js imports this file,
+/// and the figures need no more than this).
 function svg(tag, attributes, text) {
   const node = document.createElementNS(SVG, tag);
   for (const [name, value] of Object.entries(attributes)) node.setAttribute(name, value);
