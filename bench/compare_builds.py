@@ -29,7 +29,7 @@ def run(binary, args):
 def bench(binary):
     _, out = run(binary, ["bench"])
     nodes, nps = re.search(r"^(\d+) nodes (\d+) nps$", out, re.M).groups()
-    per_game = dict(re.findall(r"^(\w+): (\d+) nodes$", out, re.M))
+    per_game = dict(re.findall(r"^(\w+): (\d+) nodes(?: \(\d+ nps\))?$", out, re.M))
     return int(nodes), int(nps), per_game
 
 

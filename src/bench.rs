@@ -124,6 +124,7 @@ fn section<G: Game + Evaluate>(
         ..SearchOptions::default()
     };
     let mut total = 0;
+    let start = Instant::now();
     for (index, fen) in positions.iter().enumerate() {
         let record = GameRecord::new(G::from_fen(fen).expect("bench FENs are valid"));
         // Each position learns afresh, so that the count does not depend on the order.
@@ -142,6 +143,13 @@ fn section<G: Game + Evaluate>(
             best.as_deref().unwrap_or("0000"),
         ));
     }
-    out(&format!("{}: {total} nodes", G::VARIANT));
+    // Each game's own speed: the total's nps mixes games whose trees differ in shape. In
+    // brackets, so that the run's last line stays the only one that ends in " nps".
+    let seconds = start.elapsed().as_secs_f64().max(1e-9);
+    out(&format!(
+        "{}: {total} nodes ({} nps)",
+        G::VARIANT,
+        (total as f64 / seconds) as u64
+    ));
     Some(total)
 }
