@@ -16,6 +16,7 @@ mod browser_play;
 mod browser_realtime;
 mod browser_replay;
 mod browser_world;
+mod chess960;
 mod data_pipeline;
 mod doc_links;
 mod fuzz_protocol;

@@ -148,6 +148,10 @@ impl Engine {
                 }
             }
             EngineOption::MultiPv(lines) => self.options.multipv = lines,
+            EngineOption::Chess960(on) => {
+                self.options.chess960 = on;
+                self.game.set_chess960(on);
+            }
             EngineOption::MoveOverhead(time) => self.options.move_overhead = time,
             EngineOption::SkillSeed(seed) => self.options.skill_seed = seed,
             EngineOption::UciLimitStrength(on) => self.options.strength.limit_strength = on,
@@ -195,6 +199,7 @@ impl Engine {
                     self.game = AnyGame::new(&variant).ok_or_else(|| {
                         EngineError::Setting(format!("variant '{variant}' is not available"))
                     })?;
+                    self.game.set_chess960(self.options.chess960);
                     self.tt_write().clear();
                     self.memory.clear();
                     // The GUI learns the board's size and start position from this line.
@@ -212,6 +217,7 @@ impl Engine {
         self.memory.clear();
         if let Some(game) = AnyGame::new(self.variant()) {
             self.game = game;
+            self.game.set_chess960(self.options.chess960);
         }
     }
 
@@ -219,10 +225,11 @@ impl Engine {
     /// On an error the previous position stays; the error names the bad move (1-based) or the
     /// FEN's problem.
     pub fn set_position(&mut self, fen: Option<&str>, moves: &[String]) -> Result<(), EngineError> {
-        let game = self
+        let mut game = self
             .game
             .with_position(fen, moves)
             .map_err(EngineError::Position)?;
+        game.set_chess960(self.options.chess960);
         self.stop();
         self.game = game;
         Ok(())

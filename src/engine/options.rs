@@ -15,6 +15,8 @@ pub const MOVE_OVERHEAD: &str = "Move Overhead";
 pub const PONDER: &str = "Ponder";
 pub const USE_NNUE: &str = "Use NNUE";
 pub const EVAL_FILE: &str = "EvalFile";
+/// Chess: castling written king-takes-own-rook, as Chess960 GUIs expect.
+pub const UCI_CHESS960: &str = "UCI_Chess960";
 /// `EvalFile`'s value for the network built into the binary.
 pub const EMBEDDED_NETWORK: &str = "<embedded>";
 
@@ -48,6 +50,12 @@ pub fn option_specs(variants: &[&str]) -> Vec<OptionSpec> {
             kind: OptionKind::Check { default: false },
         },
         variant_option(variants),
+        // Chess: castling king-takes-own-rook (`e1h1`), as GUIs that play Chess960 expect. Any
+        // start position can be set up either way; this changes only how castling is written.
+        OptionSpec {
+            name: UCI_CHESS960,
+            kind: OptionKind::Check { default: false },
+        },
         // Chess only: the network (on) or the hand-set evaluation.
         OptionSpec {
             name: USE_NNUE,
@@ -76,6 +84,8 @@ pub struct OptionValues {
     pub move_overhead: Duration,
     pub strength: Strength,
     pub skill_seed: u64,
+    /// `UCI_Chess960`: chess positions write castling king-takes-own-rook.
+    pub chess960: bool,
     /// `Use NNUE`: this engine's alone (each search carries it).
     pub eval: EvalOptions,
 }
@@ -89,6 +99,7 @@ impl Default for OptionValues {
             move_overhead: Duration::from_millis(MOVE_OVERHEAD_DEFAULT_MS as u64),
             strength: Strength::default(),
             skill_seed: 0,
+            chess960: false,
             eval: EvalOptions::default(),
         }
     }
@@ -113,6 +124,8 @@ pub enum EngineOption {
     Ponder(bool),
     /// The game played (`UCI_Variant`).
     Variant(String),
+    /// Chess: castling written king-takes-own-rook (`UCI_Chess960`).
+    Chess960(bool),
     /// Chess: the network (on) or the hand-set evaluation alone.
     UseNnue(bool),
     /// A network file in place of the built-in one ([`EMBEDDED_NETWORK`] restores it).
@@ -140,6 +153,7 @@ impl EngineOption {
             }
             (PONDER, Check(on)) => EngineOption::Ponder(on),
             (UCI_VARIANT, Combo(variant)) => EngineOption::Variant(variant),
+            (UCI_CHESS960, Check(on)) => EngineOption::Chess960(on),
             (USE_NNUE, Check(on)) => EngineOption::UseNnue(on),
             (EVAL_FILE, Text(path)) => EngineOption::EvalFile(path),
             (UCI_LIMIT_STRENGTH, Check(on)) => EngineOption::UciLimitStrength(on),
@@ -159,6 +173,7 @@ impl EngineOption {
             EngineOption::MoveOverhead(_) => MOVE_OVERHEAD,
             EngineOption::Ponder(_) => PONDER,
             EngineOption::Variant(_) => UCI_VARIANT,
+            EngineOption::Chess960(_) => UCI_CHESS960,
             EngineOption::UseNnue(_) => USE_NNUE,
             EngineOption::EvalFile(_) => EVAL_FILE,
             EngineOption::UciLimitStrength(_) => UCI_LIMIT_STRENGTH,
@@ -181,7 +196,8 @@ impl EngineOption {
             EngineOption::UciElo(n) | EngineOption::SkillLevel(n) => OptionValue::Spin(*n),
             EngineOption::Ponder(on)
             | EngineOption::UseNnue(on)
-            | EngineOption::UciLimitStrength(on) => OptionValue::Check(*on),
+            | EngineOption::UciLimitStrength(on)
+            | EngineOption::Chess960(on) => OptionValue::Check(*on),
             EngineOption::Variant(name) => OptionValue::Combo(name.clone()),
             EngineOption::EvalFile(path) => OptionValue::Text(path.clone()),
         }

@@ -13,6 +13,7 @@ pub mod megachess;
 pub mod millennium;
 pub mod nichess;
 pub mod parameter;
+pub mod perft_suite;
 pub mod realtime;
 mod record;
 pub mod registry;
@@ -203,6 +204,12 @@ pub trait Game: Clone + Send + Sync + Debug + 'static {
     fn move_text(&self, mv: Self::Move) -> String {
         mv.text()
     }
+    /// A second notation [`Game::parse_move`] also reads for `mv`, if the game has one (chess:
+    /// castling as the king's two-square move and as king-takes-own-rook). A text that is
+    /// another legal move's own notation stays that move.
+    fn other_move_text(&self, _mv: Self::Move) -> Option<String> {
+        None
+    }
 
     fn startpos() -> Self {
         Self::from_fen(Self::START_FEN).expect("the start FEN is valid")
@@ -244,7 +251,15 @@ pub trait Game: Clone + Send + Sync + Debug + 'static {
         }
         let mut moves = MoveList::new();
         self.generate_moves(&mut moves);
-        match moves.iter().find(|&&mv| self.move_text(mv) == text) {
+        let found = moves
+            .iter()
+            .find(|&&mv| self.move_text(mv) == text)
+            .or_else(|| {
+                moves
+                    .iter()
+                    .find(|&&mv| self.other_move_text(mv).is_some_and(|other| other == text))
+            });
+        match found {
             Some(&mv) => Ok(mv),
             None => Err(RuleError::Illegal(match self.why_illegal(text, &moves) {
                 Some(why) => format!("'{text}' is not a legal move in {}: {why}", self.fen()),

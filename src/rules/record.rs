@@ -45,6 +45,13 @@ impl<G: Game> GameRecord<G> {
         &self.keys
     }
 
+    /// Changes what the positions carry beside the game itself (chess's castling notation),
+    /// in the start position and the current one alike; the keys stay as they are.
+    pub fn modify_positions(&mut self, change: impl Fn(&mut G)) {
+        change(&mut self.start);
+        change(&mut self.position);
+    }
+
     /// Plays a move given in the protocol's notation, if it is legal.
     pub fn play_text(&mut self, text: &str) -> Result<G::Move, RuleError> {
         let mv = self.parse_move(text)?;

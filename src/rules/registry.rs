@@ -209,6 +209,15 @@ impl AnyGame {
         })
     }
 
+    /// Chess: castling written king-takes-own-rook (`on`, the `UCI_Chess960` option) or as
+    /// the king's two-square move where that is unambiguous. The other games have no castling
+    /// notation to choose.
+    pub fn set_chess960(&mut self, on: bool) {
+        if let AnyGame::Chess(record) = self {
+            record.modify_positions(|position| position.set_chess960(on));
+        }
+    }
+
     /// The current position as a board diagram, its FEN and its key.
     pub fn display(&self) -> String {
         dispatch!(self, record => display(record.position()))

@@ -35,9 +35,10 @@ impl Chess {
             let victim = if to.0 > from.0 { to.0 - 8 } else { to.0 + 8 };
             occupied &= !(1u64 << victim);
         } else if mv.is_castle() {
-            let (rook_from, rook_to) = super::position::castling_rook(from, to);
+            let (rook_from, rook_to) = self.castling_rook_move(us, to);
             let (rook_from, rook_to) = (1u64 << rook_from.index(), 1u64 << rook_to.index());
-            occupied = (occupied & !rook_from) | rook_to;
+            // In Chess960 the king may land where its rook stood.
+            occupied = (occupied & !rook_from) | rook_to | to_bb;
             rooks = (rooks & !rook_from) | rook_to;
         }
         let queens = ours(PieceKind::Queen);

@@ -1,7 +1,7 @@
 //! FEN reading and writing, with an error that says what is wrong and where.
 
 use super::position::{
-    Chess, Piece, PieceKind, CASTLE_BLACK_KING, CASTLE_BLACK_QUEEN, CASTLE_WHITE_KING,
+    right_index, Chess, Piece, PieceKind, CASTLE_BLACK_KING, CASTLE_BLACK_QUEEN, CASTLE_WHITE_KING,
     CASTLE_WHITE_QUEEN, NO_SQUARE,
 };
 use crate::board::masks::BACK_RANKS;
@@ -94,47 +94,130 @@ impl Chess {
         Ok(())
     }
 
-    /// Reads the castling field (`-` or letters from `KQkq`, each with its king and rook home).
+    /// Reads the castling field: `-`, or for each right a letter, either `K`/`Q` (`k`/`q` for
+    /// Black: the outermost rook on that side of the king, as X-FEN reads them) or the rook's
+    /// file, `A`-`H` (`a`-`h`, Shredder-FEN). The king and the rook must stand on their side's
+    /// back rank, the rook beside the king's side it names.
     fn read_castling(&mut self, field: &str) -> Result<(), RuleError> {
-        if field != "-" {
-            for c in field.chars() {
-                let (right, king_sq, rook_sq, color) = match c {
-                    'K' => (CASTLE_WHITE_KING, 4, 7, Color::White),
-                    'Q' => (CASTLE_WHITE_QUEEN, 4, 0, Color::White),
-                    'k' => (CASTLE_BLACK_KING, 60, 63, Color::Black),
-                    'q' => (CASTLE_BLACK_QUEEN, 60, 56, Color::Black),
-                    _ => {
-                        return Err(error(format!(
-                            "castling field '{}' has '{c}'; expected letters from KQkq or '-'",
-                            field
-                        )))
-                    }
-                };
-                if self.castling & right != 0 {
-                    return Err(error(format!("castling letter '{c}' appears twice")));
+        if field == "-" {
+            return Ok(());
+        }
+        for letter in field.chars() {
+            let color = if letter.is_ascii_uppercase() {
+                Color::White
+            } else {
+                Color::Black
+            };
+            let rank = if color == Color::White { 0u8 } else { 56 };
+            let king = self.king_square(color);
+            let rook = Piece {
+                kind: PieceKind::Rook,
+                color,
+            };
+            let rook_files: Vec<u8> = (0..8u8)
+                .filter(|&file| self.piece_at(Square(rank + file)) == Some(rook))
+                .collect();
+            let king_file = king.0 & 7;
+            let (king_side, rook_file) = match letter.to_ascii_lowercase() {
+                'k' => (true, rook_files.iter().copied().rfind(|&f| f > king_file)),
+                'q' => (false, rook_files.iter().copied().find(|&f| f < king_file)),
+                file @ 'a'..='h' => {
+                    let file = file as u8 - b'a';
+                    (file > king_file, rook_files.contains(&file).then_some(file))
                 }
-                let king_there = self.piece_at(Square(king_sq))
-                    == Some(Piece {
-                        kind: PieceKind::King,
-                        color,
-                    });
-                let rook_there = self.piece_at(Square(rook_sq))
-                    == Some(Piece {
+                _ => {
+                    return Err(error(format!(
+                        "castling field '{field}' has '{letter}'; expected '-', letters from \
+                         KQkq, or rook files A-H and a-h"
+                    )))
+                }
+            };
+            let side = if king_side { "king's" } else { "queen's" };
+            if king.0 & !7 != rank {
+                return Err(error(format!(
+                    "castling right '{letter}' needs the {} king on its back rank, not on {}",
+                    color.name(),
+                    king.name(8)
+                )));
+            }
+            let Some(rook_file) = rook_file else {
+                return Err(error(format!(
+                    "castling right '{letter}' needs a {} rook on the {side} side of its king \
+                     on {}{}",
+                    color.name(),
+                    king.name(8),
+                    if letter.is_ascii_alphabetic() && !"KQkq".contains(letter) {
+                        format!(", on the {}-file", letter.to_ascii_lowercase())
+                    } else {
+                        String::new()
+                    }
+                )));
+            };
+            let right = match (color, king_side) {
+                (Color::White, true) => CASTLE_WHITE_KING,
+                (Color::White, false) => CASTLE_WHITE_QUEEN,
+                (Color::Black, true) => CASTLE_BLACK_KING,
+                (Color::Black, false) => CASTLE_BLACK_QUEEN,
+            };
+            if self.castling & right != 0 {
+                return Err(error(format!(
+                    "castling field '{field}' gives {} two rights on the {side} side",
+                    color.name()
+                )));
+            }
+            self.castling |= right;
+            self.castling_rooks[right_index(right)] = rank + rook_file;
+        }
+        self.set_chess960(false);
+        Ok(())
+    }
+
+    /// The castling field as X-FEN writes it: `KQkq` for the outermost rooks (so standard chess
+    /// reads as always), a rook's file (`HAha`-style) for an inner one.
+    fn castling_field(&self) -> String {
+        let mut field = String::new();
+        for (right, letter) in [
+            (CASTLE_WHITE_KING, 'K'),
+            (CASTLE_WHITE_QUEEN, 'Q'),
+            (CASTLE_BLACK_KING, 'k'),
+            (CASTLE_BLACK_QUEEN, 'q'),
+        ] {
+            let Some(rook) = self.castling_rook(right) else {
+                continue;
+            };
+            let color = if letter.is_ascii_uppercase() {
+                Color::White
+            } else {
+                Color::Black
+            };
+            let rank = rook.0 & !7;
+            let outward: Vec<u8> = if letter.eq_ignore_ascii_case(&'k') {
+                ((rook.0 & 7) + 1..8).collect()
+            } else {
+                (0..rook.0 & 7).collect()
+            };
+            let outermost = outward.iter().all(|&file| {
+                self.piece_at(Square(rank + file))
+                    != Some(Piece {
                         kind: PieceKind::Rook,
                         color,
-                    });
-                if !king_there || !rook_there {
-                    return Err(error(format!(
-                        "castling right '{c}' needs the {} king on {} and a rook on {}",
-                        color.name(),
-                        Square(king_sq).name(8),
-                        Square(rook_sq).name(8)
-                    )));
+                    })
+            });
+            field.push(if outermost {
+                letter
+            } else {
+                let file = (b'a' + (rook.0 & 7)) as char;
+                if color == Color::White {
+                    file.to_ascii_uppercase()
+                } else {
+                    file
                 }
-                self.castling |= right;
-            }
+            });
         }
-        Ok(())
+        if field.is_empty() {
+            field.push('-');
+        }
+        field
     }
 
     /// Reads the en passant field: `-`, or the square behind a pawn that just moved two.
@@ -180,19 +263,7 @@ impl Chess {
         } else {
             " b "
         });
-        if self.castling == 0 {
-            fen.push('-');
-        }
-        for (right, letter) in [
-            (CASTLE_WHITE_KING, 'K'),
-            (CASTLE_WHITE_QUEEN, 'Q'),
-            (CASTLE_BLACK_KING, 'k'),
-            (CASTLE_BLACK_QUEEN, 'q'),
-        ] {
-            if self.castling & right != 0 {
-                fen.push(letter);
-            }
-        }
+        fen.push_str(&self.castling_field());
         match self.en_passant_square() {
             Some(sq) => {
                 fen.push(' ');

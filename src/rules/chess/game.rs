@@ -85,6 +85,30 @@ impl Game for Chess {
     fn board_text(&self) -> String {
         self.diagram()
     }
+    fn move_text(&self, mv: Move) -> String {
+        if mv.is_castle() && self.chess960 {
+            self.king_takes_rook_text(mv)
+        } else {
+            mv.text()
+        }
+    }
+    fn other_move_text(&self, mv: Move) -> Option<String> {
+        mv.is_castle().then(|| {
+            if self.chess960 {
+                mv.text()
+            } else {
+                self.king_takes_rook_text(mv)
+            }
+        })
+    }
+}
+
+impl Chess {
+    /// Castling written as the king taking its own rook: `e1h1`, `b8a8`.
+    fn king_takes_rook_text(&self, mv: Move) -> String {
+        let (rook, _) = self.castling_rook_move(self.side, mv.to());
+        format!("{}{}", mv.from().name(8), rook.name(8))
+    }
 }
 
 impl std::fmt::Debug for Chess {

@@ -243,27 +243,43 @@ impl Chess {
         }
     }
 
+    /// Castling, king's side first: every square the king and the rook cross or land on free
+    /// but for the two of them, the squares the king crosses not attacked, and the king not in
+    /// check where it lands (with the rook moved: in Chess960 the rook may have been shielding
+    /// that square). The caller has checked that the king is not in check now.
     fn generate_castling(&self, list: &mut MoveList<Move>) {
+        let t = Board8x8::tables();
         let occupied = self.occupied();
-        let them = self.side.flip();
-        let (king_right, queen_right, base) = match self.side {
+        let us = self.side;
+        let them = us.flip();
+        let (king_right, queen_right, rank) = match us {
             Color::White => (CASTLE_WHITE_KING, CASTLE_WHITE_QUEEN, 0u8),
             Color::Black => (CASTLE_BLACK_KING, CASTLE_BLACK_QUEEN, 56u8),
         };
-        let sq = |offset: u8| Square(base + offset);
-        if self.castling & king_right != 0
-            && occupied & (0b0110_0000u64 << base) == 0
-            && !self.is_attacked_by(sq(5), them, occupied)
-            && !self.is_attacked_by(sq(6), them, occupied)
-        {
-            list.push(Move::new(sq(4), sq(6), MoveFlag::Castle));
-        }
-        if self.castling & queen_right != 0
-            && occupied & (0b0000_1110u64 << base) == 0
-            && !self.is_attacked_by(sq(3), them, occupied)
-            && !self.is_attacked_by(sq(2), them, occupied)
-        {
-            list.push(Move::new(sq(4), sq(2), MoveFlag::Castle));
+        let king = self.king_square(us);
+        for (right, king_file) in [(king_right, 6), (queen_right, 2)] {
+            let Some(rook) = self.castling_rook(right) else {
+                continue;
+            };
+            let king_to = Square(rank + king_file);
+            let (_, rook_to) = self.castling_rook_move(us, king_to);
+            let span = |a: Square, b: Square| t.between(a, b) | (1u64 << b.0);
+            let lifted = occupied & !(1u64 << king.0) & !(1u64 << rook.0);
+            if lifted & (span(king, king_to) | span(rook, rook_to)) != 0 {
+                continue;
+            }
+            let crossed = t.between(king, king_to);
+            if crossed
+                .squares()
+                .any(|square| self.is_attacked_by(square, them, occupied ^ (1u64 << king.0)))
+            {
+                continue;
+            }
+            let after = lifted | (1u64 << king_to.0) | (1u64 << rook_to.0);
+            if self.is_attacked_by(king_to, them, after) {
+                continue;
+            }
+            list.push(Move::new(king, king_to, MoveFlag::Castle));
         }
     }
 }

@@ -54,18 +54,20 @@ pub const CASTLE_WHITE_QUEEN: u8 = 2;
 pub const CASTLE_BLACK_KING: u8 = 4;
 pub const CASTLE_BLACK_QUEEN: u8 = 8;
 
-/// Castling rights kept after something moves from or to each square.
-const fn castling_masks() -> [u8; 64] {
-    let mut masks = [15u8; 64];
-    masks[0] = 15 & !CASTLE_WHITE_QUEEN; // a1
-    masks[7] = 15 & !CASTLE_WHITE_KING; // h1
-    masks[4] = 15 & !(CASTLE_WHITE_KING | CASTLE_WHITE_QUEEN); // e1
-    masks[56] = 15 & !CASTLE_BLACK_QUEEN; // a8
-    masks[63] = 15 & !CASTLE_BLACK_KING; // h8
-    masks[60] = 15 & !(CASTLE_BLACK_KING | CASTLE_BLACK_QUEEN); // e8
-    masks
+/// Both castling rights of `color`.
+pub const fn castling_rights_of(color: Color) -> u8 {
+    match color {
+        Color::White => CASTLE_WHITE_KING | CASTLE_WHITE_QUEEN,
+        Color::Black => CASTLE_BLACK_KING | CASTLE_BLACK_QUEEN,
+    }
 }
-const CASTLING_MASKS: [u8; 64] = castling_masks();
+
+/// The index of a single castling right (its bit's position): what [`Chess::castling_rook`] is
+/// indexed by.
+#[inline(always)]
+pub const fn right_index(right: u8) -> usize {
+    right.trailing_zeros() as usize
+}
 
 pub(super) const NO_SQUARE: u8 = 64;
 
@@ -75,6 +77,14 @@ pub struct Chess {
     pub(super) board: PieceBoard<u64, PieceKind, 64>,
     pub(super) side: Color,
     pub(super) castling: u8,
+    /// The square of the rook each castling right castles with (indexed by [`right_index`]), or
+    /// `NO_SQUARE`: a1, h1, a8 and h8 in standard chess, any rook beside its king's side in
+    /// Chess960.
+    pub(super) castling_rooks: [u8; 4],
+    /// Castling is written king-takes-own-rook (`e1h1`), as Chess960 GUIs expect: set by the
+    /// `UCI_Chess960` option, and always on where the castling pieces start off the standard
+    /// squares (where the king's two-square form could be ambiguous or not move at all).
+    pub(super) chess960: bool,
     /// The en passant target square as the FEN says, or `NO_SQUARE`.
     pub(super) en_passant: u8,
     pub(super) halfmove: u32,
@@ -92,6 +102,8 @@ impl Chess {
             board: PieceBoard::default(),
             side: Color::White,
             castling: 0,
+            castling_rooks: [NO_SQUARE; 4],
+            chess960: false,
             en_passant: NO_SQUARE,
             halfmove: 0,
             fullmove: 1,
@@ -114,6 +126,35 @@ impl Chess {
     }
     pub fn castling_rights(&self) -> u8 {
         self.castling
+    }
+    /// The rook the castling right `right` (one bit) castles with, if the right is held.
+    pub fn castling_rook(&self, right: u8) -> Option<Square> {
+        (self.castling & right != 0).then(|| Square(self.castling_rooks[right_index(right)]))
+    }
+    /// True when castling is written king-takes-own-rook (see the field's comment).
+    pub fn is_chess960(&self) -> bool {
+        self.chess960
+    }
+    /// Writes castling king-takes-own-rook (`on`, the `UCI_Chess960` option) or as the king's
+    /// two-square move; a position whose castling pieces stand off the standard squares keeps
+    /// king-takes-rook, the only unambiguous form there.
+    pub fn set_chess960(&mut self, on: bool) {
+        self.chess960 = on || !self.has_standard_castling();
+    }
+    /// True when every castling right is held by a king on e1 or e8 and a rook in the corner.
+    pub(super) fn has_standard_castling(&self) -> bool {
+        [
+            (CASTLE_WHITE_KING, 4, 7),
+            (CASTLE_WHITE_QUEEN, 4, 0),
+            (CASTLE_BLACK_KING, 60, 63),
+            (CASTLE_BLACK_QUEEN, 60, 56),
+        ]
+        .iter()
+        .all(|&(right, king, rook)| {
+            self.castling & right == 0
+                || (self.castling_rooks[right_index(right)] == rook
+                    && self.code_at(Square(king)) % 6 == PieceKind::King as u8)
+        })
     }
     pub fn en_passant_square(&self) -> Option<Square> {
         (self.en_passant != NO_SQUARE).then_some(Square(self.en_passant))
@@ -222,7 +263,17 @@ impl Chess {
         if mv.is_capture() || moving_kind == PieceKind::Pawn as u8 {
             self.halfmove = 0;
         }
-        self.shift_piece(from, to);
+        if mv.is_castle() {
+            // Both lift off before either lands: in Chess960 the king may land on its own
+            // rook's square, or not move at all.
+            let (rook_from, rook_to) = self.castling_rook_move(us, to);
+            let king = self.remove(from);
+            let rook = self.remove(rook_from);
+            self.board.put(to, king, &KEYS.pieces, &mut self.key);
+            self.board.put(rook_to, rook, &KEYS.pieces, &mut self.key);
+        } else {
+            self.shift_piece(from, to);
+        }
 
         if mv.is_promotion() {
             self.remove(to);
@@ -233,14 +284,13 @@ impl Chess {
                     color: us,
                 },
             );
-        } else if mv.is_castle() {
-            let (rook_from, rook_to) = castling_rook(from, to);
-            self.shift_piece(rook_from, rook_to);
         } else if mv.flag_bits() == MoveFlag::DoublePush as u16 {
             self.en_passant = (from.0 + to.0) / 2;
         }
 
-        self.castling &= CASTLING_MASKS[from.index()] & CASTLING_MASKS[to.index()];
+        if self.castling != 0 {
+            self.castling &= self.rights_kept(us, moving_kind, from, to);
+        }
         if us == Color::Black {
             self.fullmove = self.fullmove.saturating_add(1);
         }
@@ -279,13 +329,41 @@ impl Chess {
     }
 }
 
-/// Where the rook of a castling by the king from `from` to `to` comes from and goes to.
-#[inline(always)]
-pub(super) fn castling_rook(from: Square, to: Square) -> (Square, Square) {
-    let rank = from.0 & !7;
-    if to.0 > from.0 {
-        (Square(rank + 7), Square(rank + 5))
-    } else {
-        (Square(rank), Square(rank + 3))
+impl Chess {
+    /// The castling rights that survive a move of a `moving_kind` piece of `us` from `from` to
+    /// `to`: a king's move gives up its side's two, and a move from or onto a castling rook's
+    /// square the right of that rook.
+    #[inline(always)]
+    fn rights_kept(&self, us: Color, moving_kind: u8, from: Square, to: Square) -> u8 {
+        let mut kept = 15;
+        if moving_kind == PieceKind::King as u8 {
+            kept &= !castling_rights_of(us);
+        }
+        for (index, &rook) in self.castling_rooks.iter().enumerate() {
+            if rook == from.0 || rook == to.0 {
+                kept &= !(1 << index);
+            }
+        }
+        kept
+    }
+
+    /// Where the rook of `us`'s castling with the king landing on `king_to` comes from and goes
+    /// to: the g-file castles with the king's side rook onto the f-file, the c-file with the
+    /// queen's side rook onto the d-file.
+    #[inline(always)]
+    pub(super) fn castling_rook_move(&self, us: Color, king_to: Square) -> (Square, Square) {
+        let rank = king_to.0 & !7;
+        let king_side = king_to.0 & 7 == 6;
+        let right = match (us, king_side) {
+            (Color::White, true) => CASTLE_WHITE_KING,
+            (Color::White, false) => CASTLE_WHITE_QUEEN,
+            (Color::Black, true) => CASTLE_BLACK_KING,
+            (Color::Black, false) => CASTLE_BLACK_QUEEN,
+        };
+        let rook_to = if king_side { rank + 5 } else { rank + 3 };
+        (
+            Square(self.castling_rooks[right_index(right)]),
+            Square(rook_to),
+        )
     }
 }

@@ -8,11 +8,8 @@ use crate::rules::{Game, MoveList};
 pub fn write(position: &Chess, mv: Move) -> String {
     let mut san = String::new();
     if mv.is_castle() {
-        san.push_str(if mv.to().0 > mv.from().0 {
-            "O-O"
-        } else {
-            "O-O-O"
-        });
+        // The king lands on the g-file castling on its own side, on the c-file on the queen's.
+        san.push_str(if mv.to().0 & 7 == 6 { "O-O" } else { "O-O-O" });
     } else {
         let kind = position
             .piece_at(mv.from())

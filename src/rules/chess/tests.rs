@@ -280,3 +280,145 @@ fn a_move_after_the_end_says_the_game_is_over() {
     );
     assert_eq!(record.moves().len(), 4);
 }
+
+/// The legal moves of `fen` as the protocol writes them, sorted.
+fn legal_texts(position: &Chess) -> Vec<String> {
+    let mut moves = MoveList::new();
+    position.generate_moves(&mut moves);
+    let mut texts: Vec<String> = moves.iter().map(|&mv| position.move_text(mv)).collect();
+    texts.sort();
+    texts
+}
+
+#[test]
+fn chess960_castling_lands_king_and_rook_on_the_standard_files() {
+    // King f1 and rook g1: the king lands where its rook stood, the rook jumps over it.
+    let position = Chess::from_fen("4k3/8/8/8/8/8/8/5KR1 w G - 0 1").unwrap();
+    assert!(position.is_chess960());
+    let after = position.play(position.parse_move("f1g1").unwrap());
+    assert_eq!(after.fen(), "4k3/8/8/8/8/8/8/5RK1 b - - 1 1");
+    // King g1 castling with h1: the king does not move at all.
+    let position = Chess::from_fen("4k3/8/8/8/8/8/8/6KR w K - 0 1").unwrap();
+    let castle = position.parse_move("g1h1").unwrap();
+    assert!(castle.is_castle());
+    assert_eq!(position.move_text(castle), "g1h1");
+    assert_eq!(san::write(&position, castle), "O-O");
+    assert_eq!(
+        position.play(castle).fen(),
+        "4k3/8/8/8/8/8/8/5RK1 b - - 1 1"
+    );
+    // Queen's side from b1 with the rook on a1: king to c1, rook to d1.
+    let position = Chess::from_fen("4k3/8/8/8/8/8/8/RK6 w Q - 0 1").unwrap();
+    let castle = position.parse_move("b1a1").unwrap();
+    assert_eq!(san::write(&position, castle), "O-O-O");
+    assert_eq!(
+        position.play(castle).fen(),
+        "4k3/8/8/8/8/8/8/2KR4 b - - 1 1"
+    );
+}
+
+#[test]
+fn chess960_castling_needs_free_squares_a_safe_path_and_a_safe_landing() {
+    let castles = |fen: &str| {
+        let position = Chess::from_fen(fen).unwrap();
+        let mut moves = MoveList::new();
+        position.generate_moves(&mut moves);
+        moves
+            .iter()
+            .filter(|mv| mv.is_castle())
+            .map(|&mv| position.move_text(mv))
+            .collect::<Vec<_>>()
+    };
+    // Free: king b1 and rook c1 castle short over d1-g1 when they are empty.
+    assert_eq!(castles("4k3/8/8/8/8/8/8/1KR5 w C - 0 1"), ["b1c1"]);
+    // A piece on the king's path (e1), or on the rook's landing square (f1), stops it.
+    assert!(castles("4k3/8/8/8/8/8/8/1KR1N3 w C - 0 1").is_empty());
+    assert!(castles("4k3/8/8/8/8/8/8/1KR2N2 w C - 0 1").is_empty());
+    // An attacked square on the king's path (e1 by the rook on e8).
+    assert!(castles("4r1k1/8/8/8/8/8/8/1KR5 w C - 0 1").is_empty());
+    // The castling rook shields c1 from the queen on a1 only until it moves to d1.
+    assert!(castles("4k3/8/8/8/8/8/8/qRK5 w B - 0 1").is_empty());
+    // In check: no castling.
+    assert!(castles("2r1k3/8/8/8/8/8/8/1RK5 w B - 0 1").is_empty());
+    // The squares only the rook crosses may be attacked (b1 by the rook on b8).
+    assert_eq!(castles("1r2k3/8/8/8/8/8/8/R3K3 w Q - 0 1"), ["e1c1"]);
+}
+
+#[test]
+fn castling_fields_read_as_x_fen_and_shredder_fen() {
+    let rights = |fen: &str| {
+        let position = Chess::from_fen(fen).unwrap();
+        (position.castling_rights(), position.fen())
+    };
+    // KQkq name the outermost rooks; file letters any rook; both write back as X-FEN.
+    let (_, fen) = rights("rk2r2r/8/8/8/8/8/8/RK2R2R w KQkq - 0 1");
+    assert!(fen.contains(" KQkq "), "{fen}");
+    let (_, fen) = rights("rk2r2r/8/8/8/8/8/8/RK2R2R w EAea - 0 1");
+    assert!(fen.contains(" EQeq "), "{fen}");
+    let (bits, fen) = rights("bbqnnrkr/pppppppp/8/8/8/8/PPPPPPPP/BBQNNRKR w HFhf - 0 1");
+    assert_eq!(bits, 15);
+    assert!(fen.contains(" KQkq "), "{fen}");
+    // The standard start reads and writes as always, and is not Chess960 unless asked.
+    let mut start = Chess::startpos();
+    assert!(!start.is_chess960());
+    assert_eq!(start.fen(), START_FEN);
+    assert_eq!(
+        Chess::from_fen(&START_FEN.replace("KQkq", "HAha")).unwrap(),
+        start
+    );
+    // Asked for Chess960, the standard start writes castling king-takes-rook and reads both.
+    let position = Chess::from_fen("4k3/8/8/8/8/8/8/R3K2R w KQ - 0 1").unwrap();
+    assert!(legal_texts(&position).contains(&"e1g1".to_string()));
+    assert_eq!(position.parse_move("e1h1"), position.parse_move("e1g1"));
+    let mut chess960 = position;
+    chess960.set_chess960(true);
+    let texts = legal_texts(&chess960);
+    assert!(texts.contains(&"e1h1".to_string()) && texts.contains(&"e1a1".to_string()));
+    assert!(!texts.contains(&"e1g1".to_string()));
+    assert_eq!(chess960.parse_move("e1g1"), chess960.parse_move("e1h1"));
+    start.set_chess960(true);
+    assert!(start.is_chess960());
+}
+
+#[test]
+fn castling_rights_go_with_the_king_and_with_their_own_rook() {
+    let play = |fen: &str, moves: &[&str]| {
+        let mut record = GameRecord::new(Chess::from_fen(fen).unwrap());
+        for text in moves {
+            record.play_text(text).unwrap();
+        }
+        record.position().fen()
+    };
+    let fen = "1r2k1r1/8/8/8/8/8/8/1R2K1R1 w GBgb - 0 1";
+    // A rook's move gives up its side only; the king's move both.
+    assert!(play(fen, &["g1g2"]).contains(" Qkq "));
+    assert!(play(fen, &["b1b2"]).contains(" Kkq "));
+    assert!(play(fen, &["e1e2"]).contains(" b kq "));
+    // Capturing a castling rook takes its right.
+    assert!(play(fen, &["g1g8"]).contains(" Qq "));
+}
+
+#[test]
+fn chess960_castling_errors_say_what_is_missing() {
+    for (fen, expected) in [
+        (
+            "4k3/8/8/8/8/8/8/4K3 w K - 0 1",
+            "castling right 'K' needs a white rook on the king's side of its king on e1",
+        ),
+        (
+            "4k3/8/8/8/8/8/8/R3K2R w C - 0 1",
+            "castling right 'C' needs a white rook on the queen's side of its king on e1, on the c-file",
+        ),
+        (
+            "4k3/8/8/8/8/8/4K3/R6R w K - 0 1",
+            "castling right 'K' needs the white king on its back rank, not on e2",
+        ),
+        (
+            "4k3/8/8/8/8/8/8/R3K1RR w KG - 0 1",
+            "castling field 'KG' gives white two rights on the king's side",
+        ),
+    ] {
+        let error = Chess::from_fen(fen).unwrap_err().to_string();
+        assert!(error.contains(expected), "{fen}: {error}");
+    }
+}
