@@ -33,8 +33,13 @@ pub enum Mode {
     /// Count the leaf nodes under each legal move, as `go perft` does.
     Perft {
         /// The position; the variant's start position when left out.
-        #[arg(long)]
+        #[arg(long, conflicts_with = "suite")]
         fen: Option<String>,
+        /// A perft suite to check instead (`FEN ;D1 20 ;D2 400 ...` a line, as
+        /// tests/data/chess960/perft_suite.epd): every count up to `--depth` against the
+        /// published one; the exit status fails on any difference.
+        #[arg(long)]
+        suite: Option<std::path::PathBuf>,
         /// How many plies deep to count (1 to 64).
         #[arg(long, value_parser = clap::value_parser!(u32).range(1..=MAX_PERFT_DEPTH as i64))]
         depth: u32,

@@ -20,9 +20,16 @@ fn main() -> ExitCode {
     let result = match cli.command {
         None | Some(Mode::Uci) => protocol::run(io::stdin().lock(), io::stdout()),
         Some(Mode::Perft {
+            suite: Some(path),
+            depth,
+            variant,
+            ..
+        }) => return shell::perft_suite(&path, depth, &variant),
+        Some(Mode::Perft {
             fen,
             depth,
             variant,
+            ..
         }) => match shell::perft(fen.as_deref(), depth, &variant) {
             Ok(lines) => shell::write_lines(&mut io::stdout().lock(), &lines),
             Err(error) => {

@@ -53,3 +53,36 @@ fn the_chess960_perft_suite_counts_as_published_to_depth_4() {
     assert_eq!(cases.len(), 960);
     check_all(&cases, 4);
 }
+
+/// python-chess, as a UCI client with `chess960=True` boards, plays complete Chess960 and DFRC
+/// games against Roger: it sets `UCI_Chess960`, sends Shredder-FEN and king-takes-rook castling,
+/// and checks every move Roger answers against its own rules (tests/python/chess960_games.py).
+#[test]
+fn python_chess_plays_whole_chess960_games_against_roger() {
+    let script = format!(
+        "{}/tests/python/chess960_games.py",
+        env!("CARGO_MANIFEST_DIR")
+    );
+    let output = std::process::Command::new("python3")
+        .args([&script, env!("CARGO_BIN_EXE_roger"), "--games", "3"])
+        .output()
+        .expect("python3 runs (.ci/run installs python-chess)");
+    let text = format!(
+        "{}{}",
+        String::from_utf8_lossy(&output.stdout),
+        String::from_utf8_lossy(&output.stderr)
+    );
+    assert!(output.status.success(), "{text}");
+    let summary = text
+        .lines()
+        .find(|line| line.starts_with("ok: "))
+        .unwrap_or_default();
+    assert!(summary.starts_with("ok: 3 games"), "{text}");
+    // The games must have castled, or the notation went untested.
+    let castlings: u32 = summary
+        .split(", ")
+        .find_map(|part| part.strip_suffix(" castlings")?.parse().ok())
+        .unwrap_or(0);
+    assert!(castlings > 0, "{text}");
+    eprintln!("{}", text.trim());
+}
