@@ -3,7 +3,7 @@
 //! mistake, before any engine starts.
 
 use super::engine_args::{engine_config, engine_group, number, pairs, seconds, EngineGroup};
-use super::openings::{BookFormat, BookOrder, BookSettings};
+use super::openings::{BookFormat, BookOrder, BookSettings, StartPositions};
 use super::process::EngineConfig;
 use super::referee::realtime::flags::RealtimeFlags;
 use super::referee::realtime::RealtimeSettings;
@@ -13,6 +13,9 @@ use super::schedule::Format;
 use super::stats::Sprt;
 use crate::rules::registry::{names_of, Family, DEFAULT_GAME};
 use std::path::PathBuf;
+
+/// The option that makes a UCI engine write castling king-takes-rook, set for Chess960.
+const UCI_CHESS960: &str = "UCI_Chess960";
 use std::time::Duration;
 
 pub const USAGE: &str = "\
@@ -36,7 +39,10 @@ ENGINES (--engine once per engine, --each for settings they share):
     inprocess=true      run cmd=roger args=\"play random|greedy\" on a thread, not a process
 
 OPTIONS:
-    --variant NAME          chess, nichess, ... (default chess)
+    --variant NAME          chess, nichess, ... (default chess); chess960 (or fischerandom)
+                            and dfrc: chess from Fischer Random start positions drawn from
+                            the seed (dfrc: each side's on its own) unless --openings gives
+                            them, with UCI_Chess960 set in every engine
     --format F              round-robin (default; a match for two engines) or gauntlet
     --seeds N               gauntlet: the first N engines play all others (default 1)
     --rounds N              rounds (default 1)
@@ -86,6 +92,8 @@ take st=SECONDS, the thinking time of each player's turn, default 0.1):
 #[derive(Clone, Debug)]
 pub struct ArenaSettings {
     pub variant: String,
+    /// `--variant chess960` or `dfrc`: chess (the `variant`) from Fischer Random starts.
+    pub start_positions: Option<StartPositions>,
     pub engines: Vec<EngineConfig>,
     /// Whether each engine was named on the command line (else it takes its own name).
     pub named: Vec<bool>,
@@ -490,7 +498,11 @@ pub fn parse_arena_args(args: &[String]) -> Result<ArenaCommand, String> {
     let Some(flags) = RunFlags::read(&args)? else {
         return Ok(ArenaCommand::Help);
     };
-    let variant = flags.variant.clone();
+    let start_positions = StartPositions::named(&flags.variant);
+    let variant = match start_positions {
+        Some(_) => "chess".to_string(),
+        None => flags.variant.clone(),
+    };
     let Some(entry) = crate::rules::registry::find(&variant) else {
         return Err(format!(
             "--variant: unknown game '{variant}' (games: {})",
@@ -508,7 +520,22 @@ pub fn parse_arena_args(args: &[String]) -> Result<ArenaCommand, String> {
     let mut engines = Vec::new();
     let mut named = Vec::new();
     for (number, group) in flags.groups.iter().enumerate() {
-        let (config, was_named) = engine_config(number + 1, group, &flags.each, st_only)?;
+        let (mut config, was_named) = engine_config(number + 1, group, &flags.each, st_only)?;
+        if start_positions.is_some() {
+            if config.protocol != super::process::Protocol::Uci {
+                return Err(format!(
+                    "--variant {}: engine {} speaks xboard; Chess960 is played over UCI here",
+                    flags.variant,
+                    number + 1
+                ));
+            }
+            let set = |(name, _): &(String, String)| name.eq_ignore_ascii_case(UCI_CHESS960);
+            if !config.options.iter().any(set) {
+                config
+                    .options
+                    .push((UCI_CHESS960.to_string(), "true".to_string()));
+            }
+        }
         engines.push(config);
         named.push(was_named);
     }
@@ -534,8 +561,10 @@ pub fn parse_arena_args(args: &[String]) -> Result<ArenaCommand, String> {
             adjudication: flags.adjudication,
             realtime: realtime.unwrap_or_default(),
             world,
+            chess960: start_positions.is_some(),
         },
         variant,
+        start_positions,
         engines,
         named,
         format,
@@ -638,6 +667,37 @@ mod tests {
         assert_eq!(s.referee.adjudication.max_plies, Some(300));
         assert_eq!(s.referee.adjudication.draw.unwrap().move_count, 8);
         assert!(s.named[0] && !s.named[1]);
+    }
+
+    #[test]
+    fn chess960_plays_chess_from_fischer_random_starts_with_uci_chess960_set() {
+        for (name, starts) in [
+            ("chess960", StartPositions::Chess960),
+            ("fischerandom", StartPositions::Chess960),
+            ("dfrc", StartPositions::Dfrc),
+        ] {
+            let s = settings(&format!(
+                "--variant {name} --engine cmd=roger --engine cmd=roger option.UCI_Chess960=true --each nodes=9"
+            ));
+            assert_eq!(s.variant, "chess");
+            assert_eq!(s.start_positions, Some(starts));
+            assert!(s.referee.chess960);
+            for engine in &s.engines {
+                let set: Vec<_> = engine
+                    .options
+                    .iter()
+                    .filter(|(option, _)| option == UCI_CHESS960)
+                    .collect();
+                assert_eq!(set, [&(UCI_CHESS960.to_string(), "true".to_string())]);
+            }
+        }
+        let plain = settings("--engine cmd=roger --engine cmd=roger --each nodes=9");
+        assert_eq!(plain.start_positions, None);
+        assert!(!plain.referee.chess960 && plain.engines[0].options.is_empty());
+        let xboard = error(
+            "--variant chess960 --engine cmd=roger --engine cmd=roger proto=xboard --each tc=1",
+        );
+        assert!(xboard.contains("engine 2 speaks xboard"), "{xboard}");
     }
 
     #[test]

@@ -17,6 +17,52 @@ pub struct Opening {
     pub moves: Vec<String>,
 }
 
+/// Chess from Fischer Random start positions, drawn from the tournament's seed when no book is
+/// given: `--variant chess960` (Black's back rank mirrors White's) or `--variant dfrc` (each
+/// side's drawn on its own). The game is chess; the engines play it with `UCI_Chess960`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum StartPositions {
+    Chess960,
+    Dfrc,
+}
+
+impl StartPositions {
+    /// The start positions an arena `--variant` name asks for (`fischerandom` and `frc` are
+    /// other tools' names for Chess960).
+    pub fn named(name: &str) -> Option<StartPositions> {
+        match name.to_ascii_lowercase().as_str() {
+            "chess960" | "fischerandom" | "frc" => Some(StartPositions::Chess960),
+            "dfrc" => Some(StartPositions::Dfrc),
+            _ => None,
+        }
+    }
+
+    /// The name reports give it.
+    pub fn name(self) -> &'static str {
+        match self {
+            StartPositions::Chess960 => "chess960",
+            StartPositions::Dfrc => "dfrc",
+        }
+    }
+
+    /// A start position drawn from `seed`, as an opening.
+    pub fn opening(self, seed: u64) -> Opening {
+        use crate::rules::chess::start_positions::{start_fen, CHESS960_COUNT};
+        let mut rng = Rng::new(seed);
+        let mut draw = || rng.index(CHESS960_COUNT as usize) as u16;
+        let white = draw();
+        let black = match self {
+            StartPositions::Chess960 => white,
+            StartPositions::Dfrc => draw(),
+        };
+        Opening {
+            fen: Some(start_fen(white, black).expect("numbers below 960 have start positions")),
+            moves: Vec::new(),
+        }
+    }
+}
+
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum BookFormat {
@@ -179,6 +225,32 @@ fn extend<G: Game>(opening: &Opening, plies: usize, seed: u64) -> Result<Opening
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::rules::chess::Chess;
+
+    #[test]
+    fn fischer_random_starts_are_drawn_from_the_seed() {
+        let back_ranks = |opening: &Opening| {
+            let fen = opening.fen.clone().unwrap();
+            Chess::from_fen(&fen).unwrap();
+            let ranks: Vec<String> = fen.split(['/', ' ']).map(String::from).collect();
+            (ranks[7].clone(), ranks[0].to_ascii_uppercase())
+        };
+        let mut mirrored_only = true;
+        let mut distinct = std::collections::HashSet::new();
+        for seed in 0..40 {
+            let (white, black) = back_ranks(&StartPositions::Chess960.opening(seed));
+            assert_eq!(white, black, "seed {seed}: Black mirrors White in Chess960");
+            distinct.insert(white);
+            let (white, black) = back_ranks(&StartPositions::Dfrc.opening(seed));
+            mirrored_only &= white == black;
+            assert_eq!(
+                StartPositions::Dfrc.opening(seed),
+                StartPositions::Dfrc.opening(seed)
+            );
+        }
+        assert!(!mirrored_only, "DFRC draws each side's rank on its own");
+        assert!(distinct.len() > 30, "{distinct:?}");
+    }
 
     fn book(text: &str, format: BookFormat, name: &str) -> Result<Vec<Opening>, String> {
         variant_book(text, format, name, "chess")

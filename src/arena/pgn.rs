@@ -100,11 +100,13 @@ fn turn_game_pgn(settings: &SettingsRecord, game: &FinishedGame, played: &TurnRe
     tag("White", name(0));
     tag("Black", name(1));
     tag("Result", &result);
-    tag("Variant", variant);
+    // PGN readers know Fischer Random chess, DFRC included, as "Chess960" with its FEN.
+    let chess960 = settings.start_positions.is_some();
+    tag("Variant", if chess960 { "Chess960" } else { variant });
     let standard_start = AnyGame::new(variant)
         .map(|g| g.board_info())
         .is_some_and(|info| info.ends_with(&format!("startpos {}", played.start_fen)));
-    if !(standard_start && variant == "chess") {
+    if !(standard_start && variant == "chess") || chess960 {
         tag("SetUp", "1");
         tag("FEN", &played.start_fen);
     }

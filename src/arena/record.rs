@@ -50,6 +50,9 @@ pub struct EngineRecord {
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct SettingsRecord {
     pub variant: String,
+    /// Chess from Fischer Random starts (`--variant chess960` or `dfrc`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub start_positions: Option<super::openings::StartPositions>,
     pub engines: Vec<EngineRecord>,
     pub format: Format,
     pub rounds: usize,
@@ -74,6 +77,7 @@ impl SettingsRecord {
     pub fn new(settings: &ArenaSettings) -> SettingsRecord {
         SettingsRecord {
             variant: settings.variant.clone(),
+            start_positions: settings.start_positions,
             engines: settings
                 .engines
                 .iter()

@@ -1,7 +1,7 @@
 //! The list of games of a tournament: pairings, colours and openings, a pure function of the
 //! settings and the seed, so that a shard (`--shard I/N`) is an exact slice of the same list.
 
-use super::openings::{with_random_plies, BookOrder, Opening};
+use super::openings::{with_random_plies, BookOrder, Opening, StartPositions};
 use crate::common::Rng;
 use crate::rules::registry::DEFAULT_GAME;
 use serde::{Deserialize, Serialize};
@@ -46,6 +46,8 @@ pub struct ScheduleSettings<'a> {
     pub book_start: usize,
     pub random_plies: usize,
     pub seed: u64,
+    /// Without a book: Fischer Random start positions drawn from the seed, one an opening.
+    pub start_positions: Option<StartPositions>,
 }
 
 impl Default for ScheduleSettings<'_> {
@@ -62,6 +64,7 @@ impl Default for ScheduleSettings<'_> {
             book_start: 0,
             random_plies: 0,
             seed: 0,
+            start_positions: None,
         }
     }
 }
@@ -93,29 +96,32 @@ pub fn schedule(settings: &ScheduleSettings) -> Result<Vec<ScheduledGame>, Strin
         if let Some(opening) = opening_cache.get(&number) {
             return Ok(opening.clone());
         }
-        let base = if settings.book.is_empty() {
-            Opening::default()
-        } else {
-            let len = settings.book.len();
-            let slot = (settings.book_start + number) % len;
-            let index = match settings.order {
-                BookOrder::Sequential => slot,
-                BookOrder::Random => {
-                    // A fresh shuffle of the whole book for each pass through it.
-                    let pass = (settings.book_start + number) / len;
-                    let permutation = permutations.entry(pass).or_insert_with(|| {
-                        let mut rng = Rng::new(mix(settings.seed, 0x0B00_C000 + pass as u64));
-                        let mut order: Vec<usize> = (0..len).collect();
-                        for i in (1..len).rev() {
-                            order.swap(i, rng.index(i + 1));
-                        }
-                        order
-                    });
-                    permutation[slot]
-                }
+        let base =
+            if let (true, Some(starts)) = (settings.book.is_empty(), settings.start_positions) {
+                starts.opening(mix(settings.seed, 0x0960_0000 + number as u64))
+            } else if settings.book.is_empty() {
+                Opening::default()
+            } else {
+                let len = settings.book.len();
+                let slot = (settings.book_start + number) % len;
+                let index = match settings.order {
+                    BookOrder::Sequential => slot,
+                    BookOrder::Random => {
+                        // A fresh shuffle of the whole book for each pass through it.
+                        let pass = (settings.book_start + number) / len;
+                        let permutation = permutations.entry(pass).or_insert_with(|| {
+                            let mut rng = Rng::new(mix(settings.seed, 0x0B00_C000 + pass as u64));
+                            let mut order: Vec<usize> = (0..len).collect();
+                            for i in (1..len).rev() {
+                                order.swap(i, rng.index(i + 1));
+                            }
+                            order
+                        });
+                        permutation[slot]
+                    }
+                };
+                settings.book[index].clone()
             };
-            settings.book[index].clone()
-        };
         let opening = if settings.random_plies > 0 {
             let seed = mix(settings.seed, number as u64);
             with_random_plies(settings.variant, &base, settings.random_plies, seed)?

@@ -230,6 +230,7 @@ pub fn play(
         },
         realtime: Default::default(),
         world: Default::default(),
+        chess960: false,
     })?;
     let start = |index: usize, inbox: &mut Inbox| {
         let seed = options.seed.wrapping_add(index as u64 + 1);

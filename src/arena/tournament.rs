@@ -207,6 +207,7 @@ fn games_to_play(
         book_start: settings.book.as_ref().map_or(0, |b| b.start - 1),
         random_plies: settings.random_plies,
         seed: settings.seed,
+        start_positions: settings.start_positions,
     })?;
     let games = match settings.shard {
         Some((index, count)) => shard(&all_games, index, count),
@@ -220,7 +221,9 @@ fn print_heading(settings: &ArenaSettings, names: &[String], games: usize, all_g
     println!(
         "{} games of {} ({}), seed {}{}, concurrency {}",
         games,
-        settings.variant,
+        settings
+            .start_positions
+            .map_or(settings.variant.as_str(), |starts| starts.name()),
         names.join(", "),
         settings.seed,
         settings

@@ -204,6 +204,9 @@ pub trait Game: Clone + Send + Sync + Debug + 'static {
     fn move_text(&self, mv: Self::Move) -> String {
         mv.text()
     }
+    /// Chess: castling written king-takes-own-rook (`on`, the `UCI_Chess960` option) or as the
+    /// king's two-square move where that is unambiguous. The other games have no such choice.
+    fn set_chess960(&mut self, _on: bool) {}
     /// A second notation [`Game::parse_move`] also reads for `mv`, if the game has one (chess:
     /// castling as the king's two-square move and as king-takes-own-rook). A text that is
     /// another legal move's own notation stays that move.

@@ -213,9 +213,7 @@ impl AnyGame {
     /// the king's two-square move where that is unambiguous. The other games have no castling
     /// notation to choose.
     pub fn set_chess960(&mut self, on: bool) {
-        if let AnyGame::Chess(record) = self {
-            record.modify_positions(|position| position.set_chess960(on));
-        }
+        dispatch!(self, record => record.modify_positions(|position| position.set_chess960(on)))
     }
 
     /// The current position as a board diagram, its FEN and its key.

@@ -137,6 +137,7 @@ impl Referee for RaceReferee {
 fn settings_record(names: &[&str], rounds: usize, games: usize, seed: u64) -> SettingsRecord {
     SettingsRecord {
         variant: "race".into(),
+        start_positions: None,
         engines: names
             .iter()
             .map(|name| EngineRecord {

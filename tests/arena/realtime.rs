@@ -328,6 +328,7 @@ fn referee_settings(realtime: RealtimeSettings) -> RefereeSettings {
         adjudication: Adjudication::default(),
         realtime,
         world: Default::default(),
+        chess960: false,
     }
 }
 
@@ -546,6 +547,7 @@ fn a_wall_clock_game_applies_orders_at_the_ms_they_are_read() {
 fn settings_record(realtime: &RealtimeSettings) -> SettingsRecord {
     SettingsRecord {
         variant: "realtime".into(),
+        start_positions: None,
         engines: ["first", "second"]
             .iter()
             .map(|name| EngineRecord {

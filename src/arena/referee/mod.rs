@@ -281,6 +281,7 @@ mod tests {
             adjudication: Adjudication::default(),
             realtime: Default::default(),
             world: Default::default(),
+            chess960: false,
         };
         let families = [Family::Turn, Family::Realtime, Family::World];
         for name in families.into_iter().flat_map(registry::names_of) {

@@ -72,6 +72,9 @@ pub struct RefereeSettings {
     pub realtime: super::realtime::RealtimeSettings,
     /// How Megachess worlds are refereed (the other families ignore it).
     pub world: super::world::settings::WorldSettings,
+    /// Chess960: moves go to the engines with castling king-takes-own-rook, as the engines
+    /// set with `UCI_Chess960` expect.
+    pub chess960: bool,
 }
 
 /// The referee of one turn game, by name.
@@ -101,7 +104,7 @@ impl Referee for TurnReferee {
         let lost = GameResult::win_for(seat_color(seat).flip());
         let detail = format!("{} {detail}", self.seat_name(seat));
         let fen = game.opening.fen.as_deref();
-        bind_game!(self.kind, G => Board::<G>::new(fen, &[]).finish(lost, Termination::StartFailure, detail))
+        bind_game!(self.kind, G => Board::<G>::new(fen, &[], self.settings.chess960).finish(lost, Termination::StartFailure, detail))
     }
 
     fn seat_name(&self, seat: usize) -> String {
@@ -128,9 +131,10 @@ struct Board<G: Game> {
 impl<G: Game> Board<G> {
     /// The opening's record, with its moves spelled as the rules spell them so that engines see
     /// one notation.
-    fn new(fen: Option<&str>, opening: &[String]) -> Board<G> {
-        let record = record_from::<G>(fen, opening)
+    fn new(fen: Option<&str>, opening: &[String], chess960: bool) -> Board<G> {
+        let mut record = record_from::<G>(fen, opening)
             .expect("openings are checked against the rules before the tournament");
+        record.modify_positions(|position| position.set_chess960(chess960));
         let mut replay = crate::rules::GameRecord::new(record.start().clone());
         let mut texts = Vec::new();
         for &mv in record.moves() {
@@ -216,7 +220,7 @@ fn play_game<G: Game>(session: &mut Session, settings: &RefereeSettings) -> Opti
     let opening = &session.game.opening;
     let limits = &session.limits;
     let (clients, inbox, cancel) = (&mut *session.clients, &mut *session.inbox, session.cancel);
-    let mut board = Board::<G>::new(opening.fen.as_deref(), &opening.moves);
+    let mut board = Board::<G>::new(opening.fen.as_deref(), &opening.moves, settings.chess960);
     for color in [Color::White, Color::Black] {
         let client = clients[color.index()].as_mut();
         let setup = GameSetup {

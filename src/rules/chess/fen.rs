@@ -168,7 +168,7 @@ impl Chess {
             self.castling |= right;
             self.castling_rooks[right_index(right)] = rank + rook_file;
         }
-        self.set_chess960(false);
+        self.chess960 = !self.has_standard_castling();
         Ok(())
     }
 

@@ -85,6 +85,11 @@ impl Game for Chess {
     fn board_text(&self) -> String {
         self.diagram()
     }
+    /// A position whose castling pieces stand off the standard squares keeps king-takes-rook,
+    /// the only unambiguous form there.
+    fn set_chess960(&mut self, on: bool) {
+        self.chess960 = on || !self.has_standard_castling();
+    }
     fn move_text(&self, mv: Move) -> String {
         if mv.is_castle() && self.chess960 {
             self.king_takes_rook_text(mv)

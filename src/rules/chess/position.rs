@@ -135,12 +135,6 @@ impl Chess {
     pub fn is_chess960(&self) -> bool {
         self.chess960
     }
-    /// Writes castling king-takes-own-rook (`on`, the `UCI_Chess960` option) or as the king's
-    /// two-square move; a position whose castling pieces stand off the standard squares keeps
-    /// king-takes-rook, the only unambiguous form there.
-    pub fn set_chess960(&mut self, on: bool) {
-        self.chess960 = on || !self.has_standard_castling();
-    }
     /// True when every castling right is held by a king on e1 or e8 and a rook in the corner.
     pub(super) fn has_standard_castling(&self) -> bool {
         [
