@@ -3,6 +3,7 @@
 //! is balanced: one position per line, as `roger arena --openings file=F format=epd` reads it
 //! (chess as EPD, its first four FEN fields; the other games as their full FEN).
 
+use super::openings::StartPositions;
 use crate::common::Rng;
 use crate::eval::Evaluate;
 use crate::rules::registry::{bind_game, names_of, Family, TurnGame, DEFAULT_GAME};
@@ -17,8 +18,9 @@ use std::sync::atomic::AtomicBool;
 /// `roger book`'s flags.
 #[derive(Clone, Debug, clap::Args)]
 pub struct BookOptions {
-    /// The `UCI_Variant` of the book.
-    #[arg(long, default_value = DEFAULT_GAME, value_parser = names_of(Family::Turn))]
+    /// The `UCI_Variant` of the book, or `chess960` / `dfrc`: chess lines from a random
+    /// Fischer Random start (Double: each side's back rank drawn on its own).
+    #[arg(long, default_value = DEFAULT_GAME, value_parser = book_variants())]
     pub variant: String,
     /// How many positions to write.
     #[arg(long, default_value_t = 100)]
@@ -47,6 +49,13 @@ pub struct BookOptions {
     /// The book file to write.
     #[arg(long)]
     pub out: PathBuf,
+}
+
+/// The `--variant` values: the turn games, and Chess960 and DFRC.
+fn book_variants() -> Vec<&'static str> {
+    let mut names = names_of(Family::Turn);
+    names.extend(["chess960", "dfrc"]);
+    names
 }
 
 /// What making a book did, for the summary line.
@@ -110,7 +119,13 @@ fn run(options: &BookOptions) -> Result<(), String> {
 /// The book's positions, in the order found. An error when the flags are impossible or too
 /// few balanced positions turn up.
 pub fn make_book(options: &BookOptions) -> Result<(Vec<BookEntry>, BookStats), String> {
-    let game = TurnGame::named(&options.variant)
+    let starts = StartPositions::named(&options.variant);
+    let variant = if starts.is_some() {
+        "chess"
+    } else {
+        options.variant.as_str()
+    };
+    let game = TurnGame::named(variant)
         .ok_or_else(|| format!("'{}' is not a turn game", options.variant))?;
     if options.count == 0 {
         return Err("--count must be at least 1".into());
@@ -118,10 +133,13 @@ pub fn make_book(options: &BookOptions) -> Result<(Vec<BookEntry>, BookStats), S
     if options.max_score < 0 {
         return Err("--max-score must be at least 0".into());
     }
-    bind_game!(game, G => make::<G>(options))
+    bind_game!(game, G => make::<G>(options, starts))
 }
 
-fn make<G: Game + Evaluate>(options: &BookOptions) -> Result<(Vec<BookEntry>, BookStats), String> {
+fn make<G: Game + Evaluate>(
+    options: &BookOptions,
+    starts: Option<StartPositions>,
+) -> Result<(Vec<BookEntry>, BookStats), String> {
     let mut rng = Rng::new(options.seed);
     let mut tt = TranspositionTable::new(options.hash.max(1));
     let stop = AtomicBool::new(false);
@@ -147,7 +165,7 @@ fn make<G: Game + Evaluate>(options: &BookOptions) -> Result<(Vec<BookEntry>, Bo
             ));
         }
         stats.tried += 1;
-        let Some(record) = random_line::<G>(&mut rng, options.plies) else {
+        let Some(record) = random_line::<G>(&mut rng, options.plies, starts) else {
             stats.ended += 1;
             continue;
         };
@@ -179,16 +197,28 @@ fn make<G: Game + Evaluate>(options: &BookOptions) -> Result<(Vec<BookEntry>, Bo
             }
         };
         entries.push(BookEntry {
-            line: book_line(options, position),
+            line: book_line(position),
             score_cp,
         });
     }
     Ok((entries, stats))
 }
 
-/// `plies` random legal plies from the start; `None` when one of them ends the game.
-fn random_line<G: Game>(rng: &mut Rng, plies: usize) -> Option<GameRecord<G>> {
-    let mut record = GameRecord::new(G::startpos());
+/// `plies` random legal plies from the start (a random Fischer Random one with `starts`);
+/// `None` when one of them ends the game.
+fn random_line<G: Game>(
+    rng: &mut Rng,
+    plies: usize,
+    starts: Option<StartPositions>,
+) -> Option<GameRecord<G>> {
+    let start = match starts {
+        Some(starts) => {
+            let fen = starts.opening(rng.next_u64()).fen?;
+            G::from_fen(&fen).ok()?
+        }
+        None => G::startpos(),
+    };
+    let mut record = GameRecord::new(start);
     for _ in 0..plies {
         let mut legal = MoveList::new();
         record.position().generate_moves(&mut legal);
@@ -204,9 +234,9 @@ fn random_line<G: Game>(rng: &mut Rng, plies: usize) -> Option<GameRecord<G>> {
 }
 
 /// Chess as EPD (the FEN without its move counters); the other games' full FEN.
-fn book_line<G: Game>(options: &BookOptions, position: &G) -> String {
+fn book_line<G: Game>(position: &G) -> String {
     let fen = position.fen();
-    if options.variant == "chess" {
+    if G::VARIANT == "chess" {
         fen.split_whitespace().take(4).collect::<Vec<_>>().join(" ")
     } else {
         fen
@@ -235,7 +265,7 @@ mod tests {
 
     #[test]
     fn a_tiny_book_has_distinct_balanced_positions_the_arena_reads() {
-        for variant in names_of(Family::Turn) {
+        for variant in book_variants() {
             let out = std::env::temp_dir()
                 .join(format!("roger-book-{}-{variant}.epd", std::process::id()));
             let options = options(variant, out.clone());
@@ -248,7 +278,12 @@ mod tests {
                 entries.iter().all(|e| e.score_cp.abs() <= 80),
                 "{entries:?}"
             );
-            let game = AnyGame::new(variant).unwrap();
+            let game_name = if StartPositions::named(variant).is_some() {
+                "chess"
+            } else {
+                variant
+            };
+            let game = AnyGame::new(game_name).unwrap();
             for entry in &entries {
                 game.with_position(Some(&entry.line), &[]).unwrap();
             }
@@ -261,11 +296,19 @@ mod tests {
                 start: 1,
                 plies: None,
             };
-            let openings = load_book(&settings, variant).unwrap();
+            let openings = load_book(&settings, game_name).unwrap();
             std::fs::remove_file(&out).unwrap();
             let fens: Vec<&str> = openings.iter().map(|o| o.fen.as_deref().unwrap()).collect();
             let written: Vec<&str> = entries.iter().map(|e| e.line.as_str()).collect();
             assert_eq!(fens, written, "{variant}");
+            // Fischer Random books start from other back ranks: some king is off e1.
+            if game_name != variant {
+                let off_e1 = entries.iter().any(|entry| {
+                    let position = crate::rules::chess::Chess::from_fen(&entry.line).unwrap();
+                    position.king_square(crate::rules::Color::White).0 != 4
+                });
+                assert!(off_e1, "{variant}: {entries:?}");
+            }
         }
     }
 }
