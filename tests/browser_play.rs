@@ -887,3 +887,49 @@ fn typed_moves_gliding_replies_and_a_figure_for_every_piece() {
     }
     browser.screenshot("play-figures-nichess");
 }
+
+/// Chess960 in the browser: a start position by its number (the position field shows only for
+/// Chess960), and castling by moving the king onto its own rook.
+#[test]
+fn chess960_from_a_numbered_start_and_castling_king_onto_rook() {
+    let (_served, browser) = open_page();
+    browser.run(
+        "document.getElementById('game').value = 'chess';
+         document.getElementById('game').dispatchEvent(new Event('change'));",
+        json!([]),
+    );
+    let hidden = "return document.getElementById('position-field').hidden;";
+    assert_eq!(browser.run(hidden, json!([])), json!(true));
+    browser.run(
+        "document.getElementById('game').value = 'chess960';
+         document.getElementById('game').dispatchEvent(new Event('change'));",
+        json!([]),
+    );
+    assert_eq!(browser.run(hidden, json!([])), json!(false));
+    browser.type_into("#position", "0");
+    new_game(&browser, "chess960", "");
+    let state = wait_for_plies(&browser, 0);
+    assert_eq!(state["chess960"], 0, "{state}");
+    for (square, piece) in [
+        ("a1", "B"),
+        ("b1", "B"),
+        ("c1", "Q"),
+        ("f1", "R"),
+        ("g1", "K"),
+    ] {
+        assert_eq!(piece_at(&browser, square), piece, "{square}");
+    }
+    assert!(browser.text("#legend").contains("start position 0"));
+    // King b1, rook c1: the king clicked onto its own rook castles short, to g1 and f1.
+    new_game(&browser, "chess", "4k3/pppppppp/8/8/8/8/8/1KR5 w C - 0 1");
+    wait_for_plies(&browser, 0);
+    click_move(&browser, "b1", "c1");
+    let state = wait_for_plies(&browser, 2);
+    assert_eq!(state["moves"][0]["text"], "b1c1", "{state}");
+    assert_eq!(state["moves"][0]["san"], "O-O", "{state}");
+    assert!(
+        fen_after(&state, 1).starts_with("4k3/pppppppp/8/8/8/8/8/5RK1 b"),
+        "{state}"
+    );
+    check_against_rules(&state);
+}

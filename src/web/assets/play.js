@@ -188,7 +188,9 @@ function showState(state) {
   $("legend").textContent = state.game === "nichess"
     ? "On each piece: its attack power (AP, red, left), its health (HP, green, right) and a health bar. " +
       "Squares flashing red were hit by the splash of the last throw."
-    : "";
+    : state.chess960 != null
+      ? `Chess960, start position ${state.chess960}. To castle, move the king onto its own rook.`
+      : "";
   showViewing();
   tick();
 }
@@ -353,6 +355,7 @@ function newGame(event) {
     increment: Number($("increment").value),
     skill: Number($("skill").value),
     fen: $("start-fen").value.trim() || null,
+    position: chess960Number(),
     movetime: movetime ? Number(movetime) : null,
   });
 }
@@ -372,21 +375,40 @@ function analyseBoard() {
 /// An analysis of the dialog's game from its FEN (or the start).
 function analyseSetup() {
   saveSettings();
-  sendNew({ type: "analyse", game: $("game").value, fen: $("start-fen").value.trim() || null });
+  sendNew({
+    type: "analyse", game: $("game").value, fen: $("start-fen").value.trim() || null,
+    position: chess960Number(),
+  });
+}
+
+/// The Chess960 start position asked for in the dialog: its number, or null (at random, or
+/// not a Chess960 game).
+function chess960Number() {
+  const typed = $("position").value.trim();
+  return $("game").value === "chess960" && typed !== "" ? Number(typed) : null;
+}
+
+/// The start position's field shows only for Chess960.
+function showPositionField() {
+  $("position-field").hidden = $("game").value !== "chess960";
 }
 
 /// The same game again with the colours swapped.
 function rematch() {
   if (!lastNew || !play.state || lastNew.type !== "new") return;
-  sendNew({ ...lastNew, side: play.state.human === "white" ? "black" : "white" });
+  // A Chess960 game drawn at random is played again from the same start.
+  const position = play.state.chess960 ?? lastNew.position;
+  sendNew({ ...lastNew, position, side: play.state.human === "white" ? "black" : "white" });
 }
 
 function openSetup() {
   $("setup-error").textContent = "";
+  showPositionField();
   if (!$("setup-dialog").open) $("setup-dialog").showModal();
 }
 
 $("setup").addEventListener("submit", newGame);
+$("game").addEventListener("change", showPositionField);
 $("setup-cancel").addEventListener("click", () => $("setup-dialog").close());
 $("open-setup").addEventListener("click", openSetup);
 $("result-new").addEventListener("click", openSetup);

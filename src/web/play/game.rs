@@ -333,6 +333,7 @@ impl PlayGame {
         let mut state = json!({
             "type": "state",
             "game": self.settings.game_name,
+            "chess960": self.settings.chess960,
             "files": files,
             "ranks": ranks,
             "human": color_name(self.settings.human),
@@ -420,7 +421,11 @@ impl PlayGame {
             None => ("*", ""),
         };
         super::pgn::write(&super::pgn::PgnGame {
-            variant: self.settings.game_name,
+            variant: if self.settings.chess960.is_some() {
+                "Chess960"
+            } else {
+                self.settings.game_name
+            },
             start_fen: &self.start_fen,
             standard_fen: &standard,
             moves: &written,

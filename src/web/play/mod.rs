@@ -60,12 +60,10 @@ impl PlaySession {
     }
 
     fn new_game(&mut self, request: &NewGame, out: &Outbox) {
-        let random_bit = SystemTime::now()
+        let random = SystemTime::now()
             .duration_since(UNIX_EPOCH)
-            .map_or(0, |d| d.subsec_nanos())
-            & 1
-            == 1;
-        let settings = match settings::parse(request, random_bit) {
+            .map_or(0, |d| crate::common::rng::mix(d.as_nanos() as u64));
+        let settings = match settings::parse(request, random) {
             Ok(settings) => settings,
             Err(error) => return out.error(error),
         };

@@ -51,6 +51,10 @@ pub struct NewGame {
     /// Where the game starts; empty is the game's start position.
     #[serde(default)]
     pub fen: Option<String>,
+    /// Chess960: the start position's number, 0 to 959 (518 is the standard one); left out,
+    /// one drawn at random. A `fen` goes before it.
+    #[serde(default)]
+    pub position: Option<u32>,
     /// The most Roger thinks on one move, in ms.
     #[serde(default)]
     pub movetime: Option<u64>,
@@ -65,6 +69,9 @@ pub struct AnalyseRequest {
     /// Where the moves start; empty is the game's start position.
     #[serde(default)]
     pub fen: Option<String>,
+    /// Chess960: the start position's number, as in a new game's request.
+    #[serde(default)]
+    pub position: Option<u32>,
     /// Moves played from there (the protocol's notation), kept to step through.
     #[serde(default)]
     pub moves: Vec<String>,
@@ -78,6 +85,8 @@ pub struct AnalyseRequest {
 #[serde(rename_all = "lowercase")]
 pub enum GameName {
     Chess,
+    /// Chess from a Fischer Random start position (`position`: its number, else at random).
+    Chess960,
     Millennium,
     Nichess,
 }

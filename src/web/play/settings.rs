@@ -26,6 +26,8 @@ pub struct Settings {
     pub skill: u32,
     /// Where the game starts; `None` is the game's start position.
     pub fen: Option<String>,
+    /// A Chess960 game: its start position's number (the game is chess from `fen`).
+    pub chess960: Option<u16>,
     /// The most Roger thinks on one move, besides what its clock allows.
     pub movetime: Option<Duration>,
 }
@@ -48,10 +50,12 @@ fn number(
     }
 }
 
-/// Checks a `new` request's ranges. `random_bit` picks the side for `"side":"random"`.
-pub fn parse(request: &NewGame, random_bit: bool) -> Result<Settings, String> {
+/// Checks a `new` request's ranges. `random` is a random number: its low bit picks the side
+/// for `"side":"random"`, the rest a Chess960 start position when none is named.
+pub fn parse(request: &NewGame, random: u64) -> Result<Settings, String> {
+    let random_bit = random & 1 == 1;
     let (game, game_name) = match request.game.unwrap_or(GameName::Chess) {
-        GameName::Chess => (TurnGame::Chess, "chess"),
+        GameName::Chess | GameName::Chess960 => (TurnGame::Chess, "chess"),
         GameName::Millennium => (TurnGame::Millennium, "millennium"),
         GameName::Nichess => (TurnGame::Nichess, "nichess"),
     };
@@ -84,12 +88,33 @@ pub fn parse(request: &NewGame, random_bit: bool) -> Result<Settings, String> {
             "new: 'skill' is {skill}; expected a whole number from 0 to 20"
         ));
     }
-    let fen = request
+    let mut fen = request
         .fen
         .as_deref()
         .map(str::trim)
         .filter(|fen| !fen.is_empty())
         .map(str::to_string);
+    let chess960 = match (request.game, request.position) {
+        (Some(GameName::Chess960), _) if fen.is_some() => None,
+        (Some(GameName::Chess960), number) => {
+            use crate::rules::chess::start_positions::{start_fen, CHESS960_COUNT};
+            let count = u32::from(CHESS960_COUNT);
+            let number = number.unwrap_or(((random >> 1) % u64::from(count)) as u32);
+            if number >= count {
+                return Err(format!(
+                    "new: 'position' is {number}; expected a Chess960 start position from 0 to {}",
+                    count - 1
+                ));
+            }
+            let number = number as u16;
+            fen = start_fen(number, number);
+            Some(number)
+        }
+        (_, Some(_)) => {
+            return Err("new: 'position' is for \"game\": \"chess960\"".to_string());
+        }
+        _ => None,
+    };
     let movetime = match request.movetime {
         None => None,
         Some(ms) if (1..=MAX_MOVETIME_MS).contains(&ms) => Some(Duration::from_millis(ms)),
@@ -107,6 +132,7 @@ pub fn parse(request: &NewGame, random_bit: bool) -> Result<Settings, String> {
         increment: Duration::from_secs_f64(increment),
         skill: skill as u32,
         fen,
+        chess960,
         movetime,
     })
 }
@@ -123,9 +149,10 @@ pub fn analysis(request: &AnalyseRequest) -> Result<(Settings, usize), String> {
     let as_game = NewGame {
         game: request.game,
         fen: request.fen.clone(),
+        position: request.position,
         ..NewGame::default()
     };
-    let settings = parse(&as_game, false).map_err(|error| error.replacen("new:", "analyse:", 1))?;
+    let settings = parse(&as_game, 0).map_err(|error| error.replacen("new:", "analyse:", 1))?;
     Ok((settings, lines as usize))
 }
 
@@ -140,7 +167,7 @@ mod tests {
     fn settings_of(mut message: Value, random_bit: bool) -> Result<Settings, String> {
         message["type"] = json!("new");
         match decode::<PlayRequest>(message)? {
-            PlayRequest::New(request) => parse(&request, random_bit),
+            PlayRequest::New(request) => parse(&request, u64::from(random_bit)),
             other => panic!("not a new game: {other:?}"),
         }
     }

@@ -207,6 +207,38 @@ fn chess_states_name_each_legal_move_in_standard_notation_too() {
 }
 
 #[test]
+fn chess960_starts_from_its_number_or_at_random_and_castles_king_takes_rook() {
+    let mut page = Page::new();
+    let state = last_state(&page.send(json!({"type": "new", "game": "chess960", "position": 0})));
+    assert_eq!(state["chess960"], 0);
+    assert_eq!(state["game"], "chess");
+    assert!(state["start_fen"]
+        .as_str()
+        .unwrap()
+        .starts_with("bbqnnrkr/pppppppp/8/8/8/8/PPPPPPPP/BBQNNRKR w KQkq"));
+    let random = last_state(&page.send(json!({"type": "new", "game": "chess960"})));
+    let number = random["chess960"].as_u64().unwrap();
+    assert!(number < 960, "{random}");
+    let pgn = page.send(json!({"type": "pgn"}));
+    let pgn = pgn[0]["pgn"].as_str().unwrap();
+    assert!(
+        pgn.contains("[Variant \"Chess960\"]") && pgn.contains("[FEN "),
+        "{pgn}"
+    );
+    // From a Chess960 position castling is the king moving onto its own rook, and it plays.
+    let fen = "4k3/pppppppp/8/8/8/8/8/1KR5 w C - 0 1";
+    let state = last_state(&page.send(json!({"type": "new", "game": "chess", "fen": fen})));
+    let legal = state["legal"].as_array().unwrap();
+    let san = state["legal_san"].as_array().unwrap();
+    let castle = legal.iter().position(|m| m == "b1c1").unwrap();
+    assert_eq!(san[castle], "O-O");
+    let after = page.send(json!({"type": "move", "move": "b1c1"}));
+    assert!(errors(&after).is_empty(), "{after:?}");
+    let refused = page.send(json!({"type": "new", "game": "chess960", "position": 960}));
+    assert!(errors(&refused)[0].contains("from 0 to 959"), "{refused:?}");
+}
+
+#[test]
 fn a_nichess_throw_sends_its_splash_and_health() {
     let mut page = Page::new();
     let fen = "k7/8/6mn/6Nr/7p/8/4M3/3QK3 w - - 0 1";

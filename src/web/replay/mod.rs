@@ -112,10 +112,12 @@ fn read_pgn(text: &str) -> Result<Vec<Value>, String> {
                 game.tag("Black").unwrap_or("?")
             );
             let variant = game.tag("Variant").unwrap_or("chess").to_ascii_lowercase();
-            let variant = if variant == "standard" {
-                "chess".into()
-            } else {
-                variant
+            // Chess960 (and DFRC, which PGN writers tag the same) is chess from its FEN.
+            let variant = match variant.as_str() {
+                "standard" | "chess960" | "chess 960" | "fischerandom" | "fischer random" => {
+                    "chess".into()
+                }
+                _ => variant,
             };
             let mut entry = self::game(
                 &title,

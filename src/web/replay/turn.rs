@@ -124,6 +124,25 @@ fn protocol_text<G: Game>(position: &G, written: &str) -> Result<String, String>
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn a_chess960_game_replays_its_castling_from_san() {
+        let pgn = "[Variant \"Chess960\"]\n[FEN \"bbqnnrkr/pppppppp/8/8/8/8/PPPPPPPP/BBQNNRKR w HFhf - 0 1\"]\n\n\
+                   1. f4 f5 2. Rf2 Rf7 3. O-O O-O *\n";
+        let games = super::super::read(pgn).unwrap();
+        let frames = games[0]["frames"].as_array().unwrap();
+        let moves: Vec<&str> = frames[1..]
+            .iter()
+            .map(|f| f["move"].as_str().unwrap())
+            .collect();
+        // The king on g1 castles without moving: king-takes-rook is the only way to write it.
+        assert_eq!(moves, ["f2f4", "f7f5", "f1f2", "f8f7", "g1h1", "g8h8"]);
+        let after = frames[5]["fen"].as_str().unwrap();
+        assert!(
+            after.starts_with("bbqnn1kr/ppppprpp/8/5p2/5P2/8/PPPPPRPP/BBQNNRK1 b k "),
+            "{after}"
+        );
+    }
+
     use super::*;
 
     #[test]
