@@ -178,6 +178,40 @@ fn best_shelter<T: Tracer>(pos: &Chess, us: Color, w: &ChessWeights, t: &mut T) 
     shelter(pos, us, best, w, t)
 }
 
+/// What a bishop shut in its own back-rank corner costs (Chess960), both phases.
+const CORNERED_BISHOP: i32 = 50;
+
+/// Chess960's shut-in bishops: a bishop of `us` on its own back-rank corner (a1 or h1) with an
+/// own pawn on the next square of its only diagonal (b2 or g2) sees nothing until that pawn
+/// moves, which takes longer when the pawn is blocked or backed by a second pawn (c3 or f3).
+/// Such a bishop cannot arise from the standard start (it would have passed the pawn's square
+/// before the pawn got there), so the term is not tuned and standard chess never sees it.
+#[inline(always)]
+fn cornered_bishops(pos: &Chess, us: Color) -> i32 {
+    let bishops = pos.pieces(us, PieceKind::Bishop);
+    let pawns = pos.pieces(us, PieceKind::Pawn);
+    let occupied = pos.occupied();
+    let mut cost = 0;
+    // (corner, pawn square, the square in front of the pawn, the next diagonal square), as
+    // White sees them; Black's are mirrored by rank.
+    for (corner, pawn, front, next) in [(0u8, 9u8, 17u8, 18u8), (7, 14, 22, 21)] {
+        let at = |sq: u8| match us {
+            Color::White => 1u64 << sq,
+            Color::Black => 1u64 << (sq ^ 56),
+        };
+        if bishops & at(corner) != 0 && pawns & at(pawn) != 0 {
+            cost += if occupied & at(front) != 0 {
+                4 * CORNERED_BISHOP
+            } else if pawns & at(next) != 0 {
+                2 * CORNERED_BISHOP
+            } else {
+                CORNERED_BISHOP
+            };
+        }
+    }
+    cost
+}
+
 /// One side's share of the evaluation before tapering, and the attacks the other side's
 /// threat and king-danger terms read.
 #[derive(Default)]
@@ -253,6 +287,9 @@ fn side_terms<T: Tracer>(pos: &Chess, us: Color, w: &ChessWeights, t: &mut T) ->
         t.mg(at!(bishop_pair_mg), sign);
         t.eg(at!(bishop_pair_eg), sign);
     }
+    let cornered = cornered_bishops(pos, us);
+    score.mg -= cornered;
+    score.eg -= cornered;
     rook_file_terms(pos, us, w, t, &mut score);
     // The king's shelter and the enemy's storm, at the king's square or, while it may still
     // castle, at a castling square if that shelters it better.

@@ -130,3 +130,25 @@ fn backward_pawns_and_bare_king_flanks_are_seen() {
     let both = "6k1/pp6/8/8/8/8/PP6/6K1 w - - 0 1";
     assert_eq!(coefficient(both, at!(pawnless_flank_mg)), 0.0);
 }
+
+#[test]
+fn a_bishop_shut_in_its_corner_costs_and_standard_chess_never_has_one() {
+    use crate::rules::Color;
+    let cost = |fen: &str, us: Color| super::cornered_bishops(&Chess::from_fen(fen).unwrap(), us);
+    assert_eq!(cost(crate::rules::chess::START_FEN, Color::White), 0);
+    // Start position 0, BBQNNRKR: each side's a-file bishop sits behind its b-pawn.
+    let sp0 = "bbqnnrkr/pppppppp/8/8/8/8/PPPPPPPP/BBQNNRKR w HFhf - 0 1";
+    assert_eq!(cost(sp0, Color::White), super::CORNERED_BISHOP);
+    assert_eq!(cost(sp0, Color::Black), super::CORNERED_BISHOP);
+    // The pawn gone: free. The pawn blocked on b3: four times. Backed by a pawn on c3: twice.
+    let fen = |rank3: &str, rank2: &str| format!("4k3/8/8/8/8/{rank3}/{rank2}/B3K3 w - - 0 1");
+    assert_eq!(cost(&fen("8", "8"), Color::White), 0);
+    assert_eq!(
+        cost(&fen("1N6", "1P6"), Color::White),
+        4 * super::CORNERED_BISHOP
+    );
+    assert_eq!(
+        cost(&fen("2P5", "1P6"), Color::White),
+        2 * super::CORNERED_BISHOP
+    );
+}
