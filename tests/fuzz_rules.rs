@@ -40,7 +40,7 @@ fn short_pass(variant: &str, games: u64, specials: &[&str], endings: &[&str]) {
 fn chess_random_games_pass_every_check() {
     short_pass(
         "chess",
-        100,
+        150,
         &["castling", "promotion", "en passant"],
         &[
             "checkmate",

@@ -44,6 +44,16 @@ pub trait FuzzedGame: Game {
     fn check_rules(&self, _legal: &MoveList<Self::Move>) -> Check {
         Ok(())
     }
+    /// The squares a legal move's text shows: its own from and to, but for chess's castling
+    /// written king-takes-rook.
+    fn text_squares(&self, mv: Self::Move) -> (crate::board::Square, crate::board::Square) {
+        mv.squares()
+    }
+    /// Another start position some games begin from, drawn from `rng` (chess: Chess960 and
+    /// DFRC starts); `None` for the game's own start position.
+    fn random_start(_rng: &mut Rng) -> Option<Self> {
+        None
+    }
 }
 
 /// The special moves of chess and Millennium, by name.
@@ -66,6 +76,26 @@ impl FuzzedGame for Chess {
     /// Quiescence leaves out quiet under-promotions, which a queen promotion beats.
     fn in_quiescence(&self, mv: Self::Move) -> bool {
         mv.is_capture() || mv.flag_bits() == MoveFlag::PromoteQueen as u16
+    }
+    fn text_squares(&self, mv: Self::Move) -> (crate::board::Square, crate::board::Square) {
+        match mv.is_castle() && self.is_chess960() {
+            true => self.king_takes_rook_squares(mv),
+            false => mv.squares(),
+        }
+    }
+    /// Half the games from a Fischer Random start (one in four of those DFRC), castling written
+    /// either way, so that both notations and every castling geometry meet the checks.
+    fn random_start(rng: &mut Rng) -> Option<Chess> {
+        use crate::rules::chess::start_positions::{start_fen, CHESS960_COUNT};
+        if rng.index(2) == 0 {
+            return None;
+        }
+        let mut draw = || rng.index(CHESS960_COUNT as usize) as u16;
+        let white = draw();
+        let black = if draw() % 4 == 0 { draw() } else { white };
+        let mut start = Chess::from_fen(&start_fen(white, black)?).ok()?;
+        start.set_chess960(rng.index(2) == 0);
+        Some(start)
     }
     /// No pawn, rook or queen and at most one minor piece: too little to mate. Pawns, rooks or
     /// queens: enough.
@@ -454,7 +484,7 @@ fn start_position<G: FuzzedGame>(
     trace: &mut Trace,
 ) -> Result<G, String> {
     if starts.is_empty() || rng.index(3) != 0 {
-        return Ok(G::startpos());
+        return Ok(G::random_start(rng).unwrap_or_else(G::startpos));
     }
     let reached = &starts[rng.index(starts.len())];
     trace.fen = reached.clone();

@@ -170,7 +170,7 @@ pub fn move_texts<G: FuzzedGame>(position: &G, legal: &MoveList<G::Move>) -> Che
         let form = parse_move_squares(&text, G::FILES, G::RANKS);
         ensure!(
             form.is_some_and(|(from, to, rest)| {
-                (from, to) == mv.squares() && G::MOVE_SUFFIXES.contains(&rest)
+                (from, to) == position.text_squares(mv) && G::MOVE_SUFFIXES.contains(&rest)
             }),
             "the legal move {mv:?} is written '{text}', which is not its squares in {}",
             G::MOVE_FORM
@@ -225,10 +225,14 @@ pub fn move_parsing<G: Game>(
     };
     let suffix = G::MOVE_SUFFIXES[rng.index(G::MOVE_SUFFIXES.len())];
     let text = format!("{}{}{suffix}", square(rng), square(rng));
-    let is_legal = legal.iter().any(|&mv| position.move_text(mv) == text);
+    // A move's own text, or the other one the game reads (chess: castling both ways).
+    let written = |mv: G::Move| {
+        position.move_text(mv) == text || position.other_move_text(mv).as_deref() == Some(&text)
+    };
+    let is_legal = legal.iter().any(|&mv| written(mv));
     match position.parse_move(&text) {
         Ok(mv) => ensure!(
-            is_legal && position.move_text(mv) == text,
+            is_legal && legal.contains(&mv) && written(mv),
             "'{text}' is read as the move {mv:?}, which is not the legal move so written"
         ),
         Err(RuleError::Illegal(error)) => {

@@ -111,8 +111,13 @@ impl Game for Chess {
 impl Chess {
     /// Castling written as the king taking its own rook: `e1h1`, `b8a8`.
     fn king_takes_rook_text(&self, mv: Move) -> String {
-        let (rook, _) = self.castling_rook_move(self.side, mv.to());
-        format!("{}{}", mv.from().name(8), rook.name(8))
+        let (from, rook) = self.king_takes_rook_squares(mv);
+        format!("{}{}", from.name(8), rook.name(8))
+    }
+    /// The king's square and its rook's, for a castling move: the squares of its
+    /// king-takes-rook text.
+    pub fn king_takes_rook_squares(&self, mv: Move) -> (Square, Square) {
+        (mv.from(), self.castling_rook_move(self.side, mv.to()).0)
     }
 }
 
