@@ -623,8 +623,14 @@ fn an_analysis_shows_roger_s_lines_and_the_player_moves_both_sides() {
     wait_for_lines(&browser, 3);
     browser.screenshot("play-analysis");
 
-    // From a game: the position on the board, here the one after the first move.
+    // From a game: the position on the board, here the one after the first move. The answer
+    // to "new" may come after a last line of the analysis, so the game's own state is awaited.
     new_game(&browser, "chess", "");
+    browser.wait_for(
+        "the new game's state",
+        "const s = window.rogerPlay.state; return s && !s.analysis && s.moves.length === 0;",
+        WAIT,
+    );
     assert_eq!(
         browser.run(shown, json!([])),
         json!(false),
