@@ -1,8 +1,8 @@
 //! FEN reading and writing, with an error that says what is wrong and where.
 
 use super::position::{
-    right_index, Chess, Piece, PieceKind, CASTLE_BLACK_KING, CASTLE_BLACK_QUEEN, CASTLE_WHITE_KING,
-    CASTLE_WHITE_QUEEN, NO_SQUARE,
+    castling_right, right_index, Chess, Piece, PieceKind, CASTLE_BLACK_KING, CASTLE_BLACK_QUEEN,
+    CASTLE_WHITE_KING, CASTLE_WHITE_QUEEN, NO_SQUARE,
 };
 use crate::board::masks::BACK_RANKS;
 use crate::board::{Bitboard, Board8x8, Geometry, Square};
@@ -153,12 +153,7 @@ impl Chess {
                     }
                 )));
             };
-            let right = match (color, king_side) {
-                (Color::White, true) => CASTLE_WHITE_KING,
-                (Color::White, false) => CASTLE_WHITE_QUEEN,
-                (Color::Black, true) => CASTLE_BLACK_KING,
-                (Color::Black, false) => CASTLE_BLACK_QUEEN,
-            };
+            let right = castling_right(color, king_side);
             if self.castling & right != 0 {
                 return Err(error(format!(
                     "castling field '{field}' gives {} two rights on the {side} side",

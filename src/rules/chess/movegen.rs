@@ -2,9 +2,7 @@
 //! generated move is legal and perft can count at the last ply without playing the moves.
 
 use super::moves::{Move, MoveFlag};
-use super::position::{
-    Chess, PieceKind, CASTLE_BLACK_KING, CASTLE_BLACK_QUEEN, CASTLE_WHITE_KING, CASTLE_WHITE_QUEEN,
-};
+use super::position::{castling_right, Chess, PieceKind};
 use crate::board::magic::magics;
 use crate::board::{Bitboard, Board8x8, Geometry, Square};
 use crate::rules::{Color, MoveList};
@@ -252,13 +250,10 @@ impl Chess {
         let occupied = self.occupied();
         let us = self.side;
         let them = us.flip();
-        let (king_right, queen_right, rank) = match us {
-            Color::White => (CASTLE_WHITE_KING, CASTLE_WHITE_QUEEN, 0u8),
-            Color::Black => (CASTLE_BLACK_KING, CASTLE_BLACK_QUEEN, 56u8),
-        };
         let king = self.king_square(us);
-        for (right, king_file) in [(king_right, 6), (queen_right, 2)] {
-            let Some(rook) = self.castling_rook(right) else {
+        let rank = king.0 & !7;
+        for (king_side, king_file) in [(true, 6), (false, 2)] {
+            let Some(rook) = self.castling_rook(castling_right(us, king_side)) else {
                 continue;
             };
             let king_to = Square(rank + king_file);

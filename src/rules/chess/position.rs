@@ -62,6 +62,17 @@ pub const fn castling_rights_of(color: Color) -> u8 {
     }
 }
 
+/// The castling right of `color` on the king's side (`king_side`) or the queen's.
+#[inline(always)]
+pub const fn castling_right(color: Color, king_side: bool) -> u8 {
+    match (color, king_side) {
+        (Color::White, true) => CASTLE_WHITE_KING,
+        (Color::White, false) => CASTLE_WHITE_QUEEN,
+        (Color::Black, true) => CASTLE_BLACK_KING,
+        (Color::Black, false) => CASTLE_BLACK_QUEEN,
+    }
+}
+
 /// The index of a single castling right (its bit's position): what [`Chess::castling_rook`] is
 /// indexed by.
 #[inline(always)]
@@ -348,12 +359,7 @@ impl Chess {
     pub(super) fn castling_rook_move(&self, us: Color, king_to: Square) -> (Square, Square) {
         let rank = king_to.0 & !7;
         let king_side = king_to.0 & 7 == 6;
-        let right = match (us, king_side) {
-            (Color::White, true) => CASTLE_WHITE_KING,
-            (Color::White, false) => CASTLE_WHITE_QUEEN,
-            (Color::Black, true) => CASTLE_BLACK_KING,
-            (Color::Black, false) => CASTLE_BLACK_QUEEN,
-        };
+        let right = castling_right(us, king_side);
         let rook_to = if king_side { rank + 5 } else { rank + 3 };
         (
             Square(self.castling_rooks[right_index(right)]),
