@@ -13,7 +13,7 @@ use roger::tune::datagen::DatagenOptions;
 use roger::tune::fit::TuneOptions;
 use roger::tune::train::TrainOptions;
 use roger::web::cli::ServeArgs;
-use roger::world::cli::{BotArgs, WorldArgs};
+use roger::world::cli::{BotArgs, WorldArgs, WorldLoadArgs};
 
 #[derive(Parser)]
 #[command(
@@ -77,6 +77,9 @@ pub enum Mode {
     World(WorldArgs),
     /// Play a world server's player with an engine that speaks the Megachess protocol.
     Bot(BotArgs),
+    /// Measure a world server under N bot connections on loopback: turns and moves per second,
+    /// the delay to the last client's turn message, the longest stall, peak memory.
+    WorldLoad(WorldLoadArgs),
     /// Serve the browser pages: play every game against Roger, watch and join a Megachess
     /// world, replay arena games (see docs/web.md).
     Serve(ServeArgs),

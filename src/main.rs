@@ -48,6 +48,7 @@ fn main() -> ExitCode {
         Some(Mode::Train(options)) => return roger::tune::train::command(&options),
         Some(Mode::World(args)) => return roger::world::turns::command(&args),
         Some(Mode::Bot(args)) => return roger::world::cli::bot_command(&args),
+        Some(Mode::WorldLoad(args)) => return roger::world::cli::world_load_command(&args),
         Some(Mode::Serve(args)) => return roger::web::cli::command(&args),
         Some(Mode::Fuzz { command }) => {
             return match command {

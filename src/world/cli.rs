@@ -355,3 +355,74 @@ mod tests {
         assert!(error.contains("line 1"), "{error}");
     }
 }
+
+/// `roger world-load`: measure a world server under N bot connections on loopback.
+#[derive(Args, Clone, Debug)]
+pub struct WorldLoadArgs {
+    /// Bot connections, each a player with an army of 16.
+    #[arg(long, default_value_t = 200)]
+    pub players: usize,
+    /// Simulated turns to run.
+    #[arg(long, default_value_t = 100)]
+    pub turns: u64,
+    /// The board's width and height.
+    #[arg(long, num_args = 2, value_names = ["W", "H"], default_values_t = [4096, 4096])]
+    pub size: Vec<u32>,
+    /// Moves in each turn a bot sends (random legal moves of different pieces).
+    #[arg(long, default_value_t = 3)]
+    pub moves: usize,
+    /// Seed of the world and of the bots' choices.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// The world server to measure: a roger binary and its arguments before `world`
+    /// (default: this binary), so that builds compare under the same generator.
+    #[arg(long)]
+    pub server: Option<String>,
+    /// The server's --window.
+    #[arg(long, default_value_t = 16)]
+    pub window: u32,
+    /// The server's --turn-ms: how long a turn waits for a slow bot.
+    #[arg(long, default_value_t = 10_000)]
+    pub turn_ms: u64,
+    /// Connections opened at once while joining.
+    #[arg(long, default_value_t = 64)]
+    pub connect_at_once: usize,
+}
+
+impl WorldLoadArgs {
+    pub fn config(&self) -> Result<super::load::LoadConfig, String> {
+        let server = match &self.server {
+            Some(command) => split_command(command)?,
+            None => vec![std::env::current_exe()
+                .map_err(|error| format!("cannot find this program: {error}"))?
+                .display()
+                .to_string()],
+        };
+        if self.players == 0 || self.turns == 0 {
+            return Err("--players and --turns must be at least 1".into());
+        }
+        Ok(super::load::LoadConfig {
+            players: self.players,
+            turns: self.turns,
+            width: self.size[0],
+            height: self.size[1],
+            moves: self.moves,
+            seed: self.seed,
+            server,
+            window: self.window,
+            turn_ms: self.turn_ms,
+            connect_at_once: self.connect_at_once,
+        })
+    }
+}
+
+/// `roger world-load`.
+pub fn world_load_command(args: &WorldLoadArgs) -> ExitCode {
+    match args.config() {
+        Ok(config) => super::load::command(&config),
+        Err(error) => {
+            eprintln!("roger world-load: {error}");
+            ExitCode::from(2)
+        }
+    }
+}

@@ -23,7 +23,9 @@
 //! - [`bridge`]: drives an engine that speaks the Megachess protocol for a player, over any
 //!   link to the server; [`bot`] is `roger bot` (a WebSocket link), [`house`] the house bots
 //!   (an in-process link).
-//! - [`cli`]: the command lines of `roger world` and `roger bot`.
+//! - [`load`]: `roger world-load`, the load generator: a server and N bot connections on
+//!   loopback, with turns per second, delays, stalls and memory measured.
+//! - [`cli`]: the command lines of `roger world`, `roger bot` and `roger world-load`.
 
 pub mod api;
 pub mod bot;
@@ -36,6 +38,7 @@ pub mod engine_seat;
 pub mod events;
 pub mod house;
 pub mod hub;
+pub mod load;
 pub mod net;
 pub mod placement;
 #[cfg(test)]

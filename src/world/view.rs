@@ -138,7 +138,7 @@ fn picture_rect(params: &MegachessParams, rect: Rect) -> Result<Rect, String> {
 /// The pieces of a rectangle of `world`, at most `limit` of them.
 pub fn region(world: &World, rect: Rect, limit: usize) -> Result<RegionReport, String> {
     let rect = checked_rect(world.params(), rect)?;
-    let mut inside = world.pieces().filter(|piece| rect.contains(piece.at));
+    let mut inside = world.pieces_in(rect).into_iter();
     let pieces: Vec<RegionPiece> = inside
         .by_ref()
         .take(limit)

@@ -9,6 +9,7 @@
 mod decimal;
 mod effects;
 mod hash;
+mod index;
 mod movegen;
 mod params;
 pub mod picture;
@@ -24,6 +25,7 @@ mod tests;
 
 pub use decimal::{read_decimal, DecimalError};
 pub use effects::{Captured, Faded, MoveEffects, TurnEnd};
+pub use index::{Zone, ZONE_SIDE};
 pub use movegen::{movement, Movement, Steps, KING_STEPS, KNIGHT_STEPS};
 pub use params::{MegachessParams, MAX_SIDE, PARAMETERS};
 pub use rejection::Rejection;

@@ -90,10 +90,10 @@ impl World {
                 effects.points = 100 + self.params.rank(Kind::King) as i64;
                 effects.king_captured = Some(victim.owner);
                 self.players.remove(&victim.owner);
-                for slot in self.slab.iter_mut().flatten() {
-                    if slot.owner == victim.owner {
+                effects.handed_over = self.index.hand_over(victim.owner, player);
+                for &id in &effects.handed_over {
+                    if let Some(slot) = self.piece_mut(id) {
                         slot.owner = player;
-                        effects.handed_over.push(slot.id);
                     }
                 }
             } else {
@@ -112,6 +112,7 @@ impl World {
         piece.life = None;
         self.board.remove(&from);
         self.board.insert(mv.to, id);
+        self.index.moved(id, from, mv.to);
         self.moved.insert(id);
         effects.collected = self.collect_around(player, mv.to);
         if let Some(mover) = self.players.get_mut(&player) {
@@ -139,6 +140,7 @@ impl World {
                     piece.moved = false;
                     piece.life = None;
                     collected.push(id);
+                    self.index.owner_changed(id, NEUTRAL, player);
                 }
             }
         }

@@ -3,7 +3,8 @@
 //! error, never a world that breaks the rules' invariants.
 
 use super::hash::{fixed_state, FastMap, FastSet};
-use super::{Kind, MegachessParams, Piece, PieceId, Player, World, NEUTRAL};
+use super::index::PieceIndex;
+use super::{Kind, MegachessParams, Piece, PieceId, Player, PlayerId, World, NEUTRAL};
 use crate::common::Rng;
 use std::collections::BTreeMap;
 
@@ -102,13 +103,13 @@ impl World {
             }
             *slot = Some(*piece);
         }
+        // Each player's kings on the board, gathered once (not one pass per player).
+        let mut kings_of: BTreeMap<PlayerId, Vec<PieceId>> = BTreeMap::new();
+        for piece in snapshot.pieces.iter().filter(|piece| piece.kind == Kind::King) {
+            kings_of.entry(piece.owner).or_default().push(piece.id);
+        }
         for player in players.values() {
-            let kings: Vec<PieceId> = snapshot
-                .pieces
-                .iter()
-                .filter(|piece| piece.owner == player.id && piece.kind == Kind::King)
-                .map(|piece| piece.id)
-                .collect();
+            let kings = kings_of.get(&player.id).map_or(&[][..], Vec::as_slice);
             if kings.len() > 1 || player.king != kings.first().copied() {
                 return Err(format!(
                     "player {}: its king does not match the board",
@@ -126,6 +127,7 @@ impl World {
         Ok(World {
             params: snapshot.params,
             count: snapshot.pieces.len(),
+            index: PieceIndex::build(&slab),
             slab,
             board,
             players,

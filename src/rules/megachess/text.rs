@@ -303,18 +303,32 @@ impl World {
     /// The whole line `position megachess size ... pieces ...` for `me`, with every piece of
     /// the world, or only those of `me`'s window (see [`World::window`]) when `margin` is given.
     pub fn position_line(&self, me: PlayerId, margin: Option<u32>) -> String {
-        if let Some(margin) = margin {
-            return self.window(me, margin).position_line(me, None);
-        }
         let mut line = format!(
             "position megachess size {} {} turn {} me {me} players",
             self.params.width, self.params.height, self.turn
         );
-        for player in self.players() {
+        let Some(margin) = margin else {
+            for player in self.players() {
+                let _ = write!(line, " {}:{}", player.id, player.team.letter());
+            }
+            line.push_str(" pieces");
+            for piece in self.pieces() {
+                line.push(' ');
+                line.push_str(&self.piece_token(piece));
+            }
+            return line;
+        };
+        // The line of `self.window(me, margin)`, written without building that world: the
+        // players are `me` and the owners of the pieces inside, in id order.
+        let inside = self.window_pieces(me, margin);
+        let owners: BTreeSet<PlayerId> = std::iter::once(me)
+            .chain(inside.iter().map(|piece| piece.owner))
+            .collect();
+        for player in owners.iter().filter_map(|&id| self.player(id)) {
             let _ = write!(line, " {}:{}", player.id, player.team.letter());
         }
         line.push_str(" pieces");
-        for piece in self.pieces() {
+        for piece in inside {
             line.push(' ');
             line.push_str(&self.piece_token(piece));
         }

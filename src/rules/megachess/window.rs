@@ -1,7 +1,8 @@
 //! A bounded window around a player's army: what a server sends a bot, and what the planner
 //! works in. Its cost depends on the pieces, never on the board's size.
 
-use super::{Coord, PlayerId, World};
+use super::index::PieceIndex;
+use super::{Coord, Piece, PlayerId, World};
 
 /// A rectangle of squares, both corners included.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -41,10 +42,7 @@ impl World {
     /// known only when it is in the window.
     pub fn window(&self, player: PlayerId, margin: u32) -> World {
         let mut window = self.clone_empty();
-        let inside: Vec<_> = match self.army_rect(player, margin) {
-            Some(rect) => self.pieces().filter(|p| rect.contains(p.at)).collect(),
-            None => Vec::new(),
-        };
+        let inside = self.window_pieces(player, margin);
         let owners = std::iter::once(player).chain(inside.iter().map(|piece| piece.owner));
         for owner in owners {
             if let Some(known) = self.players.get(&owner) {
@@ -71,7 +69,16 @@ impl World {
                 }
             }
         }
+        window.index = PieceIndex::build(&window.slab);
         window
+    }
+
+    /// The pieces inside `army_rect(player, margin)`, in id order.
+    pub(super) fn window_pieces(&self, player: PlayerId, margin: u32) -> Vec<&Piece> {
+        match self.army_rect(player, margin) {
+            Some(rect) => self.pieces_in(rect),
+            None => Vec::new(),
+        }
     }
 
     /// The same parameters, turn (and team to move) and generator with no players and no pieces.

@@ -2,7 +2,10 @@
 //! teams, the turn, and the seeded generator of bonus pieces.
 
 use super::hash::{fixed_state, FastMap, FastSet};
-use super::{Coord, Kind, MegachessParams, Piece, PieceId, Player, PlayerId, Team, NEUTRAL};
+use super::index::PieceIndex;
+use super::{
+    Coord, Kind, MegachessParams, Piece, PieceId, Player, PlayerId, Rect, Team, NEUTRAL,
+};
 use crate::common::Rng;
 use std::collections::BTreeMap;
 
@@ -38,6 +41,8 @@ pub struct World {
     pub(super) count: usize,
     /// Square to piece, for every piece on the board.
     pub(super) board: FastMap<Coord, PieceId>,
+    /// The pieces by owner and by zone, in step with the slab.
+    pub(super) index: PieceIndex,
     /// The players in the game, by id (a player whose king is taken is removed).
     pub(super) players: BTreeMap<PlayerId, Player>,
     pub(super) turn: u64,
@@ -58,6 +63,7 @@ impl World {
             slab: Vec::new(),
             count: 0,
             board: FastMap::with_hasher(fixed_state()),
+            index: PieceIndex::default(),
             players: BTreeMap::new(),
             turn: 1,
             odd_turn_team: Team::Alabaster,
@@ -188,6 +194,7 @@ impl World {
             life,
         }));
         self.board.insert(at, id);
+        self.index.insert(id, owner, at);
         self.count += 1;
         if kind == Kind::King {
             if let Some(player) = self.players.get_mut(&owner) {
@@ -258,7 +265,22 @@ impl World {
     }
     /// The pieces of one player, in id order.
     pub fn pieces_of(&self, player: PlayerId) -> impl Iterator<Item = &Piece> + '_ {
-        self.pieces().filter(move |piece| piece.owner == player)
+        self.index
+            .owned(player)
+            .iter()
+            .filter_map(|&id| self.piece(id))
+    }
+    /// The pieces inside a rectangle, in id order; the cost grows with the pieces near it,
+    /// not with the world.
+    pub fn pieces_in(&self, rect: Rect) -> Vec<&Piece> {
+        let mut inside: Vec<&Piece> = self
+            .index
+            .near(rect)
+            .filter_map(|id| self.piece(id))
+            .filter(|piece| rect.contains(piece.at))
+            .collect();
+        inside.sort_unstable_by_key(|piece| piece.id);
+        inside
     }
     pub fn piece_count(&self) -> usize {
         self.count
@@ -299,6 +321,7 @@ impl World {
     pub(super) fn remove(&mut self, id: PieceId) -> Option<Piece> {
         let piece = self.slab.get_mut(id.0 as usize)?.take()?;
         self.board.remove(&piece.at);
+        self.index.remove(id, piece.owner, piece.at);
         self.moved.remove(&id);
         self.count -= 1;
         if piece.kind == Kind::King {

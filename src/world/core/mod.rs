@@ -6,6 +6,7 @@
 //! `mod.rs` holds the state, connections and roles (join, hello, spectate); `moves.rs` the
 //! moves and deltas; `turn.rs` the start and end of turns; `reads.rs` the reads.
 
+mod interest;
 mod moves;
 pub mod reads;
 pub mod turn;
@@ -20,8 +21,9 @@ use super::hub::{ConnectionId, Outbox};
 use super::placement::find_spot;
 use super::store::{PlayerRow, ServerState, Store};
 use super::view::Published;
-use crate::rules::megachess::{PlayerId, Rect, Team, World, PARAMETERS};
-use std::collections::{BTreeMap, HashMap, HashSet};
+use crate::rules::megachess::{PlayerId, Team, World, PARAMETERS};
+use interest::Interest;
+use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 use std::sync::Arc;
 use std::time::Instant;
 
@@ -55,8 +57,11 @@ pub struct ServerWorld {
     bound: HashMap<PlayerId, ConnectionId>,
     /// The players of the team to move that have answered (`turn` or `done`) this turn.
     answered: HashSet<PlayerId>,
-    /// Each live player's window at the turn's start (or when it joined): who sees which move.
-    windows: HashMap<PlayerId, Rect>,
+    /// Each live player's window at the turn's start (or when it joined), and the players
+    /// watching each zone: who sees which move.
+    interest: Interest,
+    /// The connections that spectate: they see every move.
+    spectators: BTreeSet<ConnectionId>,
     /// The log of the turn in progress.
     log: Vec<LogEntry>,
     /// When the turn in progress began and must end; `None` before turns run.
@@ -139,7 +144,8 @@ impl ServerWorld {
             connections: HashMap::new(),
             bound: HashMap::new(),
             answered: HashSet::new(),
-            windows: HashMap::new(),
+            interest: Interest::default(),
+            spectators: BTreeSet::new(),
             log: Vec::new(),
             turn_began: Instant::now(),
             deadline: None,
@@ -191,6 +197,7 @@ impl ServerWorld {
 
     pub fn close(&mut self, conn: ConnectionId) {
         if let Some(connection) = self.connections.remove(&conn) {
+            self.spectators.remove(&conn);
             if let Role::Player(player) = connection.role {
                 if self.bound.get(&player) == Some(&conn) {
                     self.bound.remove(&player);
@@ -390,7 +397,7 @@ impl ServerWorld {
         self.send(conn, &welcome);
         if alive && self.deadline.is_some() {
             if let Some(rect) = self.world.army_rect(player, self.config.window_margin) {
-                self.windows.insert(player, rect);
+                self.interest.set(player, rect);
             }
             if !self.answered.contains(&player) {
                 let message = self.turn_message(player);
@@ -406,6 +413,7 @@ impl ServerWorld {
         }
         if let Some(connection) = self.connections.get_mut(&conn) {
             connection.role = Role::Spectator;
+            self.spectators.insert(conn);
         }
         let message = ServerMessage::Spectating {
             params: self.params_map(),

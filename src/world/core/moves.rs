@@ -2,7 +2,7 @@
 //! applied by the rules the moment it arrives, answered, logged, and shown as a delta to the
 //! players who see either of its squares and to every spectator.
 
-use super::{Role, ServerWorld};
+use super::ServerWorld;
 use crate::rules::megachess::{Coord, Move, MoveEffects, PlayerId, World};
 use crate::world::api::{ClientMessage, MoveReport, MoveResult, PieceReport, ServerMessage};
 use crate::world::events::Event;
@@ -229,7 +229,7 @@ impl ServerWorld {
             captured,
             handed_over,
         });
-        self.windows.remove(&captured);
+        self.interest.remove(captured);
         self.answered.remove(&captured);
         if let Some(conn) = self.bound.remove(&captured) {
             let message = ServerMessage::Eliminated { turn, by: capturer };
@@ -237,7 +237,7 @@ impl ServerWorld {
         }
         // The capturer's army grew: so does its view.
         if let Some(rect) = self.world.army_rect(capturer, self.config.window_margin) {
-            self.windows.insert(capturer, rect);
+            self.interest.set(capturer, rect);
         }
     }
 
@@ -252,21 +252,15 @@ impl ServerWorld {
         };
         let text: Arc<str> = message.to_json().into();
         let victim = report.captured.as_ref().map(|piece| piece.owner);
-        let receivers: Vec<ConnectionId> = self
-            .connections
-            .iter()
-            .filter(|(_, connection)| match connection.role {
-                Role::Spectator => true,
-                Role::Player(player) if player != mover => {
-                    victim == Some(player)
-                        || self
-                            .windows
-                            .get(&player)
-                            .is_some_and(|rect| rect.contains(from) || rect.contains(to))
-                }
-                _ => false,
-            })
-            .map(|(&conn, _)| conn)
+        let mut players = self.interest.watchers(&[from, to]);
+        players.extend(victim);
+        players.sort_unstable();
+        players.dedup();
+        let receivers: Vec<ConnectionId> = players
+            .into_iter()
+            .filter(|&player| player != mover)
+            .filter_map(|player| self.bound.get(&player).copied())
+            .chain(self.spectators.iter().copied())
             .collect();
         for conn in receivers {
             self.send_text(conn, Arc::clone(&text));

@@ -9,7 +9,8 @@ use crate::world::api::{PieceReport, ServerMessage};
 use crate::world::events::{Event, LogEntry};
 use crate::world::hub::ConnectionId;
 use crate::world::store::TurnCommit;
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 /// What a completed turn was, for the loop's standings and log file, and the news of it.
@@ -19,6 +20,9 @@ pub struct EndedTurn {
     pub log: Vec<LogEntry>,
     faded: Vec<PieceReport>,
     bonus: Option<PieceReport>,
+    /// How long the rules' turn end took, and the store's commit.
+    pub rules_time: Duration,
+    pub store_time: Duration,
 }
 
 /// A team's numbers for the standings.
@@ -49,29 +53,42 @@ impl ServerWorld {
         self.deadline = Some(now + Duration::from_millis(self.world.params().turn_ms));
         self.answered.clear();
         let margin = self.config.window_margin;
-        self.windows = self
-            .bound
-            .keys()
-            .filter_map(|&player| Some((player, self.world.army_rect(player, margin)?)))
-            .collect();
+        self.interest.clear();
+        for &player in self.bound.keys() {
+            if let Some(rect) = self.world.army_rect(player, margin) {
+                self.interest.set(player, rect);
+            }
+        }
+        // Everyone but the players to move hears the same words: written once, shared.
+        let watching: Arc<str> = self.turn_message(0).to_json().into();
         let receivers = self.roles();
         for (conn, role) in receivers {
-            let message = match role {
+            match role {
                 Role::Player(player) if self.bound.get(&player) == Some(&conn) => {
-                    self.turn_message(player)
+                    if self.moves_now(player) {
+                        let message = self.turn_message(player);
+                        self.send(conn, &message);
+                    } else {
+                        self.send_text(conn, Arc::clone(&watching));
+                    }
                 }
-                Role::Spectator => self.turn_message(0),
-                _ => continue,
-            };
-            self.send(conn, &message);
+                Role::Spectator => self.send_text(conn, Arc::clone(&watching)),
+                _ => {}
+            }
         }
+    }
+
+    /// Whether the player's team moves in the turn in progress.
+    fn moves_now(&self, player: PlayerId) -> bool {
+        let team = self.world.team_to_move();
+        self.world.player(player).is_some_and(|p| p.team == team)
     }
 
     /// The `turn` message for a player (its view when its team moves), or for a spectator
     /// (`player` 0).
     pub(super) fn turn_message(&self, player: PlayerId) -> ServerMessage {
         let team = self.world.team_to_move();
-        let moves = self.world.player(player).is_some_and(|p| p.team == team);
+        let moves = self.moves_now(player);
         let left = self.deadline.map_or(Duration::ZERO, |deadline| {
             deadline.saturating_duration_since(Instant::now())
         });
@@ -113,6 +130,7 @@ impl ServerWorld {
     /// Ends the turn: the rules' turn end, the log, one transaction in the store. The news
     /// goes out with [`ServerWorld::tell_turn_end`]; the next turn is not started yet.
     pub fn end_turn(&mut self) -> Result<EndedTurn, String> {
+        let began = Instant::now();
         let ended = self.world.end_turn();
         let faded: Vec<PieceReport> = ended
             .faded
@@ -149,6 +167,8 @@ impl ServerWorld {
         self.push_ended(ended.turn, Event::TurnEnd { scores });
         let rows: Vec<_> = self.rows.values().cloned().collect();
         let snapshot = self.world.snapshot();
+        let rules_time = began.elapsed();
+        let began = Instant::now();
         let commit = TurnCommit {
             turn: ended.turn,
             world: &snapshot,
@@ -171,6 +191,8 @@ impl ServerWorld {
             log,
             faded,
             bonus,
+            rules_time,
+            store_time: began.elapsed(),
         })
     }
 
@@ -182,22 +204,29 @@ impl ServerWorld {
     /// `turn_end` to every connection: the faded pieces in its view, the bonus, its score.
     pub fn tell_turn_end(&mut self, ended: &EndedTurn) {
         let (turn, faded, bonus) = (ended.turn, &ended.faded, &ended.bonus);
+        // Which faded pieces each player sees (its own, and those in its window), found from
+        // the pieces' zones rather than by a walk over every piece for every player.
+        let mut seen_by: HashMap<PlayerId, Vec<usize>> = HashMap::new();
+        for (index, piece) in faded.iter().enumerate() {
+            let mut players = match Coord::parse(&piece.at) {
+                Ok(at) => self.interest.watchers(&[at]),
+                Err(_) => Vec::new(),
+            };
+            if !players.contains(&piece.owner) {
+                players.push(piece.owner);
+            }
+            for player in players {
+                seen_by.entry(player).or_default().push(index);
+            }
+        }
         let receivers = self.roles();
         for (conn, role) in receivers {
             let (seen, score) = match role {
                 Role::Spectator => (faded.to_vec(), None),
                 Role::Player(player) => {
-                    let window = self.windows.get(&player);
-                    let seen = faded
-                        .iter()
-                        .filter(|piece| {
-                            piece.owner == player
-                                || window.is_some_and(|rect| {
-                                    Coord::parse(&piece.at).is_ok_and(|at| rect.contains(at))
-                                })
-                        })
-                        .cloned()
-                        .collect();
+                    let seen = seen_by.get(&player).map_or_else(Vec::new, |indices| {
+                        indices.iter().map(|&index| faded[index].clone()).collect()
+                    });
                     (seen, self.rows.get(&player).map(|row| row.score))
                 }
                 Role::Nobody => continue,

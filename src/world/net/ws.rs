@@ -19,6 +19,9 @@ use tokio_tungstenite::WebSocketStream;
 
 type Socket = WebSocketStream<Prefixed>;
 
+/// The read buffer a connection starts with.
+const READ_BUFFER_BYTES: usize = 4096;
+
 /// Upgrades the connection and serves it until it ends; the turn loop hears `Open` and
 /// `Closed` exactly once each.
 pub(super) async fn serve(
@@ -33,9 +36,12 @@ pub(super) async fn serve(
     if !accept_upgrade(&mut stream, head, refusal, limits.write_timeout).await {
         return;
     }
+    // tungstenite's default read buffer is 128 KiB, taken at once for every connection (1.3 GB
+    // for ten thousand): players' messages are small, so 4 KiB, grown by the rare large one.
     let config = WebSocketConfig::default()
         .max_message_size(Some(limits.max_message_bytes))
-        .max_frame_size(Some(limits.max_message_bytes));
+        .max_frame_size(Some(limits.max_message_bytes))
+        .read_buffer_size(READ_BUFFER_BYTES);
     let stream = Prefixed {
         prefix: rest,
         offset: 0,

@@ -11,6 +11,7 @@
 //!
 //! The tables are in `schema.rs`, their rows in `rows.rs`.
 
+mod diff;
 mod holder;
 mod rows;
 mod schema;
@@ -18,6 +19,7 @@ mod schema;
 mod tests;
 
 use super::events::LogEntry;
+use diff::Written;
 use crate::rules::megachess::{PlayerId, Team, World, WorldSnapshot};
 use rusqlite::{Connection, ErrorCode, TransactionBehavior};
 use std::fmt;
@@ -175,6 +177,8 @@ impl std::error::Error for StoreError {}
 pub struct Store {
     path: PathBuf,
     connection: Connection,
+    /// The rows as last committed, so that a turn writes only what it changed.
+    written: Written,
 }
 
 impl Drop for Store {
@@ -284,15 +288,16 @@ impl Store {
         rows::write_board(&transaction, world)?;
         rows::write_server(&transaction, server)?;
         transaction.commit()?;
-        Ok(Store::named(path, connection))
+        Ok(Store::named(path, connection, Written::of(world, &[])))
     }
 
     /// The store of a file held and known to be ours: the note names this process.
-    fn named(path: &Path, connection: Connection) -> Store {
+    fn named(path: &Path, connection: Connection, written: Written) -> Store {
         holder::write(path, &holder::describe(None));
         Store {
             path: path.to_path_buf(),
             connection,
+            written,
         }
     }
 
@@ -373,7 +378,7 @@ impl Store {
             path: owned(),
             detail: format!("tables world, world_players and pieces: {error}"),
         })?;
-        let store = Store::named(path, connection);
+        let store = Store::named(path, connection, Written::of(&world, &players));
         let saved = Saved {
             seed,
             last_turn,
@@ -411,24 +416,26 @@ impl Store {
             rows::upsert_player(&transaction, row)?;
             transaction.commit()
         })();
+        if result.is_ok() {
+            self.written.record_row(row);
+        }
         result.map_err(|error| self.write_failure(&doing, error))
     }
 
-    /// Writes a completed turn in one transaction: all of it or, on an error, none of it.
+    /// Writes a completed turn in one transaction: all of it or, on an error, none of it. Only
+    /// the rows the turn changed are written.
     pub fn commit_turn(&mut self, commit: &TurnCommit) -> Result<(), StoreError> {
         let committed_unix_ms = SystemTime::now()
             .duration_since(UNIX_EPOCH)
             .map_or(0, |since| since.as_millis() as u64);
+        let changes = self.written.changes(commit.world, commit.players);
         let result = (|| {
             let transaction = self
                 .connection
                 .transaction_with_behavior(TransactionBehavior::Immediate)?;
             rows::update_world(&transaction, commit.world, commit.turn)?;
             rows::write_params(&transaction, &commit.world.params)?;
-            rows::write_board(&transaction, commit.world)?;
-            for row in commit.players {
-                rows::upsert_player(&transaction, row)?;
-            }
+            rows::write_board_changes(&transaction, &changes)?;
             for entry in commit.events {
                 rows::append_event(&transaction, entry)?;
             }
@@ -437,6 +444,10 @@ impl Store {
             // Dropped without this, the transaction rolls back.
             transaction.commit()
         })();
+        if result.is_ok() {
+            let owned = changes.owned();
+            self.written.record(&owned);
+        }
         result.map_err(|error| self.write_failure(&format!("writing turn {}", commit.turn), error))
     }
 

@@ -1,6 +1,7 @@
 //! The rows: what a world, a player and the server's state become in the tables of
 //! `schema.rs`, and back, with every value read checked (a bad row is named, never a panic).
 
+use super::diff::Changes;
 use super::{PlayerRow, ServerState, StoreError};
 use crate::rules::megachess::{
     Coord, Kind, MegachessParams, Piece, PieceId, Player, Team, WorldSnapshot, PARAMETERS,
@@ -130,6 +131,56 @@ pub(super) fn write_board(connection: &Connection, world: &WorldSnapshot) -> rus
             piece.life,
             moved.binary_search(&piece.id).is_ok(),
         ))?;
+    }
+    Ok(())
+}
+
+/// What a turn changed on the board: pieces and the world's players written or deleted.
+pub(super) fn write_board_changes(
+    connection: &Connection,
+    changes: &Changes,
+) -> rusqlite::Result<()> {
+    let mut delete_piece = connection.prepare_cached("DELETE FROM pieces WHERE id = ?1")?;
+    for id in &changes.gone_pieces {
+        delete_piece.execute([id.0])?;
+    }
+    let mut piece_statement = connection.prepare_cached(
+        "INSERT OR REPLACE INTO pieces (id, owner, kind, x, y, moved, used_orthogonal_step,
+                                        life, moved_this_turn)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)",
+    )?;
+    for &(piece, moved_this_turn) in &changes.pieces {
+        piece_statement.execute((
+            piece.id.0,
+            piece.owner,
+            kind_letter(piece.kind),
+            piece.at.x,
+            piece.at.y,
+            piece.moved,
+            piece.used_orthogonal_step,
+            piece.life,
+            moved_this_turn,
+        ))?;
+    }
+    let mut delete_player = connection.prepare_cached("DELETE FROM world_players WHERE id = ?1")?;
+    for id in &changes.gone_world_players {
+        delete_player.execute([id])?;
+    }
+    let mut player_statement = connection.prepare_cached(
+        "INSERT OR REPLACE INTO world_players (id, team, king, score, present)
+         VALUES (?1, ?2, ?3, ?4, ?5)",
+    )?;
+    for player in &changes.world_players {
+        player_statement.execute((
+            player.id,
+            team_name(player.team),
+            player.king.map(|king| king.0),
+            player.score,
+            player.present,
+        ))?;
+    }
+    for row in &changes.rows {
+        upsert_player(connection, row)?;
     }
     Ok(())
 }

@@ -1,0 +1,221 @@
+//! One bot connection of a load run: it joins, and on each turn of its team sends a whole turn
+//! of a few random legal moves of its own pieces (chosen in its window, each made on its copy
+//! of the window before the next is chosen); every `turn` message's arrival is timed.
+
+use super::timing::TurnTimes;
+use crate::common::Rng;
+use crate::rules::megachess::{Coord, MegachessParams, Move, WorldView};
+use crate::world::api::{ClientMessage, ServerMessage, TeamChoice};
+use futures_util::{SinkExt, StreamExt};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+use tokio::net::TcpStream;
+use tokio_tungstenite::tungstenite::protocol::WebSocketConfig;
+use tokio_tungstenite::tungstenite::Message;
+
+/// What one client did.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct ClientReport {
+    pub joined: bool,
+    /// Turns of its team it answered.
+    pub turns_answered: u64,
+    pub moves_sent: u64,
+    pub moves_accepted: u64,
+    /// Messages received, and their bytes.
+    pub messages: u64,
+    pub bytes: u64,
+    /// The first thing that went wrong, if anything did (a refused connection, an `error`).
+    pub trouble: Option<String>,
+    /// Whether the world closed the connection with `closing` (the end of the run).
+    pub closed_by_world: bool,
+}
+
+/// What every client of a run shares.
+pub struct ClientSetup {
+    pub url: String,
+    /// Moves in each turn it sends.
+    pub moves: usize,
+    pub seed: u64,
+    pub times: Arc<TurnTimes>,
+    /// Connections being opened at once are limited by this (a burst of thousands of
+    /// handshakes would overflow the server's queue of pending connections).
+    pub connecting: Arc<tokio::sync::Semaphore>,
+}
+
+/// Runs one client until the world closes it or the connection fails.
+pub async fn run(index: u64, setup: Arc<ClientSetup>) -> ClientReport {
+    let mut report = ClientReport::default();
+    if let Err(trouble) = play(index, &setup, &mut report).await {
+        report.trouble.get_or_insert(trouble);
+    }
+    report
+}
+
+async fn play(index: u64, setup: &ClientSetup, report: &mut ClientReport) -> Result<(), String> {
+    let address = setup
+        .url
+        .strip_prefix("ws://")
+        .and_then(|rest| rest.split('/').next())
+        .ok_or_else(|| format!("{} is not a ws:// address", setup.url))?;
+    let permit = setup
+        .connecting
+        .acquire()
+        .await
+        .map_err(|error| error.to_string())?;
+    let stream = TcpStream::connect(address)
+        .await
+        .map_err(|error| format!("connect: {error}"))?;
+    let _ = stream.set_nodelay(true);
+    // A small read buffer (the default takes 128 KiB a connection, 1.3 GB for ten thousand).
+    let config = WebSocketConfig::default().read_buffer_size(4096);
+    let (mut socket, _) =
+        tokio_tungstenite::client_async_with_config(setup.url.as_str(), stream, Some(config))
+            .await
+        .map_err(|error| format!("handshake: {error}"))?;
+    drop(permit);
+    let team = if index.is_multiple_of(2) {
+        TeamChoice::Alabaster
+    } else {
+        TeamChoice::Metal
+    };
+    let join = ClientMessage::Join {
+        team,
+        name: Some(format!("load-{index}")),
+    };
+    send(&mut socket, &join).await?;
+    let mut params = MegachessParams::default();
+    let mut turn_length = Duration::from_millis(params.turn_ms);
+    let mut rng = Rng::new(setup.seed ^ index.wrapping_mul(0x9E37_79B9_7F4A_7C15));
+    while let Some(incoming) = socket.next().await {
+        let arrival = Instant::now();
+        let text = match incoming.map_err(|error| format!("receive: {error}"))? {
+            Message::Text(text) => text,
+            Message::Close(_) => break,
+            _ => continue,
+        };
+        report.messages += 1;
+        report.bytes += text.len() as u64;
+        let message: ServerMessage = serde_json::from_str(text.as_str())
+            .map_err(|error| format!("not a server message ({error}): {text}"))?;
+        match message {
+            ServerMessage::Joined { .. } => report.joined = true,
+            ServerMessage::Welcome {
+                params: numbers, ..
+            } => {
+                for (name, value) in numbers {
+                    let _ = params.set(&name, value);
+                }
+                turn_length = Duration::from_millis(params.turn_ms);
+            }
+            ServerMessage::Turn {
+                turn,
+                deadline_ms,
+                position,
+                ..
+            } => {
+                let left = Duration::from_millis(deadline_ms);
+                setup.times.arrived(turn, arrival, left, turn_length);
+                if let Some(position) = position {
+                    let moves = choose_moves(&position, &params, setup.moves, &mut rng)?;
+                    report.turns_answered += 1;
+                    report.moves_sent += moves.len() as u64;
+                    send(&mut socket, &ClientMessage::Turn { moves }).await?;
+                }
+            }
+            ServerMessage::TurnResult { results, .. } => {
+                report.moves_accepted += results.iter().filter(|result| result.ok).count() as u64;
+            }
+            ServerMessage::Closing { .. } => {
+                report.closed_by_world = true;
+                break;
+            }
+            ServerMessage::Eliminated { .. } => {}
+            ServerMessage::Error { error, reason } => {
+                report
+                    .trouble
+                    .get_or_insert(format!("error {error}: {reason}"));
+            }
+            _ => {}
+        }
+    }
+    Ok(())
+}
+
+async fn send<S>(socket: &mut S, message: &ClientMessage) -> Result<(), String>
+where
+    S: SinkExt<Message> + Unpin,
+    S::Error: std::fmt::Display,
+{
+    let text = serde_json::to_string(message).map_err(|error| error.to_string())?;
+    socket
+        .send(Message::text(text))
+        .await
+        .map_err(|error| format!("send: {error}"))
+}
+
+/// Up to `count` legal moves of different pieces of the player the line is for, at random,
+/// each made on the window before the next is chosen.
+fn choose_moves(
+    position: &str,
+    params: &MegachessParams,
+    count: usize,
+    rng: &mut Rng,
+) -> Result<Vec<String>, String> {
+    let line = position.strip_prefix("position megachess ").unwrap_or(position);
+    let WorldView { mut world, me } =
+        WorldView::parse(line, params).map_err(|error| format!("{error}: {position}"))?;
+    let mut pieces: Vec<_> = world.pieces_of(me).map(|piece| piece.id).collect();
+    let mut moves = Vec::new();
+    let mut targets: Vec<Coord> = Vec::new();
+    while moves.len() < count && !pieces.is_empty() {
+        let id = pieces.swap_remove(rng.index(pieces.len()));
+        let Some(from) = world.piece(id).map(|piece| piece.at) else {
+            continue;
+        };
+        targets.clear();
+        world.targets(id, &mut targets);
+        targets.retain(|&to| world.check(me, Move::new(from, to)).is_ok());
+        if targets.is_empty() {
+            continue;
+        }
+        let mv = Move::new(from, targets[rng.index(targets.len())]);
+        if world.apply(me, mv).is_ok() {
+            moves.push(mv.to_string());
+        }
+    }
+    Ok(moves)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::megachess::{Facing, Team, World};
+
+    #[test]
+    fn chosen_moves_are_legal_in_order_for_different_pieces() {
+        let params = MegachessParams {
+            width: 64,
+            height: 64,
+            ..MegachessParams::default()
+        };
+        let mut world = World::new(params, 1);
+        world.add_player(1, Team::Alabaster).unwrap();
+        world.add_player(2, Team::Metal).unwrap();
+        world.spawn_army(1, Coord::new(10, 10), Facing::North).unwrap();
+        world.spawn_army(2, Coord::new(10, 16), Facing::South).unwrap();
+        let line = world.position_line(1, Some(16));
+        let mut rng = Rng::new(3);
+        for _ in 0..20 {
+            let moves = choose_moves(&line, &params, 3, &mut rng).unwrap();
+            assert_eq!(moves.len(), 3);
+            let mut check = world.clone();
+            let mut froms = Vec::new();
+            for text in &moves {
+                let mv = Move::parse(text).unwrap();
+                assert!(!froms.contains(&mv.from), "{moves:?}");
+                froms.push(mv.to);
+                check.apply(1, mv).unwrap_or_else(|error| panic!("{text}: {error}"));
+            }
+        }
+    }
+}
