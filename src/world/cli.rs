@@ -387,6 +387,10 @@ pub struct WorldLoadArgs {
     /// Connections opened at once while joining.
     #[arg(long, default_value_t = 64)]
     pub connect_at_once: usize,
+    /// Run the bots this much below the server's priority (they stand for players on other
+    /// machines; 0: compete for the cores as equals).
+    #[arg(long, default_value_t = 10, value_parser = clap::value_parser!(i32).range(0..=19))]
+    pub nice: i32,
 }
 
 impl WorldLoadArgs {
@@ -412,6 +416,7 @@ impl WorldLoadArgs {
             window: self.window,
             turn_ms: self.turn_ms,
             connect_at_once: self.connect_at_once,
+            nice: self.nice,
         })
     }
 }

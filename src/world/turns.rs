@@ -17,7 +17,7 @@ use crate::rules::megachess::picture::{world_svg, PlayerLabels};
 use std::io::{BufWriter, Write};
 use std::net::SocketAddr;
 use std::process::ExitCode;
-use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
+use std::sync::mpsc::{self, Receiver, RecvTimeoutError, TryRecvError};
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
@@ -210,7 +210,7 @@ impl RunningWorld {
         };
         if let Some(net) = self.net.take() {
             // The last messages (`closing`) are queued: let the writers send them.
-            std::thread::sleep(Duration::from_millis(200));
+            net.drain(DRAIN_LIMIT);
             net.shutdown();
         }
         result
@@ -237,10 +237,19 @@ struct TurnLoop {
     last_turn: u64,
     max_stall: Duration,
     work: LoopWork,
+    /// Requests that came while a turn was being stored, for the next turn.
+    deferred: Vec<Request>,
 }
 
+/// How long a stopping server waits for its connections to send their last messages.
+const DRAIN_LIMIT: Duration = Duration::from_secs(10);
 /// How often the loop looks at the clock while nothing arrives and no turn runs.
 const IDLE_TICK: Duration = Duration::from_millis(50);
+/// Players to move told of their turn at a time, between requests (each view is written on
+/// every core; a thousand take a few milliseconds).
+const TELL_BATCH: usize = 1000;
+/// How often the loop asks whether the turn being stored is stored, between requests.
+const STORE_POLL: Duration = Duration::from_millis(1);
 
 impl TurnLoop {
     fn new(world: ServerWorld, inbox: Receiver<Request>, output: Output) -> TurnLoop {
@@ -256,6 +265,7 @@ impl TurnLoop {
             last_turn,
             max_stall: Duration::ZERO,
             work: LoopWork::default(),
+            deferred: Vec::new(),
         }
     }
 
@@ -286,6 +296,49 @@ impl TurnLoop {
         let max_turns = self.world.config().max_turns;
         let mut failure = None;
         let end = loop {
+            if self.world.storing() {
+                // The turn that ended is being stored: answer reads, keep everything else
+                // for the next turn, which starts once the store says the turn is safe.
+                match self.world.turn_stored(Duration::ZERO) {
+                    Some(Ok(ended)) => {
+                        let began = Instant::now();
+                        self.complete_turn(ended);
+                        if max_turns.is_none_or(|max| self.last_turn < max) {
+                            let starting = Instant::now();
+                            self.world.begin_turn(starting);
+                            self.work.max_start = self.work.max_start.max(starting.elapsed());
+                        }
+                        self.world.drop_pending();
+                        self.count_work(began.elapsed());
+                        self.work.close_turn();
+                        for request in std::mem::take(&mut self.deferred) {
+                            self.handle_timed(request);
+                        }
+                        continue;
+                    }
+                    Some(Err(error)) => {
+                        // The store failed: stop as on a shutdown, the clients told to come back.
+                        (self.output)(&format!("stopping: {error}"));
+                        failure = Some(error);
+                        break "shutdown";
+                    }
+                    None => {}
+                }
+                match self.inbox.recv_timeout(STORE_POLL) {
+                    Ok(Request::Shutdown) => {
+                        self.finish_storing();
+                        break "shutdown";
+                    }
+                    Ok(request @ Request::Read { .. }) => self.handle_timed(request),
+                    Ok(request) => self.deferred.push(request),
+                    Err(RecvTimeoutError::Timeout) => {}
+                    Err(RecvTimeoutError::Disconnected) => {
+                        self.finish_storing();
+                        break "shutdown";
+                    }
+                }
+                continue;
+            }
             if max_turns.is_some_and(|max| self.last_turn >= max) {
                 break "max-turns";
             }
@@ -293,26 +346,30 @@ impl TurnLoop {
             if !self.world.running() {
                 if self.world.connected_players() >= self.world.config().wait_players {
                     self.first_turn.get_or_insert(now);
-                    self.world.start_turn(now);
+                    self.world.begin_turn(now);
                 }
             } else if self.world.turn_over(now) {
                 let began = Instant::now();
-                if let Err(error) = self.complete_turn() {
-                    // The store failed: stop as on a shutdown, the clients told to come back.
+                if let Err(error) = self.world.begin_end_turn() {
                     (self.output)(&format!("stopping: {error}"));
                     failure = Some(error);
                     break "shutdown";
                 }
-                if max_turns.is_none_or(|max| self.last_turn < max) {
-                    let starting = Instant::now();
-                    self.world.start_turn(starting);
-                    self.work.max_start = self.work.max_start.max(starting.elapsed());
-                }
+                self.count_work(began.elapsed());
+                continue;
+            }
+            if self.world.telling() {
+                // A batch of the players to move hears of the turn; then one request, without
+                // waiting, so that neither holds up the other.
+                let began = Instant::now();
+                self.world.tell_movers(TELL_BATCH);
                 self.world.drop_pending();
-                let spent = began.elapsed();
-                self.max_stall = self.max_stall.max(spent);
-                self.work.add(spent);
-                self.work.close_turn();
+                self.count_work(began.elapsed());
+                match self.inbox.try_recv() {
+                    Ok(Request::Shutdown) | Err(TryRecvError::Disconnected) => break "shutdown",
+                    Ok(request) => self.handle_timed(request),
+                    Err(TryRecvError::Empty) => {}
+                }
                 continue;
             }
             let wait = self
@@ -324,16 +381,7 @@ impl TurnLoop {
                 .min(IDLE_TICK);
             match self.inbox.recv_timeout(wait) {
                 Ok(Request::Shutdown) => break "shutdown",
-                Ok(request) => {
-                    let began = Instant::now();
-                    self.handle(request);
-                    self.world.drop_pending();
-                    let spent = began.elapsed();
-                    self.max_stall = self.max_stall.max(spent);
-                    if self.world.running() {
-                        self.work.add(spent);
-                    }
-                }
+                Ok(request) => self.handle_timed(request),
                 Err(RecvTimeoutError::Timeout) => {}
                 Err(RecvTimeoutError::Disconnected) => break "shutdown",
             }
@@ -364,6 +412,31 @@ impl TurnLoop {
         Ok(summary)
     }
 
+    /// One request, with the time it held the loop counted.
+    fn handle_timed(&mut self, request: Request) {
+        let began = Instant::now();
+        self.handle(request);
+        self.world.drop_pending();
+        self.count_work(began.elapsed());
+    }
+
+    /// Time the loop spent on one thing: the longest stall, and the turn's work while turns run.
+    fn count_work(&mut self, spent: Duration) {
+        self.max_stall = self.max_stall.max(spent);
+        if self.first_turn.is_some() {
+            self.work.add(spent);
+        }
+    }
+
+    /// Stopping while a turn is being stored: it is a completed turn, so the loop waits for it
+    /// (and logs and counts it) before it stops.
+    fn finish_storing(&mut self) {
+        if let Some(Ok(ended)) = self.world.turn_stored(Duration::from_secs(60)) {
+            self.write_log(&ended);
+            self.after_turn(ended);
+        }
+    }
+
     fn handle(&mut self, request: Request) {
         match request {
             Request::Open {
@@ -381,9 +454,8 @@ impl TurnLoop {
         }
     }
 
-    /// Ends the turn in progress: the store, the log file, the news, the standings.
-    fn complete_turn(&mut self) -> Result<(), String> {
-        let ended = self.world.end_turn()?;
+    /// A turn is stored: the log file, the news, the standings.
+    fn complete_turn(&mut self, ended: EndedTurn) {
         self.work.max_rules = self.work.max_rules.max(ended.rules_time);
         self.work.max_store = self.work.max_store.max(ended.store_time);
         // A client that reads the log on `turn_end` finds the whole turn there.
@@ -392,13 +464,12 @@ impl TurnLoop {
         self.world.tell_turn_end(&ended);
         self.work.max_news = self.work.max_news.max(telling.elapsed());
         self.after_turn(ended);
-        Ok(())
     }
 
     /// The turn's entries, appended to the log file.
     fn write_log(&mut self, ended: &EndedTurn) {
         if let Some(file) = &mut self.log_file {
-            for entry in &ended.log {
+            for entry in ended.log.iter() {
                 if let Ok(line) = serde_json::to_string(entry) {
                     let _ = writeln!(file, "{line}");
                 }

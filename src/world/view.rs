@@ -22,7 +22,7 @@ pub enum ViewQuery {
 
 /// The world after one turn, with what its reads need.
 pub struct TurnView {
-    snapshot: WorldSnapshot,
+    snapshot: Arc<WorldSnapshot>,
     /// Every player's name, for the picture's labels.
     labels: PlayerLabels,
     /// Pieces one region answer lists at most.
@@ -32,7 +32,11 @@ pub struct TurnView {
 }
 
 impl TurnView {
-    pub fn new(snapshot: WorldSnapshot, labels: PlayerLabels, max_region_pieces: usize) -> Self {
+    pub fn new(
+        snapshot: Arc<WorldSnapshot>,
+        labels: PlayerLabels,
+        max_region_pieces: usize,
+    ) -> Self {
         TurnView {
             snapshot,
             labels,

@@ -162,33 +162,34 @@ impl World {
             ..TurnEnd::default()
         };
         let mut fading = Vec::new();
-        for piece in self.pieces() {
-            let on_team = self
-                .players
-                .get(&piece.owner)
-                .is_some_and(|owner| owner.team == team);
-            if !on_team || piece.kind == Kind::King {
-                continue;
-            }
-            // A player whose king the world does not know (a window) keeps its pieces inside.
-            let inside = match self.kingdom_centre(piece.owner) {
-                Some(_) => self.inside_kingdom(piece.owner, piece.at),
-                None => true,
-            };
-            let life = if inside || self.moved.contains(&piece.id) {
-                None
-            } else {
-                Some(
-                    piece
-                        .life
-                        .unwrap_or_else(|| self.params.full_life(piece.kind))
-                        .saturating_sub(1),
-                )
-            };
-            if life != piece.life {
-                fading.push((piece.id, life));
+        // The team's pieces, player by player through the index (not a walk over the world),
+        // and sorted by id below, so that pieces fade in id order.
+        let radius = self.params.kingdom_radius as u64;
+        let on_team = self.players.values().filter(|player| player.team == team);
+        for (owner, centre) in on_team.map(|player| (player.id, self.kingdom_centre(player.id))) {
+            for piece in self.index.owned(owner).iter().filter_map(|&id| self.piece(id)) {
+                if piece.kind == Kind::King {
+                    continue;
+                }
+                // A player whose king the world does not know (a window) keeps its pieces
+                // inside.
+                let inside = centre.is_none_or(|centre| centre.distance_squared(piece.at) <= radius * radius);
+                let life = if inside || self.moved.contains(&piece.id) {
+                    None
+                } else {
+                    Some(
+                        piece
+                            .life
+                            .unwrap_or_else(|| self.params.full_life(piece.kind))
+                            .saturating_sub(1),
+                    )
+                };
+                if life != piece.life {
+                    fading.push((piece.id, life));
+                }
             }
         }
+        fading.sort_unstable_by_key(|&(id, _)| id);
         for (id, life) in fading {
             if life == Some(0) {
                 let piece = self.remove(id).expect("a listed piece is live");

@@ -314,7 +314,7 @@ impl World {
             line.push_str(" pieces");
             for piece in self.pieces() {
                 line.push(' ');
-                line.push_str(&self.piece_token(piece));
+                write_piece_token(&mut line, piece);
             }
             return line;
         };
@@ -330,25 +330,38 @@ impl World {
         line.push_str(" pieces");
         for piece in inside {
             line.push(' ');
-            line.push_str(&self.piece_token(piece));
+            write_piece_token(&mut line, piece);
         }
         line
     }
     /// One piece's token: `<owner><letter><x>,<y>[.<flags>][/<life>]`.
     pub fn piece_token(&self, piece: &Piece) -> String {
-        let mut token = format!("{}{}{}", piece.owner, piece.kind.letter(), piece.at);
-        if piece.moved || piece.used_orthogonal_step {
-            token.push('.');
-            if piece.moved {
-                token.push('m');
-            }
-            if piece.used_orthogonal_step {
-                token.push('o');
-            }
-        }
-        if let Some(life) = piece.life {
-            let _ = write!(token, "/{life}");
-        }
+        let mut token = String::new();
+        write_piece_token(&mut token, piece);
         token
+    }
+}
+
+/// Appends a piece's token to `out` (a position line is written without a string per piece).
+fn write_piece_token(out: &mut String, piece: &Piece) {
+    let _ = write!(
+        out,
+        "{}{}{},{}",
+        piece.owner,
+        piece.kind.letter(),
+        piece.at.x,
+        piece.at.y
+    );
+    if piece.moved || piece.used_orthogonal_step {
+        out.push('.');
+        if piece.moved {
+            out.push('m');
+        }
+        if piece.used_orthogonal_step {
+            out.push('o');
+        }
+    }
+    if let Some(life) = piece.life {
+        let _ = write!(out, "/{life}");
     }
 }

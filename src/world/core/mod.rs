@@ -19,6 +19,7 @@ use super::config::WorldConfig;
 use super::events::{Event, LogEntry};
 use super::hub::{ConnectionId, Outbox};
 use super::placement::find_spot;
+use super::store::writer::StoreWriter;
 use super::store::{PlayerRow, ServerState, Store};
 use super::view::Published;
 use crate::rules::megachess::{PlayerId, Team, World, PARAMETERS};
@@ -47,7 +48,10 @@ struct Connection {
 pub struct ServerWorld {
     config: WorldConfig,
     world: World,
-    store: Store,
+    /// The store, on its own thread.
+    store: StoreWriter,
+    /// The turn that ended and is being stored: nobody hears of its end before it is stored.
+    pending: Option<turn::PendingTurn>,
     /// Every player that ever joined, by id (eliminated ones too).
     rows: BTreeMap<PlayerId, PlayerRow>,
     tokens: HashMap<String, PlayerId>,
@@ -62,6 +66,9 @@ pub struct ServerWorld {
     interest: Interest,
     /// The connections that spectate: they see every move.
     spectators: BTreeSet<ConnectionId>,
+    /// The players to move that have not been sent their `turn` yet, with their connections
+    /// (in id order, so that batches go out in a fixed order).
+    untold: BTreeMap<PlayerId, ConnectionId>,
     /// The log of the turn in progress.
     log: Vec<LogEntry>,
     /// When the turn in progress began and must end; `None` before turns run.
@@ -88,13 +95,7 @@ impl ServerWorld {
         };
         let store = Store::create(&config.db, config.seed, &world.snapshot(), server)
             .map_err(|error| error.to_string())?;
-        Ok(ServerWorld::assemble(
-            config,
-            world,
-            store,
-            Vec::new(),
-            server,
-        ))
+        ServerWorld::assemble(config, world, store, Vec::new(), server)
     }
 
     /// The world stored in `config.db`, to go on with. Players that joined in the turn that was
@@ -109,7 +110,7 @@ impl ServerWorld {
         let mut server = saved.server;
         let after_stored = saved.players.iter().map(|row| row.id + 1).max();
         server.next_player = server.next_player.max(after_stored.unwrap_or(1));
-        let mut server_world = ServerWorld::assemble(config, world, store, saved.players, server);
+        let mut server_world = ServerWorld::assemble(config, world, store, saved.players, server)?;
         let homeless: Vec<PlayerId> = server_world
             .rows
             .values()
@@ -132,12 +133,13 @@ impl ServerWorld {
         store: Store,
         rows: Vec<PlayerRow>,
         server: ServerState,
-    ) -> ServerWorld {
+    ) -> Result<ServerWorld, String> {
         let tokens = rows.iter().map(|row| (row.token.clone(), row.id)).collect();
-        ServerWorld {
+        Ok(ServerWorld {
             config,
             world,
-            store,
+            store: StoreWriter::start(store)?,
+            pending: None,
             rows: rows.into_iter().map(|row| (row.id, row)).collect(),
             tokens,
             server,
@@ -146,12 +148,13 @@ impl ServerWorld {
             answered: HashSet::new(),
             interest: Interest::default(),
             spectators: BTreeSet::new(),
+            untold: BTreeMap::new(),
             log: Vec::new(),
             turn_began: Instant::now(),
             deadline: None,
             to_drop: Vec::new(),
             published: Published::default(),
-        }
+        })
     }
 
     pub fn world(&self) -> &World {
@@ -171,7 +174,7 @@ impl ServerWorld {
     /// Publishes the world as it stands to `published`, and from now on the world after every
     /// completed turn.
     pub fn publish_to(&mut self, published: Published) {
-        published.publish(self.turn_view(self.world.snapshot()));
+        published.publish(self.turn_view(Arc::new(self.world.snapshot())));
         self.published = published;
     }
     /// Names the address the server listens on beside its database, for a second server
@@ -396,6 +399,8 @@ impl ServerWorld {
         };
         self.send(conn, &welcome);
         if alive && self.deadline.is_some() {
+            // Told here, with the view as it is now.
+            self.untold.remove(&player);
             if let Some(rect) = self.world.army_rect(player, self.config.window_margin) {
                 self.interest.set(player, rect);
             }

@@ -172,6 +172,12 @@ impl ServerWorld {
             Ok(mv) => mv,
             Err(error) => return self.refuse(player, text, "garbage", error),
         };
+        if self.telling() {
+            // Whoever will hear of this move hears of the turn first, as it began.
+            let mut players = self.interest.watchers(&[mv.from, mv.to]);
+            players.extend(self.world.piece_at(mv.to).map(|piece| piece.owner));
+            self.tell_first(&players);
+        }
         match self.world.apply(player, mv) {
             Err(rejection) => self.refuse(player, text, rejection.name(), rejection.to_string()),
             Ok(effects) => {

@@ -8,6 +8,7 @@ use crate::rules::megachess::{Coord, Rect, WorldSnapshot};
 use crate::world::api::{RegionReport, ScoreRow, StatusReport};
 use crate::world::hub::{ReadAnswer, ReadQuery};
 use crate::world::view::{self, TurnView};
+use std::sync::Arc;
 
 /// The loop's own numbers, which a status read reports beside the world's.
 #[derive(Clone, Copy, Debug, Default)]
@@ -53,7 +54,7 @@ impl ServerWorld {
     }
 
     /// The view of the world as it stands, for the network side's reads off the loop.
-    pub(super) fn turn_view(&self, snapshot: WorldSnapshot) -> TurnView {
+    pub(super) fn turn_view(&self, snapshot: Arc<WorldSnapshot>) -> TurnView {
         let labels: PlayerLabels = self
             .rows
             .values()

@@ -492,3 +492,68 @@ fn a_turn_over_the_limit_plays_the_first_moves_and_answers_one_result_more() {
         Some("100 moves sent, more than 80: the last 20 dropped")
     );
 }
+
+/// Where a turn's time goes on the loop with many players, without a network: run with
+/// `cargo test --release --lib turn_costs_at_scale -- --ignored --nocapture`.
+#[test]
+#[ignore]
+fn turn_costs_at_scale() {
+    let players: u64 = std::env::var("PLAYERS").ok().and_then(|n| n.parse().ok()).unwrap_or(10_000);
+    let scratch = Scratch::new("scale");
+    let mut config = config(&scratch, true);
+    config.params.width = 4096;
+    config.params.height = 4096;
+    config.placement = Placement::Random;
+    let mut world = ServerWorld::create(config).unwrap();
+    let params = *world.world().params();
+    let began = Instant::now();
+    let mut clients: Vec<Client> = (0..players)
+        .map(|conn| {
+            let mut client = Client::open(&mut world, conn + 1, 100_000);
+            let team = if conn % 2 == 0 { TeamChoice::Alabaster } else { TeamChoice::Metal };
+            client.join(&mut world, team);
+            client
+        })
+        .collect();
+    println!("{players} joins: {:.0} ms, {} pieces", began.elapsed().as_secs_f64() * 1e3, world.world().piece_count());
+    let mut rng = crate::common::Rng::new(5);
+    for turn in 0..6 {
+        let began = Instant::now();
+        world.begin_turn(Instant::now());
+        let start = began.elapsed();
+        let began = Instant::now();
+        let mut batches = Duration::ZERO;
+        while world.telling() {
+            let batch = Instant::now();
+            world.tell_movers(1000);
+            batches = batches.max(batch.elapsed());
+        }
+        let telling = began.elapsed();
+        let mut answers = Vec::new();
+        for client in &mut clients {
+            for text in std::iter::from_fn(|| client.inbox.try_recv().ok()) {
+                if let Ok(ServerMessage::Turn { position: Some(position), .. }) = serde_json::from_str(&text) {
+                    let moves = crate::world::load::client::choose_moves(&position, &params, 3, &mut rng).unwrap();
+                    answers.push((client.conn, moves));
+                }
+            }
+        }
+        let began = Instant::now();
+        for (conn, moves) in answers {
+            world.message(conn, ClientMessage::Turn { moves });
+        }
+        let moves = began.elapsed();
+        let began = Instant::now();
+        world.begin_end_turn().unwrap();
+        let rules = began.elapsed();
+        let ended = world.turn_stored(Duration::from_secs(60)).unwrap().unwrap();
+        let began = Instant::now();
+        world.tell_turn_end(&ended);
+        let news = began.elapsed();
+        let ms = |d: Duration| d.as_secs_f64() * 1e3;
+        println!(
+            "turn {turn}: start {:.1} ms, movers told {:.1} ms (batches at most {:.1} ms), answers {:.1} ms, rules end {:.1} ms, store {:.1} ms (its thread), news {:.1} ms",
+            ms(start), ms(telling), ms(batches), ms(moves), ms(rules), ms(ended.store_time), ms(news)
+        );
+    }
+}

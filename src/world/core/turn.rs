@@ -4,11 +4,13 @@
 
 use super::moves::piece_report;
 use super::{Role, ServerWorld};
-use crate::rules::megachess::{Coord, PlayerId};
+use crate::rules::megachess::{Coord, PlayerId, World};
+use rayon::prelude::*;
 use crate::world::api::{PieceReport, ServerMessage};
 use crate::world::events::{Event, LogEntry};
 use crate::world::hub::ConnectionId;
-use crate::world::store::TurnCommit;
+use crate::world::store::writer::TurnToStore;
+use crate::rules::megachess::WorldSnapshot;
 use std::collections::{BTreeMap, HashMap};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -17,12 +19,19 @@ use std::time::{Duration, Instant};
 pub struct EndedTurn {
     pub turn: u64,
     /// The turn's log, in order.
-    pub log: Vec<LogEntry>,
+    pub log: Arc<Vec<LogEntry>>,
     faded: Vec<PieceReport>,
     bonus: Option<PieceReport>,
-    /// How long the rules' turn end took, and the store's commit.
+    /// How long the rules' turn end took (the snapshot included), and the store's commit (on
+    /// the store's thread).
     pub rules_time: Duration,
     pub store_time: Duration,
+}
+
+/// A turn the rules have ended, handed to the store and not yet stored.
+pub(super) struct PendingTurn {
+    ended: EndedTurn,
+    snapshot: Arc<WorldSnapshot>,
 }
 
 /// A team's numbers for the standings.
@@ -49,25 +58,41 @@ impl ServerWorld {
     /// Starts the turn the world is at: every connection hears of it, the team to move with
     /// its view.
     pub fn start_turn(&mut self, now: Instant) {
+        self.begin_turn(now);
+        self.tell_movers(usize::MAX);
+    }
+
+    /// Starts the turn as [`ServerWorld::start_turn`] does, but tells the players to move only
+    /// as [`ServerWorld::tell_movers`] is called (or before a move they see): the turn loop's
+    /// way, so that ten thousand views are never written in one go.
+    pub fn begin_turn(&mut self, now: Instant) {
         self.turn_began = now;
         self.deadline = Some(now + Duration::from_millis(self.world.params().turn_ms));
         self.answered.clear();
+        // Every window is fixed now, before any move of the turn can arrive.
         let margin = self.config.window_margin;
         self.interest.clear();
-        for &player in self.bound.keys() {
-            if let Some(rect) = self.world.army_rect(player, margin) {
+        let world = &self.world;
+        let players: Vec<PlayerId> = self.bound.keys().copied().collect();
+        let rects: Vec<_> = players
+            .par_iter()
+            .map(|&player| world.army_rect(player, margin))
+            .collect();
+        for (player, rect) in players.into_iter().zip(rects) {
+            if let Some(rect) = rect {
                 self.interest.set(player, rect);
             }
         }
-        // Everyone but the players to move hears the same words: written once, shared.
+        // Everyone but the players to move hears the same words: written once, shared, sent
+        // now. The players to move each get their own view, written a batch at a time
+        // between requests (`tell_movers`), or at once before any move they would see.
         let watching: Arc<str> = self.turn_message(0).to_json().into();
-        let receivers = self.roles();
-        for (conn, role) in receivers {
+        self.untold.clear();
+        for (conn, role) in self.roles() {
             match role {
                 Role::Player(player) if self.bound.get(&player) == Some(&conn) => {
                     if self.moves_now(player) {
-                        let message = self.turn_message(player);
-                        self.send(conn, &message);
+                        self.untold.insert(player, conn);
                     } else {
                         self.send_text(conn, Arc::clone(&watching));
                     }
@@ -76,6 +101,57 @@ impl ServerWorld {
                 _ => {}
             }
         }
+    }
+
+    /// Whether players to move have not been sent their `turn` yet.
+    pub fn telling(&self) -> bool {
+        !self.untold.is_empty()
+    }
+
+    /// Sends up to `count` of the players to move their `turn` with their views, written on
+    /// every core at once.
+    pub fn tell_movers(&mut self, count: usize) {
+        let batch: Vec<(PlayerId, ConnectionId)> = self
+            .untold
+            .iter()
+            .take(count)
+            .map(|(&player, &conn)| (player, conn))
+            .collect();
+        self.tell(batch);
+    }
+
+    /// Sends the players among `players` that have not been told of the turn their `turn`,
+    /// before a move they will see is made: so each view is the world as the turn began,
+    /// and comes before any news of the turn.
+    pub(super) fn tell_first(&mut self, players: &[PlayerId]) {
+        if self.untold.is_empty() {
+            return;
+        }
+        let batch: Vec<(PlayerId, ConnectionId)> = players
+            .iter()
+            .filter_map(|player| Some((*player, *self.untold.get(player)?)))
+            .collect();
+        self.tell(batch);
+    }
+
+    fn tell(&mut self, batch: Vec<(PlayerId, ConnectionId)>) {
+        let left = self.time_left();
+        let (world, margin) = (&self.world, self.config.window_margin);
+        let views: Vec<Arc<str>> = batch
+            .par_iter()
+            .map(|&(player, _)| turn_message_in(world, player, left, margin).to_json().into())
+            .collect();
+        for ((player, conn), text) in batch.into_iter().zip(views) {
+            self.untold.remove(&player);
+            self.send_text(conn, text);
+        }
+    }
+
+    /// How long the turn in progress has left.
+    fn time_left(&self) -> Duration {
+        self.deadline.map_or(Duration::ZERO, |deadline| {
+            deadline.saturating_duration_since(Instant::now())
+        })
     }
 
     /// Whether the player's team moves in the turn in progress.
@@ -87,21 +163,7 @@ impl ServerWorld {
     /// The `turn` message for a player (its view when its team moves), or for a spectator
     /// (`player` 0).
     pub(super) fn turn_message(&self, player: PlayerId) -> ServerMessage {
-        let team = self.world.team_to_move();
-        let moves = self.moves_now(player);
-        let left = self.deadline.map_or(Duration::ZERO, |deadline| {
-            deadline.saturating_duration_since(Instant::now())
-        });
-        ServerMessage::Turn {
-            turn: self.world.turn(),
-            team: team.name().to_string(),
-            you_move: moves,
-            deadline_ms: left.as_millis() as u64,
-            position: moves.then(|| {
-                self.world
-                    .position_line(player, Some(self.config.window_margin))
-            }),
-        }
+        turn_message_in(&self.world, player, self.time_left(), self.config.window_margin)
     }
 
     /// Whether the turn is over: at its deadline; simulated, also as soon as every connected,
@@ -127,9 +189,21 @@ impl ServerWorld {
         }
     }
 
-    /// Ends the turn: the rules' turn end, the log, one transaction in the store. The news
-    /// goes out with [`ServerWorld::tell_turn_end`]; the next turn is not started yet.
+    /// Ends the turn and waits until it is stored: [`ServerWorld::begin_end_turn`], then
+    /// [`ServerWorld::turn_stored`] (for callers with nothing else to do meanwhile).
     pub fn end_turn(&mut self) -> Result<EndedTurn, String> {
+        self.begin_end_turn()?;
+        loop {
+            if let Some(stored) = self.turn_stored(Duration::from_secs(60)) {
+                return stored;
+            }
+        }
+    }
+
+    /// Ends the turn by the rules (fading, survival points, the bonus piece), logs it and hands
+    /// it to the store's thread. Nobody hears of its end, and the next turn does not start,
+    /// until [`ServerWorld::turn_stored`] gives it back.
+    pub fn begin_end_turn(&mut self) -> Result<(), String> {
         let began = Instant::now();
         let ended = self.world.end_turn();
         let faded: Vec<PieceReport> = ended
@@ -165,35 +239,55 @@ impl ServerWorld {
         let scores: BTreeMap<PlayerId, i64> =
             self.rows.values().map(|row| (row.id, row.score)).collect();
         self.push_ended(ended.turn, Event::TurnEnd { scores });
-        let rows: Vec<_> = self.rows.values().cloned().collect();
-        let snapshot = self.world.snapshot();
-        let rules_time = began.elapsed();
-        let began = Instant::now();
-        let commit = TurnCommit {
+        let snapshot = Arc::new(self.world.snapshot());
+        let log = Arc::new(std::mem::take(&mut self.log));
+        let to_store = TurnToStore {
             turn: ended.turn,
-            world: &snapshot,
-            players: &rows,
-            events: &self.log,
+            world: Arc::clone(&snapshot),
+            players: self.rows.values().cloned().collect(),
+            events: Arc::clone(&log),
             server: self.server,
         };
-        let stored = self
-            .store
-            .commit_turn(&commit)
-            .map_err(|error| error.to_string());
-        let log = std::mem::take(&mut self.log);
         self.deadline = None;
-        stored?;
+        self.untold.clear();
+        self.store.store_turn(to_store)?;
+        self.pending = Some(PendingTurn {
+            ended: EndedTurn {
+                turn: ended.turn,
+                log,
+                faded,
+                bonus,
+                rules_time: began.elapsed(),
+                store_time: Duration::ZERO,
+            },
+            snapshot,
+        });
+        Ok(())
+    }
+
+    /// Whether a turn that ended is being stored.
+    pub fn storing(&self) -> bool {
+        self.pending.is_some()
+    }
+
+    /// The turn that was being stored, once it is (waiting at most `wait`): the network side's
+    /// reads see it from now on. `None` while it is still being stored; an error if the store
+    /// failed.
+    pub fn turn_stored(&mut self, wait: Duration) -> Option<Result<EndedTurn, String>> {
+        self.pending.as_ref()?;
+        let stored = self.store.committed(wait)?;
+        let PendingTurn {
+            mut ended,
+            snapshot,
+        } = self.pending.take()?;
+        if let Err(error) = stored.result {
+            return Some(Err(error.to_string()));
+        }
+        ended.store_time = stored.took;
         // The network side's reads see the turn once it is stored, and before anyone hears
         // of its end; the snapshot is the commit's own, not a copy.
         self.published.publish(self.turn_view(snapshot));
-        Ok(EndedTurn {
-            turn: ended.turn,
-            log,
-            faded,
-            bonus,
-            rules_time,
-            store_time: began.elapsed(),
-        })
+        Some(Ok(ended))
     }
 
     fn push_ended(&mut self, turn: u64, event: Event) {
@@ -219,25 +313,38 @@ impl ServerWorld {
                 seen_by.entry(player).or_default().push(index);
             }
         }
-        let receivers = self.roles();
-        for (conn, role) in receivers {
+        // Each connection's message is its own (its score, what it saw fade): written on
+        // every core at once, then queued.
+        let mut news = Vec::new();
+        for (conn, role) in self.roles() {
             let (seen, score) = match role {
-                Role::Spectator => (faded.to_vec(), None),
-                Role::Player(player) => {
-                    let seen = seen_by.get(&player).map_or_else(Vec::new, |indices| {
-                        indices.iter().map(|&index| faded[index].clone()).collect()
-                    });
-                    (seen, self.rows.get(&player).map(|row| row.score))
-                }
+                Role::Spectator => (None, None),
+                Role::Player(player) => (
+                    Some(seen_by.get(&player).map_or(&[][..], Vec::as_slice)),
+                    self.rows.get(&player).map(|row| row.score),
+                ),
                 Role::Nobody => continue,
             };
-            let message = ServerMessage::TurnEnd {
-                turn,
-                faded: seen,
-                bonus: bonus.clone(),
-                score,
-            };
-            self.send(conn, &message);
+            news.push((conn, seen, score));
+        }
+        let texts: Vec<Arc<str>> = news
+            .par_iter()
+            .map(|&(_, seen, score)| {
+                let faded = match seen {
+                    None => faded.to_vec(),
+                    Some(indices) => indices.iter().map(|&index| faded[index].clone()).collect(),
+                };
+                let message = ServerMessage::TurnEnd {
+                    turn,
+                    faded,
+                    bonus: bonus.clone(),
+                    score,
+                };
+                message.to_json().into()
+            })
+            .collect();
+        for ((conn, _, _), text) in news.into_iter().zip(texts) {
+            self.send_text(conn, text);
         }
     }
 
@@ -290,5 +397,19 @@ impl ServerWorld {
             .take(count)
             .map(|row| (row.name.clone(), row.score))
             .collect()
+    }
+}
+
+/// The `turn` message for `player` of `world` (its view, grown by `margin`, when its team
+/// moves), with `left` of the turn to go.
+fn turn_message_in(world: &World, player: PlayerId, left: Duration, margin: u32) -> ServerMessage {
+    let team = world.team_to_move();
+    let moves = world.player(player).is_some_and(|p| p.team == team);
+    ServerMessage::Turn {
+        turn: world.turn(),
+        team: team.name().to_string(),
+        you_move: moves,
+        deadline_ms: left.as_millis() as u64,
+        position: moves.then(|| world.position_line(player, Some(margin))),
     }
 }

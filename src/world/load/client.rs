@@ -155,7 +155,7 @@ where
 
 /// Up to `count` legal moves of different pieces of the player the line is for, at random,
 /// each made on the window before the next is chosen.
-fn choose_moves(
+pub(crate) fn choose_moves(
     position: &str,
     params: &MegachessParams,
     count: usize,

@@ -8,7 +8,7 @@
 //!
 //! `client.rs` is one connection; `timing.rs` turns the clients' arrivals into delays.
 
-mod client;
+pub(crate) mod client;
 mod timing;
 
 use client::{ClientReport, ClientSetup};
@@ -40,6 +40,10 @@ pub struct LoadConfig {
     pub turn_ms: u64,
     /// Connections opened at once while joining.
     pub connect_at_once: usize,
+    /// How much lower the clients' scheduling priority is than the server's (`nice`): the
+    /// clients stand for players on other machines, so on a shared machine they should not
+    /// take the server's cores. 0: compete as equals.
+    pub nice: i32,
 }
 
 /// What a load run measured.
@@ -214,6 +218,23 @@ fn status_pieces(address: &str) -> Option<u64> {
     status.get("pieces")?.as_u64()
 }
 
+extern "C" {
+    /// glibc's `nice(3)`: on Linux it changes the calling thread's priority, which the
+    /// threads it starts afterwards inherit.
+    fn nice(increment: std::ffi::c_int) -> std::ffi::c_int;
+}
+
+/// Lowers the priority of this thread and of the threads it starts from now on.
+fn lower_priority(increment: i32) {
+    if increment > 0 {
+        // SAFETY: nice(3) takes a plain integer and changes only the scheduling priority of
+        // the calling thread; it reads and writes no memory of this program.
+        unsafe {
+            nice(increment);
+        }
+    }
+}
+
 /// Runs the load and reports it.
 pub fn run(config: &LoadConfig) -> Result<LoadReport, String> {
     let scratch = Scratch(std::env::temp_dir().join(format!(
@@ -240,6 +261,9 @@ pub fn run(config: &LoadConfig) -> Result<LoadReport, String> {
         times: Arc::clone(&times),
         connecting: Arc::new(tokio::sync::Semaphore::new(config.connect_at_once.max(1))),
     });
+    // The server is running at its own priority; from here on this thread and every thread it
+    // starts (the clients' runtime) run at the lower one.
+    lower_priority(config.nice);
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()

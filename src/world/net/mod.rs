@@ -20,7 +20,8 @@ use crate::net::limits::RateLimit;
 use crate::net::wire::ServerThread;
 use std::collections::HashMap;
 use std::net::{IpAddr, SocketAddr};
-use std::sync::atomic::AtomicUsize;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::time::{Duration, Instant};
 use std::sync::{Arc, Mutex};
 use tokio::sync::{watch, Semaphore};
 
@@ -47,6 +48,8 @@ struct Shared {
 /// The running network side.
 pub struct NetServer {
     server: ServerThread,
+    /// Open WebSocket connections (the count every connection task keeps).
+    open: Arc<AtomicUsize>,
 }
 
 impl NetServer {
@@ -58,11 +61,12 @@ impl NetServer {
         requests: Requests,
         published: Published,
     ) -> Result<NetServer, String> {
+        let open = Arc::new(AtomicUsize::new(0));
         let server = ServerThread::start(listen, "world-net", |stopping| {
             let shared = Shared {
                 limits: limits.clone(),
                 requests,
-                open: Arc::new(AtomicUsize::new(0)),
+                open: Arc::clone(&open),
                 stopping,
                 read_limits: Arc::new(Mutex::new(HashMap::new())),
                 reads_in_flight: Arc::new(Semaphore::new(READS_IN_FLIGHT)),
@@ -70,7 +74,16 @@ impl NetServer {
             };
             move |stream, peer| http::serve(stream, peer, shared.clone())
         })?;
-        Ok(NetServer { server })
+        Ok(NetServer { server, open })
+    }
+
+    /// Waits, at most `limit`, until every WebSocket connection has closed: each sends what
+    /// the turn loop queued for it (`closing` last) and closes once the loop lets go of it.
+    pub fn drain(&self, limit: Duration) {
+        let end = Instant::now() + limit;
+        while self.open.load(Ordering::Relaxed) > 0 && Instant::now() < end {
+            std::thread::sleep(Duration::from_millis(10));
+        }
     }
 
     /// The address it listens on (the real port when 0 was asked for).

@@ -105,7 +105,7 @@ fn turn_view(steps: u32) -> TurnView {
         }
     }
     let labels = [(1, "ada".to_string())].into_iter().collect();
-    TurnView::new(snapshot, labels, 100)
+    TurnView::new(std::sync::Arc::new(snapshot), labels, 100)
 }
 
 fn limits() -> NetLimits {

@@ -15,6 +15,7 @@ mod diff;
 mod holder;
 mod rows;
 mod schema;
+pub mod writer;
 #[cfg(test)]
 mod tests;
 
@@ -107,6 +108,8 @@ pub enum StoreError {
     },
     /// SQLite failed (disk full, permissions, ...).
     Sqlite { path: PathBuf, detail: String },
+    /// The store's thread stopped (it panicked): nothing more can be written.
+    Gone,
 }
 
 impl fmt::Display for StoreError {
@@ -161,6 +164,7 @@ impl fmt::Display for StoreError {
                  another --db",
                 path.display()
             ),
+            StoreError::Gone => write!(f, "the store's thread stopped; nothing more is written"),
             StoreError::Sqlite { path, detail } => write!(
                 f,
                 "{}: SQLite failed ({detail}): check the disk's space and permissions and that \

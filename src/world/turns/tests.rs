@@ -133,7 +133,8 @@ fn the_turn_log_is_written_before_turn_end_is_sent() {
         inbox: Arc::clone(&inbox),
         told_before_written: Arc::clone(&told_before_written),
     }));
-    turn_loop.complete_turn().unwrap();
+    let ended = turn_loop.world.end_turn().unwrap();
+    turn_loop.complete_turn(ended);
     assert_eq!(*told_before_written.lock().unwrap(), Some(false));
     let told = std::iter::from_fn(|| inbox.lock().unwrap().try_recv().ok())
         .any(|text| text.contains(r#""type":"turn_end""#));
