@@ -3,6 +3,7 @@
 //! Nothing here imports from the rest of the crate.
 
 pub mod date;
+pub mod priority;
 pub mod rng;
 pub mod text;
 

@@ -172,9 +172,12 @@ impl ServerThread {
     /// Listens on `listen` (`host:port`; port 0 picks one). `make_handler` gets the signal that
     /// turns true when the server stops, for the connections to watch, and returns the handler
     /// of one connection.
+    /// `lower_priority`: how far below the caller's the network threads run (a world server's
+    /// turn loop must come first; 0: as the caller).
     pub fn start<H, F>(
         listen: &str,
         name: &str,
+        lower_priority: i32,
         make_handler: impl FnOnce(watch::Receiver<bool>) -> H,
     ) -> Result<ServerThread, String>
     where
@@ -184,6 +187,7 @@ impl ServerThread {
         let runtime = tokio::runtime::Builder::new_multi_thread()
             .worker_threads(2)
             .thread_name(name)
+            .on_thread_start(move || crate::common::priority::lower_this_thread(lower_priority))
             .enable_all()
             .build()
             .map_err(|error| format!("cannot start the network threads: {error}"))?;

@@ -24,7 +24,7 @@ impl WebServer {
     /// [`WebServer::shutdown`].
     pub fn start(config: WebConfig) -> Result<WebServer, String> {
         let listen = config.listen.clone();
-        let server = ServerThread::start(&listen, "web", |stopping| {
+        let server = ServerThread::start(&listen, "web", 0, |stopping| {
             let shared = Shared {
                 sessions: Arc::new(Semaphore::new(config.max_sessions)),
                 config: Arc::new(config),

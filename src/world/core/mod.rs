@@ -8,6 +8,7 @@
 
 mod interest;
 mod moves;
+mod news;
 pub mod reads;
 pub mod turn;
 
@@ -69,6 +70,10 @@ pub struct ServerWorld {
     /// The players to move that have not been sent their `turn` yet, with their connections
     /// (in id order, so that batches go out in a fixed order).
     untold: BTreeMap<PlayerId, ConnectionId>,
+    /// The `turn` message of the turn in progress for everyone but the players to move.
+    watching: Option<Arc<str>>,
+    /// The end of the last turn, being told to the connections a batch at a time.
+    announcement: Option<news::Announcement>,
     /// The log of the turn in progress.
     log: Vec<LogEntry>,
     /// When the turn in progress began and must end; `None` before turns run.
@@ -149,6 +154,8 @@ impl ServerWorld {
             interest: Interest::default(),
             spectators: BTreeSet::new(),
             untold: BTreeMap::new(),
+            watching: None,
+            announcement: None,
             log: Vec::new(),
             turn_began: Instant::now(),
             deadline: None,

@@ -4,14 +4,14 @@
 
 use super::moves::piece_report;
 use super::{Role, ServerWorld};
-use crate::rules::megachess::{Coord, PlayerId, World};
+use crate::rules::megachess::{PlayerId, World};
 use rayon::prelude::*;
 use crate::world::api::{PieceReport, ServerMessage};
 use crate::world::events::{Event, LogEntry};
 use crate::world::hub::ConnectionId;
 use crate::world::store::writer::TurnToStore;
 use crate::rules::megachess::WorldSnapshot;
-use std::collections::{BTreeMap, HashMap};
+use std::collections::BTreeMap;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -26,6 +26,17 @@ pub struct EndedTurn {
     /// the store's thread).
     pub rules_time: Duration,
     pub store_time: Duration,
+}
+
+impl EndedTurn {
+    /// The pieces that faded at the turn's end.
+    pub fn faded(&self) -> &[PieceReport] {
+        &self.faded
+    }
+    /// The bonus piece placed at the turn's end.
+    pub fn bonus(&self) -> Option<&PieceReport> {
+        self.bonus.as_ref()
+    }
 }
 
 /// A turn the rules have ended, handed to the store and not yet stored.
@@ -48,6 +59,11 @@ impl ServerWorld {
     /// Whether a turn is under way (turns start once, then run for good).
     pub fn running(&self) -> bool {
         self.deadline.is_some()
+    }
+
+    /// When the turn in progress (or the last one) began.
+    pub fn turn_began(&self) -> Instant {
+        self.turn_began
     }
 
     /// When the turn in progress must end.
@@ -91,25 +107,22 @@ impl ServerWorld {
         for (conn, role) in self.roles() {
             match role {
                 Role::Player(player) if self.bound.get(&player) == Some(&conn) => {
-                    if self.moves_now(player) {
-                        self.untold.insert(player, conn);
-                    } else {
-                        self.send_text(conn, Arc::clone(&watching));
-                    }
+                    self.untold.insert(player, conn);
                 }
                 Role::Spectator => self.send_text(conn, Arc::clone(&watching)),
                 _ => {}
             }
         }
+        self.watching = Some(watching);
     }
 
-    /// Whether players to move have not been sent their `turn` yet.
+    /// Whether players have not been sent their `turn` yet.
     pub fn telling(&self) -> bool {
         !self.untold.is_empty()
     }
 
-    /// Sends up to `count` of the players to move their `turn` with their views, written on
-    /// every core at once.
+    /// Sends up to `count` players their `turn`: the players to move their views, written on
+    /// every core at once; the others the words everyone shares.
     pub fn tell_movers(&mut self, count: usize) {
         let batch: Vec<(PlayerId, ConnectionId)> = self
             .untold
@@ -122,7 +135,7 @@ impl ServerWorld {
 
     /// Sends the players among `players` that have not been told of the turn their `turn`,
     /// before a move they will see is made: so each view is the world as the turn began,
-    /// and comes before any news of the turn.
+    /// and every player hears of the turn before any news of it.
     pub(super) fn tell_first(&mut self, players: &[PlayerId]) {
         if self.untold.is_empty() {
             return;
@@ -137,9 +150,16 @@ impl ServerWorld {
     fn tell(&mut self, batch: Vec<(PlayerId, ConnectionId)>) {
         let left = self.time_left();
         let (world, margin) = (&self.world, self.config.window_margin);
+        let watching = self.watching.clone();
+        let team = world.team_to_move();
         let views: Vec<Arc<str>> = batch
             .par_iter()
-            .map(|&(player, _)| turn_message_in(world, player, left, margin).to_json().into())
+            .map(|&(player, _)| match &watching {
+                Some(text) if world.player(player).is_none_or(|p| p.team != team) => {
+                    Arc::clone(text)
+                }
+                _ => turn_message_in(world, player, left, margin).to_json().into(),
+            })
             .collect();
         for ((player, conn), text) in batch.into_iter().zip(views) {
             self.untold.remove(&player);
@@ -154,11 +174,6 @@ impl ServerWorld {
         })
     }
 
-    /// Whether the player's team moves in the turn in progress.
-    fn moves_now(&self, player: PlayerId) -> bool {
-        let team = self.world.team_to_move();
-        self.world.player(player).is_some_and(|p| p.team == team)
-    }
 
     /// The `turn` message for a player (its view when its team moves), or for a spectator
     /// (`player` 0).
@@ -295,61 +310,8 @@ impl ServerWorld {
         self.log.push(LogEntry { turn, ms, event });
     }
 
-    /// `turn_end` to every connection: the faded pieces in its view, the bonus, its score.
-    pub fn tell_turn_end(&mut self, ended: &EndedTurn) {
-        let (turn, faded, bonus) = (ended.turn, &ended.faded, &ended.bonus);
-        // Which faded pieces each player sees (its own, and those in its window), found from
-        // the pieces' zones rather than by a walk over every piece for every player.
-        let mut seen_by: HashMap<PlayerId, Vec<usize>> = HashMap::new();
-        for (index, piece) in faded.iter().enumerate() {
-            let mut players = match Coord::parse(&piece.at) {
-                Ok(at) => self.interest.watchers(&[at]),
-                Err(_) => Vec::new(),
-            };
-            if !players.contains(&piece.owner) {
-                players.push(piece.owner);
-            }
-            for player in players {
-                seen_by.entry(player).or_default().push(index);
-            }
-        }
-        // Each connection's message is its own (its score, what it saw fade): written on
-        // every core at once, then queued.
-        let mut news = Vec::new();
-        for (conn, role) in self.roles() {
-            let (seen, score) = match role {
-                Role::Spectator => (None, None),
-                Role::Player(player) => (
-                    Some(seen_by.get(&player).map_or(&[][..], Vec::as_slice)),
-                    self.rows.get(&player).map(|row| row.score),
-                ),
-                Role::Nobody => continue,
-            };
-            news.push((conn, seen, score));
-        }
-        let texts: Vec<Arc<str>> = news
-            .par_iter()
-            .map(|&(_, seen, score)| {
-                let faded = match seen {
-                    None => faded.to_vec(),
-                    Some(indices) => indices.iter().map(|&index| faded[index].clone()).collect(),
-                };
-                let message = ServerMessage::TurnEnd {
-                    turn,
-                    faded,
-                    bonus: bonus.clone(),
-                    score,
-                };
-                message.to_json().into()
-            })
-            .collect();
-        for ((conn, _, _), text) in news.into_iter().zip(texts) {
-            self.send_text(conn, text);
-        }
-    }
-
     /// Every connection with its role, to send to while changing the world.
-    fn roles(&self) -> Vec<(ConnectionId, Role)> {
+    pub(super) fn roles(&self) -> Vec<(ConnectionId, Role)> {
         self.connections
             .iter()
             .map(|(&conn, connection)| (conn, connection.role))

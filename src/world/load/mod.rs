@@ -218,23 +218,6 @@ fn status_pieces(address: &str) -> Option<u64> {
     status.get("pieces")?.as_u64()
 }
 
-extern "C" {
-    /// glibc's `nice(3)`: on Linux it changes the calling thread's priority, which the
-    /// threads it starts afterwards inherit.
-    fn nice(increment: std::ffi::c_int) -> std::ffi::c_int;
-}
-
-/// Lowers the priority of this thread and of the threads it starts from now on.
-fn lower_priority(increment: i32) {
-    if increment > 0 {
-        // SAFETY: nice(3) takes a plain integer and changes only the scheduling priority of
-        // the calling thread; it reads and writes no memory of this program.
-        unsafe {
-            nice(increment);
-        }
-    }
-}
-
 /// Runs the load and reports it.
 pub fn run(config: &LoadConfig) -> Result<LoadReport, String> {
     let scratch = Scratch(std::env::temp_dir().join(format!(
@@ -263,7 +246,7 @@ pub fn run(config: &LoadConfig) -> Result<LoadReport, String> {
     });
     // The server is running at its own priority; from here on this thread and every thread it
     // starts (the clients' runtime) run at the lower one.
-    lower_priority(config.nice);
+    crate::common::priority::lower_this_thread(config.nice);
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()

@@ -45,6 +45,10 @@ struct Shared {
     published: Published,
 }
 
+/// How far below the turn loop's priority the network threads run: on a busy machine the
+/// loop, which every player waits on, gets the cores first, and the writers catch up after.
+const NET_PRIORITY_BELOW_LOOP: i32 = 5;
+
 /// The running network side.
 pub struct NetServer {
     server: ServerThread,
@@ -62,7 +66,7 @@ impl NetServer {
         published: Published,
     ) -> Result<NetServer, String> {
         let open = Arc::new(AtomicUsize::new(0));
-        let server = ServerThread::start(listen, "world-net", |stopping| {
+        let server = ServerThread::start(listen, "world-net", NET_PRIORITY_BELOW_LOOP, |stopping| {
             let shared = Shared {
                 limits: limits.clone(),
                 requests,

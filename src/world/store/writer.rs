@@ -12,6 +12,9 @@ use std::sync::Arc;
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
+/// How far below the turn loop's priority the store's thread runs.
+const STORE_PRIORITY_BELOW_LOOP: i32 = 5;
+
 /// A completed turn, owned, for the writer thread.
 #[derive(Clone, Debug)]
 pub struct TurnToStore {
@@ -54,6 +57,8 @@ impl StoreWriter {
         let thread = std::thread::Builder::new()
             .name("world-store".into())
             .spawn(move || {
+                // Storing a turn may wait; the loop's answers to players may not.
+                crate::common::priority::lower_this_thread(STORE_PRIORITY_BELOW_LOOP);
                 for job in inbox {
                     match job {
                         Job::Turn(turn) => {

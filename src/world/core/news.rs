@@ -1,0 +1,106 @@
+//! The end of a turn told to every connection (`turn_end`: the faded pieces it saw, the bonus,
+//! its score), a batch at a time between the loop's other work, so that ten thousand messages
+//! never hold the loop in one go. Each batch is written on every core at once.
+
+use super::{Role, ServerWorld};
+use crate::rules::megachess::{Coord, PlayerId};
+use crate::world::api::{PieceReport, ServerMessage};
+use crate::world::hub::ConnectionId;
+use rayon::prelude::*;
+use std::collections::HashMap;
+use std::sync::Arc;
+
+use super::turn::EndedTurn;
+
+/// A turn's end, being told.
+pub(super) struct Announcement {
+    turn: u64,
+    faded: Vec<PieceReport>,
+    bonus: Option<PieceReport>,
+    /// The faded pieces (by index) each player sees: its own and those in its window.
+    seen_by: HashMap<PlayerId, Vec<usize>>,
+    /// The connections still to tell.
+    receivers: Vec<(ConnectionId, Role)>,
+}
+
+impl ServerWorld {
+    /// `turn_end` to every connection at once.
+    pub fn tell_turn_end(&mut self, ended: &EndedTurn) {
+        self.announce(ended);
+        self.announce_some(usize::MAX);
+    }
+
+    /// Begins telling every connection of the turn's end ([`ServerWorld::announce_some`]).
+    pub fn announce(&mut self, ended: &EndedTurn) {
+        let faded = ended.faded().to_vec();
+        // Found from the pieces' zones rather than by a walk over every piece for every player.
+        let mut seen_by: HashMap<PlayerId, Vec<usize>> = HashMap::new();
+        for (index, piece) in faded.iter().enumerate() {
+            let mut players = match Coord::parse(&piece.at) {
+                Ok(at) => self.interest.watchers(&[at]),
+                Err(_) => Vec::new(),
+            };
+            if !players.contains(&piece.owner) {
+                players.push(piece.owner);
+            }
+            for player in players {
+                seen_by.entry(player).or_default().push(index);
+            }
+        }
+        let mut receivers = self.roles();
+        receivers.retain(|(_, role)| *role != Role::Nobody);
+        self.announcement = Some(Announcement {
+            turn: ended.turn,
+            faded,
+            bonus: ended.bonus().cloned(),
+            seen_by,
+            receivers,
+        });
+    }
+
+    /// Whether connections have yet to hear of the last turn's end.
+    pub fn announcing(&self) -> bool {
+        self.announcement.is_some()
+    }
+
+    /// Tells up to `count` more connections of the turn's end.
+    pub fn announce_some(&mut self, count: usize) {
+        let Some(announcement) = &mut self.announcement else {
+            return;
+        };
+        let keep = announcement.receivers.len().saturating_sub(count);
+        let batch = announcement.receivers.split_off(keep);
+        let announcement = &*announcement;
+        let rows = &self.rows;
+        let texts: Vec<Arc<str>> = batch
+            .par_iter()
+            .map(|&(_, role)| {
+                let (faded, score) = match role {
+                    Role::Player(player) => (
+                        announcement.seen_by.get(&player).map_or_else(Vec::new, |indices| {
+                            indices
+                                .iter()
+                                .map(|&index| announcement.faded[index].clone())
+                                .collect()
+                        }),
+                        rows.get(&player).map(|row| row.score),
+                    ),
+                    _ => (announcement.faded.clone(), None),
+                };
+                let message = ServerMessage::TurnEnd {
+                    turn: announcement.turn,
+                    faded,
+                    bonus: announcement.bonus.clone(),
+                    score,
+                };
+                message.to_json().into()
+            })
+            .collect();
+        if announcement.receivers.is_empty() {
+            self.announcement = None;
+        }
+        for ((conn, _), text) in batch.into_iter().zip(texts) {
+            self.send_text(conn, text);
+        }
+    }
+}
