@@ -317,8 +317,10 @@ impl TurnLoop {
                         self.count_work(starting.elapsed());
                     }
                     self.work.close_turn();
-                    for request in std::mem::take(&mut self.deferred) {
-                        self.handle_timed(request);
+                    if !self.world.telling() {
+                        for request in std::mem::take(&mut self.deferred) {
+                            self.handle_timed(request);
+                        }
                     }
                     continue;
                 }
@@ -388,8 +390,9 @@ impl TurnLoop {
                 continue;
             }
             if self.world.telling() {
-                // A batch of the players to move hears of the turn; then one request, without
-                // waiting, so that neither holds up the other.
+                // A batch of players hears of the turn. Between batches only reads are
+                // answered: the rest waits until everyone has been told, so that the last
+                // player hears of the turn as early as the first's moves are made.
                 let began = Instant::now();
                 self.world.tell_movers(TELL_BATCH);
                 self.world.drop_pending();
@@ -397,10 +400,15 @@ impl TurnLoop {
                 if !self.world.telling() {
                     let told = self.world.turn_began().elapsed();
                     self.work.max_told = self.work.max_told.max(told);
+                    for request in std::mem::take(&mut self.deferred) {
+                        self.handle_timed(request);
+                    }
+                    continue;
                 }
                 match self.inbox.try_recv() {
                     Ok(Request::Shutdown) | Err(TryRecvError::Disconnected) => break "shutdown",
-                    Ok(request) => self.handle_timed(request),
+                    Ok(request @ Request::Read { .. }) => self.handle_timed(request),
+                    Ok(request) => self.deferred.push(request),
                     Err(TryRecvError::Empty) => {}
                 }
                 continue;

@@ -70,7 +70,11 @@ impl PieceIndex {
         let mut index = PieceIndex::default();
         // In id order, so each owner's list is pushed sorted.
         for piece in slab.iter().flatten() {
-            index.by_owner.entry(piece.owner).or_default().push(piece.id);
+            index
+                .by_owner
+                .entry(piece.owner)
+                .or_default()
+                .push(piece.id);
             index
                 .by_zone
                 .entry(Zone::of(piece.at))

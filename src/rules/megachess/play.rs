@@ -167,13 +167,19 @@ impl World {
         let radius = self.params.kingdom_radius as u64;
         let on_team = self.players.values().filter(|player| player.team == team);
         for (owner, centre) in on_team.map(|player| (player.id, self.kingdom_centre(player.id))) {
-            for piece in self.index.owned(owner).iter().filter_map(|&id| self.piece(id)) {
+            for piece in self
+                .index
+                .owned(owner)
+                .iter()
+                .filter_map(|&id| self.piece(id))
+            {
                 if piece.kind == Kind::King {
                     continue;
                 }
                 // A player whose king the world does not know (a window) keeps its pieces
                 // inside.
-                let inside = centre.is_none_or(|centre| centre.distance_squared(piece.at) <= radius * radius);
+                let inside = centre
+                    .is_none_or(|centre| centre.distance_squared(piece.at) <= radius * radius);
                 let life = if inside || self.moved.contains(&piece.id) {
                     None
                 } else {

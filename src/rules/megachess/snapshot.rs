@@ -105,7 +105,11 @@ impl World {
         }
         // Each player's kings on the board, gathered once (not one pass per player).
         let mut kings_of: BTreeMap<PlayerId, Vec<PieceId>> = BTreeMap::new();
-        for piece in snapshot.pieces.iter().filter(|piece| piece.kind == Kind::King) {
+        for piece in snapshot
+            .pieces
+            .iter()
+            .filter(|piece| piece.kind == Kind::King)
+        {
             kings_of.entry(piece.owner).or_default().push(piece.id);
         }
         for player in players.values() {

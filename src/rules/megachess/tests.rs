@@ -139,10 +139,18 @@ fn the_piece_index_follows_every_change() {
     let mut world = World::new(params, 7);
     let mut rng = Rng::new(11);
     for id in 1..=16u32 {
-        let team = if id % 2 == 1 { Team::Alabaster } else { Team::Metal };
+        let team = if id % 2 == 1 {
+            Team::Alabaster
+        } else {
+            Team::Metal
+        };
         world.add_player(id, team).unwrap();
         let corner = Coord::new(((id - 1) % 8) * 12, 4 + ((id - 1) / 8) * 40 + (id % 2) * 6);
-        let facing = if team == Team::Alabaster { Facing::North } else { Facing::South };
+        let facing = if team == Team::Alabaster {
+            Facing::North
+        } else {
+            Facing::South
+        };
         world.spawn_army(id, corner, facing).unwrap();
     }
     let (mut kings_taken, mut collected, mut faded) = (0, 0, 0);
@@ -173,8 +181,10 @@ fn the_piece_index_follows_every_change() {
         faded += world.end_turn().faded.len();
         assert_index_agrees(&world, &mut rng, turn);
     }
-    assert!(kings_taken > 0 && collected > 0 && faded > 0,
-        "the game must take kings ({kings_taken}), collect ({collected}) and fade ({faded})");
+    assert!(
+        kings_taken > 0 && collected > 0 && faded > 0,
+        "the game must take kings ({kings_taken}), collect ({collected}) and fade ({faded})"
+    );
     let back = World::from_snapshot(&world.snapshot()).unwrap();
     assert_index_agrees(&back, &mut rng, 80);
 }
@@ -183,15 +193,29 @@ fn assert_index_agrees(world: &World, rng: &mut Rng, turn: usize) {
     let owners: BTreeSet<PlayerId> = world.pieces().map(|p| p.owner).collect();
     for owner in owners.iter().copied().chain([999]) {
         let indexed: Vec<PieceId> = world.pieces_of(owner).map(|p| p.id).collect();
-        let walked: Vec<PieceId> = world.pieces().filter(|p| p.owner == owner).map(|p| p.id).collect();
+        let walked: Vec<PieceId> = world
+            .pieces()
+            .filter(|p| p.owner == owner)
+            .map(|p| p.id)
+            .collect();
         assert_eq!(indexed, walked, "turn {turn}: pieces of {owner}");
     }
     for _ in 0..20 {
         let (x0, y0) = (rng.below(100) as u32, rng.below(70) as u32);
-        let (x1, y1) = (x0 + rng.below(u64::from(100 - x0)) as u32, y0 + rng.below(u64::from(70 - y0)) as u32);
-        let rect = Rect { min: Coord::new(x0, y0), max: Coord::new(x1, y1) };
+        let (x1, y1) = (
+            x0 + rng.below(u64::from(100 - x0)) as u32,
+            y0 + rng.below(u64::from(70 - y0)) as u32,
+        );
+        let rect = Rect {
+            min: Coord::new(x0, y0),
+            max: Coord::new(x1, y1),
+        };
         let indexed: Vec<PieceId> = world.pieces_in(rect).iter().map(|p| p.id).collect();
-        let walked: Vec<PieceId> = world.pieces().filter(|p| rect.contains(p.at)).map(|p| p.id).collect();
+        let walked: Vec<PieceId> = world
+            .pieces()
+            .filter(|p| rect.contains(p.at))
+            .map(|p| p.id)
+            .collect();
         assert_eq!(indexed, walked, "turn {turn}: pieces in {rect:?}");
     }
     for player in world.players().map(|p| p.id) {

@@ -3,9 +3,7 @@
 
 use super::hash::{fixed_state, FastMap, FastSet};
 use super::index::PieceIndex;
-use super::{
-    Coord, Kind, MegachessParams, Piece, PieceId, Player, PlayerId, Rect, Team, NEUTRAL,
-};
+use super::{Coord, Kind, MegachessParams, Piece, PieceId, Player, PlayerId, Rect, Team, NEUTRAL};
 use crate::common::Rng;
 use std::collections::BTreeMap;
 

@@ -77,12 +77,15 @@ impl ServerWorld {
             .map(|&(_, role)| {
                 let (faded, score) = match role {
                     Role::Player(player) => (
-                        announcement.seen_by.get(&player).map_or_else(Vec::new, |indices| {
-                            indices
-                                .iter()
-                                .map(|&index| announcement.faded[index].clone())
-                                .collect()
-                        }),
+                        announcement
+                            .seen_by
+                            .get(&player)
+                            .map_or_else(Vec::new, |indices| {
+                                indices
+                                    .iter()
+                                    .map(|&index| announcement.faded[index].clone())
+                                    .collect()
+                            }),
                         rows.get(&player).map(|row| row.score),
                     ),
                     _ => (announcement.faded.clone(), None),

@@ -498,7 +498,10 @@ fn a_turn_over_the_limit_plays_the_first_moves_and_answers_one_result_more() {
 #[test]
 #[ignore]
 fn turn_costs_at_scale() {
-    let players: u64 = std::env::var("PLAYERS").ok().and_then(|n| n.parse().ok()).unwrap_or(10_000);
+    let players: u64 = std::env::var("PLAYERS")
+        .ok()
+        .and_then(|n| n.parse().ok())
+        .unwrap_or(10_000);
     let scratch = Scratch::new("scale");
     let mut config = config(&scratch, true);
     config.params.width = 4096;
@@ -510,12 +513,20 @@ fn turn_costs_at_scale() {
     let mut clients: Vec<Client> = (0..players)
         .map(|conn| {
             let mut client = Client::open(&mut world, conn + 1, 100_000);
-            let team = if conn % 2 == 0 { TeamChoice::Alabaster } else { TeamChoice::Metal };
+            let team = if conn % 2 == 0 {
+                TeamChoice::Alabaster
+            } else {
+                TeamChoice::Metal
+            };
             client.join(&mut world, team);
             client
         })
         .collect();
-    println!("{players} joins: {:.0} ms, {} pieces", began.elapsed().as_secs_f64() * 1e3, world.world().piece_count());
+    println!(
+        "{players} joins: {:.0} ms, {} pieces",
+        began.elapsed().as_secs_f64() * 1e3,
+        world.world().piece_count()
+    );
     let mut rng = crate::common::Rng::new(5);
     for turn in 0..6 {
         let began = Instant::now();
@@ -532,8 +543,14 @@ fn turn_costs_at_scale() {
         let mut answers = Vec::new();
         for client in &mut clients {
             for text in std::iter::from_fn(|| client.inbox.try_recv().ok()) {
-                if let Ok(ServerMessage::Turn { position: Some(position), .. }) = serde_json::from_str(&text) {
-                    let moves = crate::world::load::client::choose_moves(&position, &params, 3, &mut rng).unwrap();
+                if let Ok(ServerMessage::Turn {
+                    position: Some(position),
+                    ..
+                }) = serde_json::from_str(&text)
+                {
+                    let moves =
+                        crate::world::load::client::choose_moves(&position, &params, 3, &mut rng)
+                            .unwrap();
                     answers.push((client.conn, moves));
                 }
             }

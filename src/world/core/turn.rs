@@ -4,13 +4,13 @@
 
 use super::moves::piece_report;
 use super::{Role, ServerWorld};
+use crate::rules::megachess::WorldSnapshot;
 use crate::rules::megachess::{PlayerId, World};
-use rayon::prelude::*;
 use crate::world::api::{PieceReport, ServerMessage};
 use crate::world::events::{Event, LogEntry};
 use crate::world::hub::ConnectionId;
 use crate::world::store::writer::TurnToStore;
-use crate::rules::megachess::WorldSnapshot;
+use rayon::prelude::*;
 use std::collections::BTreeMap;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -158,7 +158,9 @@ impl ServerWorld {
                 Some(text) if world.player(player).is_none_or(|p| p.team != team) => {
                     Arc::clone(text)
                 }
-                _ => turn_message_in(world, player, left, margin).to_json().into(),
+                _ => turn_message_in(world, player, left, margin)
+                    .to_json()
+                    .into(),
             })
             .collect();
         for ((player, conn), text) in batch.into_iter().zip(views) {
@@ -174,11 +176,15 @@ impl ServerWorld {
         })
     }
 
-
     /// The `turn` message for a player (its view when its team moves), or for a spectator
     /// (`player` 0).
     pub(super) fn turn_message(&self, player: PlayerId) -> ServerMessage {
-        turn_message_in(&self.world, player, self.time_left(), self.config.window_margin)
+        turn_message_in(
+            &self.world,
+            player,
+            self.time_left(),
+            self.config.window_margin,
+        )
     }
 
     /// Whether the turn is over: at its deadline; simulated, also as soon as every connected,

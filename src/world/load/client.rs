@@ -78,7 +78,7 @@ async fn play(index: u64, setup: &ClientSetup, report: &mut ClientReport) -> Res
     let (mut socket, _) =
         tokio_tungstenite::client_async_with_config(setup.url.as_str(), stream, Some(config))
             .await
-        .map_err(|error| format!("handshake: {error}"))?;
+            .map_err(|error| format!("handshake: {error}"))?;
     drop(permit);
     let team = if index.is_multiple_of(2) {
         TeamChoice::Alabaster
@@ -174,7 +174,9 @@ pub(crate) fn choose_moves(
     count: usize,
     rng: &mut Rng,
 ) -> Result<Vec<String>, String> {
-    let line = position.strip_prefix("position megachess ").unwrap_or(position);
+    let line = position
+        .strip_prefix("position megachess ")
+        .unwrap_or(position);
     let WorldView { mut world, me } =
         WorldView::parse(line, params).map_err(|error| format!("{error}: {position}"))?;
     let mut pieces: Vec<_> = world.pieces_of(me).map(|piece| piece.id).collect();
@@ -214,8 +216,12 @@ mod tests {
         let mut world = World::new(params, 1);
         world.add_player(1, Team::Alabaster).unwrap();
         world.add_player(2, Team::Metal).unwrap();
-        world.spawn_army(1, Coord::new(10, 10), Facing::North).unwrap();
-        world.spawn_army(2, Coord::new(10, 16), Facing::South).unwrap();
+        world
+            .spawn_army(1, Coord::new(10, 10), Facing::North)
+            .unwrap();
+        world
+            .spawn_army(2, Coord::new(10, 16), Facing::South)
+            .unwrap();
         let line = world.position_line(1, Some(16));
         let mut rng = Rng::new(3);
         for _ in 0..20 {
@@ -227,7 +233,9 @@ mod tests {
                 let mv = Move::parse(text).unwrap();
                 assert!(!froms.contains(&mv.from), "{moves:?}");
                 froms.push(mv.to);
-                check.apply(1, mv).unwrap_or_else(|error| panic!("{text}: {error}"));
+                check
+                    .apply(1, mv)
+                    .unwrap_or_else(|error| panic!("{text}: {error}"));
             }
         }
     }

@@ -75,13 +75,15 @@ pub struct LoadReport {
 impl LoadReport {
     /// The report, a few lines for people.
     pub fn lines(&self) -> Vec<String> {
-        let pieces = self.pieces.map_or("? pieces".to_string(), |n| format!("{n} pieces"));
+        let pieces = self
+            .pieces
+            .map_or("? pieces".to_string(), |n| format!("{n} pieces"));
         let stall = self
             .max_stall_ms
             .map_or("?".to_string(), |ms| format!("{ms:.1} ms"));
-        let memory = self
-            .peak_memory_kib
-            .map_or("?".to_string(), |kib| format!("{:.0} MiB", kib as f64 / 1024.0));
+        let memory = self.peak_memory_kib.map_or("?".to_string(), |kib| {
+            format!("{:.0} MiB", kib as f64 / 1024.0)
+        });
         let mut lines = vec![
             format!(
                 "{} connections, {pieces}, joined in {:.1} s",
@@ -158,7 +160,11 @@ impl ServerProcess {
             .args(["--listen", "127.0.0.1:0", "--simulate"])
             .args(["--wait-players", &config.players.to_string()])
             .args(["--turns", &config.turns.to_string()])
-            .args(["--size", &config.width.to_string(), &config.height.to_string()])
+            .args([
+                "--size",
+                &config.width.to_string(),
+                &config.height.to_string(),
+            ])
             .args(["--max-connections", &(config.players + 16).to_string()])
             .args(["--standings-every", "0"])
             .args(["--turn-ms", &config.turn_ms.to_string()])
@@ -208,7 +214,9 @@ fn number_after(text: &str, before: &str) -> Option<f64> {
 /// The pieces on the board, from the server's `/status` (plain HTTP on the same port).
 fn status_pieces(address: &str) -> Option<u64> {
     let mut stream = std::net::TcpStream::connect(address).ok()?;
-    stream.set_read_timeout(Some(Duration::from_secs(10))).ok()?;
+    stream
+        .set_read_timeout(Some(Duration::from_secs(10)))
+        .ok()?;
     let request = format!("GET /status HTTP/1.1\r\nHost: {address}\r\nConnection: close\r\n\r\n");
     stream.write_all(request.as_bytes()).ok()?;
     let mut answer = String::new();
@@ -304,9 +312,7 @@ pub fn run(config: &LoadConfig) -> Result<LoadReport, String> {
     Ok(LoadReport {
         players: config.players,
         pieces: status.join().ok().flatten(),
-        join_s: times
-            .first_start()
-            .map_or(0.0, |start| start.as_secs_f64()),
+        join_s: times.first_start().map_or(0.0, |start| start.as_secs_f64()),
         turns_per_second: per_second(delays.turns.saturating_sub(1) as f64),
         moves_sent: reports.iter().map(|r| r.moves_sent).sum(),
         moves_accepted,

@@ -52,7 +52,10 @@ impl TurnTimes {
         let arrival_us = arrival.saturating_duration_since(self.origin).as_micros() as i64;
         let spent = turn_length.saturating_sub(left).as_micros() as i64;
         let start_us = arrival_us - spent;
-        let mut turns = self.turns.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+        let mut turns = self
+            .turns
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner());
         let seen = turns.entry(turn).or_insert(TurnSeen {
             start_us,
             last_arrival_us: arrival_us,
@@ -65,7 +68,10 @@ impl TurnTimes {
 
     /// The earliest turn's start, after the origin; `None` before any `turn` arrived.
     pub fn first_start(&self) -> Option<Duration> {
-        let turns = self.turns.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+        let turns = self
+            .turns
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner());
         let first = turns.values().next()?;
         Some(Duration::from_micros(first.start_us.max(0) as u64))
     }
@@ -73,8 +79,14 @@ impl TurnTimes {
     /// The delays of the turns that every one of `clients` heard of (a turn some client missed,
     /// the one in progress at the end say, has no last arrival to speak of).
     pub fn delays(&self, clients: u64) -> TurnDelays {
-        let turns = self.turns.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
-        let complete: Vec<&TurnSeen> = turns.values().filter(|seen| seen.messages >= clients).collect();
+        let turns = self
+            .turns
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner());
+        let complete: Vec<&TurnSeen> = turns
+            .values()
+            .filter(|seen| seen.messages >= clients)
+            .collect();
         let mut delays: Vec<f64> = complete
             .iter()
             .map(|seen| (seen.last_arrival_us - seen.start_us) as f64 / 1000.0)

@@ -21,8 +21,8 @@ use crate::net::wire::ServerThread;
 use std::collections::HashMap;
 use std::net::{IpAddr, SocketAddr};
 use std::sync::atomic::{AtomicUsize, Ordering};
-use std::time::{Duration, Instant};
 use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
 use tokio::sync::{watch, Semaphore};
 
 /// HTTP reads waiting on the turn loop or drawing the published world at once, from all
@@ -66,18 +66,19 @@ impl NetServer {
         published: Published,
     ) -> Result<NetServer, String> {
         let open = Arc::new(AtomicUsize::new(0));
-        let server = ServerThread::start(listen, "world-net", NET_PRIORITY_BELOW_LOOP, |stopping| {
-            let shared = Shared {
-                limits: limits.clone(),
-                requests,
-                open: Arc::clone(&open),
-                stopping,
-                read_limits: Arc::new(Mutex::new(HashMap::new())),
-                reads_in_flight: Arc::new(Semaphore::new(READS_IN_FLIGHT)),
-                published,
-            };
-            move |stream, peer| http::serve(stream, peer, shared.clone())
-        })?;
+        let server =
+            ServerThread::start(listen, "world-net", NET_PRIORITY_BELOW_LOOP, |stopping| {
+                let shared = Shared {
+                    limits: limits.clone(),
+                    requests,
+                    open: Arc::clone(&open),
+                    stopping,
+                    read_limits: Arc::new(Mutex::new(HashMap::new())),
+                    reads_in_flight: Arc::new(Semaphore::new(READS_IN_FLIGHT)),
+                    published,
+                };
+                move |stream, peer| http::serve(stream, peer, shared.clone())
+            })?;
         Ok(NetServer { server, open })
     }
 

@@ -127,9 +127,17 @@ pub(super) struct OwnedChanges {
 impl Changes<'_> {
     pub(super) fn owned(&self) -> OwnedChanges {
         OwnedChanges {
-            pieces: self.pieces.iter().map(|&(piece, moved)| (*piece, moved)).collect(),
+            pieces: self
+                .pieces
+                .iter()
+                .map(|&(piece, moved)| (*piece, moved))
+                .collect(),
             gone_pieces: self.gone_pieces.clone(),
-            world_players: self.world_players.iter().map(|&player| player.clone()).collect(),
+            world_players: self
+                .world_players
+                .iter()
+                .map(|&player| player.clone())
+                .collect(),
             gone_world_players: self.gone_world_players.clone(),
             rows: self.rows.iter().map(|&row| row.clone()).collect(),
         }
@@ -151,8 +159,12 @@ mod tests {
         let mut world = World::new(params, 1);
         world.add_player(1, Team::Alabaster).unwrap();
         world.add_player(2, Team::Metal).unwrap();
-        world.spawn_army(1, Coord::new(0, 0), Facing::North).unwrap();
-        world.spawn_army(2, Coord::new(0, 3), Facing::South).unwrap();
+        world
+            .spawn_army(1, Coord::new(0, 0), Facing::North)
+            .unwrap();
+        world
+            .spawn_army(2, Coord::new(0, 3), Facing::South)
+            .unwrap();
         let before = world.snapshot();
         let mut written = Written::of(&before, &[]);
         assert!(written.changes(&before, &[]).pieces.is_empty());
@@ -164,12 +176,17 @@ mod tests {
         let taker = world.piece_at(Coord::new(0, 2)).unwrap().id;
         let after = world.snapshot();
         let changes = written.changes(&after, &[]);
-        let changed: Vec<(PieceId, bool)> = changes.pieces.iter().map(|(p, m)| (p.id, *m)).collect();
+        let changed: Vec<(PieceId, bool)> =
+            changes.pieces.iter().map(|(p, m)| (p.id, *m)).collect();
         assert_eq!(changed, vec![(taker, true)]);
         assert_eq!(changes.gone_pieces, vec![victim]);
         // The scores changed (a survival point, the capture).
         assert_eq!(
-            changes.world_players.iter().map(|p| p.id).collect::<Vec<_>>(),
+            changes
+                .world_players
+                .iter()
+                .map(|p| p.id)
+                .collect::<Vec<_>>(),
             vec![1, 2]
         );
         assert!(changes.gone_world_players.is_empty());

@@ -15,13 +15,13 @@ mod diff;
 mod holder;
 mod rows;
 mod schema;
-pub mod writer;
 #[cfg(test)]
 mod tests;
+pub mod writer;
 
 use super::events::LogEntry;
-use diff::Written;
 use crate::rules::megachess::{PlayerId, Team, World, WorldSnapshot};
+use diff::Written;
 use rusqlite::{Connection, ErrorCode, TransactionBehavior};
 use std::fmt;
 use std::path::{Path, PathBuf};

@@ -99,7 +99,9 @@ impl StoreWriter {
     }
 
     fn send(&self, job: Job) -> bool {
-        self.jobs.as_ref().is_some_and(|jobs| jobs.send(job).is_ok())
+        self.jobs
+            .as_ref()
+            .is_some_and(|jobs| jobs.send(job).is_ok())
     }
 
     /// Hands a completed turn over; [`StoreWriter::committed`] says when it is stored.
