@@ -8,6 +8,9 @@
 //!
 //! Each prints the server's own summary: turns per second, the longest turn-loop stall, and
 //! the server's peak memory; the house run adds the engines' memory.
+//!
+//! Not ignored: `roger world-load` (the load generator, whose large runs are in
+//! docs/world-server.md) on a small world, end to end.
 
 use crate::world_support;
 
@@ -198,4 +201,45 @@ fn engines_memory_kib(binary: &str) -> u64 {
         }
     }
     total
+}
+
+/// `roger world-load` end to end on a small world: its own server, its bots, its report.
+#[test]
+fn the_load_generator_runs_a_small_world_and_reports_it() {
+    let output = std::process::Command::new(ROGER)
+        .args([
+            "world-load",
+            "--players",
+            "12",
+            "--turns",
+            "6",
+            "--size",
+            "64",
+            "64",
+        ])
+        .output()
+        .expect("roger world-load runs");
+    let text = String::from_utf8_lossy(&output.stdout);
+    assert!(
+        output.status.success(),
+        "{text}{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    assert!(text.contains("12 connections, "), "{text}");
+    // Six turns, three for each team of six bots, each bot moving 3 pieces a turn; every turn
+    // seen by every bot. A bot chooses from its view as the turn began, so a teammate's move
+    // may take its square first: nearly all its moves are accepted, not always all.
+    assert!(text.contains("6 turns timed over"), "{text}");
+    let accepted: u64 = text
+        .split(" of 108 moves accepted")
+        .next()
+        .and_then(|before| before.rsplit(' ').next())
+        .and_then(|count| count.parse().ok())
+        .unwrap_or_else(|| panic!("no count of accepted moves: {text}"));
+    assert!(accepted >= 90, "{text}");
+    assert!(
+        text.contains("the server's summary: done: 6 turns"),
+        "{text}"
+    );
+    assert!(!text.contains("clients failed"), "{text}");
 }

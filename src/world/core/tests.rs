@@ -574,3 +574,58 @@ fn turn_costs_at_scale() {
         );
     }
 }
+
+/// Players are told of a turn a batch at a time, but anyone about to see a move is told first,
+/// with the view as the turn began: the `turn` always comes before news of the turn.
+#[test]
+fn a_player_hears_of_the_turn_before_any_move_of_it_and_sees_the_turn_as_it_began() {
+    let scratch = Scratch::new("told-first");
+    let mut config = config(&scratch, true);
+    config.params.width = 16;
+    let mut world = ServerWorld::create(config).unwrap();
+    let mut first = Client::open(&mut world, 1, 100);
+    let mut other_team = Client::open(&mut world, 2, 100);
+    let mut teammate = Client::open(&mut world, 3, 100);
+    assert_eq!(first.join(&mut world, TeamChoice::Alabaster), 1);
+    assert_eq!(other_team.join(&mut world, TeamChoice::Metal), 2);
+    assert_eq!(teammate.join(&mut world, TeamChoice::Alabaster), 3);
+    for client in [&mut first, &mut other_team, &mut teammate] {
+        client.read();
+    }
+    world.begin_turn(Instant::now());
+    assert!(world.telling());
+    assert!(other_team.read().is_empty() && teammate.read().is_empty());
+    world.tell_movers(1);
+    assert!(matches!(
+        first.read()[..],
+        [ServerMessage::Turn { you_move: true, .. }]
+    ));
+    assert!(teammate.read().is_empty(), "one at a time");
+    let results = first.turn(&mut world, &["4,1-4,3"]);
+    assert!(results[0].ok, "{results:?}");
+    assert!(!world.telling(), "everyone who saw the move was told first");
+    match &teammate.read()[..] {
+        [ServerMessage::Turn {
+            you_move: true,
+            position: Some(position),
+            ..
+        }, ServerMessage::Moved { mv, .. }] => {
+            assert!(
+                position.contains(" 1P4,1 ") && !position.contains("1P4,3"),
+                "{position}"
+            );
+            assert_eq!(mv, "4,1-4,3");
+        }
+        other => panic!("{other:?}"),
+    }
+    assert!(matches!(
+        other_team.read()[..],
+        [
+            ServerMessage::Turn {
+                you_move: false,
+                ..
+            },
+            ServerMessage::Moved { .. }
+        ]
+    ));
+}

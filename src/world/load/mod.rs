@@ -50,7 +50,8 @@ pub struct LoadConfig {
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct LoadReport {
     pub players: usize,
-    /// Pieces on the board when the first turn began (from the server's `/status`).
+    /// Pieces on the board when the first turn began (from the server's `/status`; unknown
+    /// when a run is over before it could be asked).
     pub pieces: Option<u64>,
     /// From the first connection to the first turn, in seconds.
     pub join_s: f64,
