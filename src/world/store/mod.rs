@@ -289,7 +289,8 @@ impl Store {
         schema::write_identity(&transaction)?;
         rows::insert_world(&transaction, seed, world)?;
         rows::write_params(&transaction, &world.params)?;
-        rows::write_board(&transaction, world)?;
+        // Everything is new to an empty file.
+        rows::write_board_changes(&transaction, &Written::default().changes(world, &[]))?;
         rows::write_server(&transaction, server)?;
         transaction.commit()?;
         Ok(Store::named(path, connection, Written::of(world, &[])))

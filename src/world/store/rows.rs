@@ -95,47 +95,8 @@ pub(super) fn write_params(
     Ok(())
 }
 
-/// The world's players and pieces, replacing what was there.
-pub(super) fn write_board(connection: &Connection, world: &WorldSnapshot) -> rusqlite::Result<()> {
-    connection.execute("DELETE FROM world_players", [])?;
-    connection.execute("DELETE FROM pieces", [])?;
-    let mut player_statement = connection.prepare_cached(
-        "INSERT INTO world_players (id, team, king, score, present) VALUES (?1, ?2, ?3, ?4, ?5)",
-    )?;
-    for player in &world.players {
-        player_statement.execute((
-            player.id,
-            team_name(player.team),
-            player.king.map(|king| king.0),
-            player.score,
-            player.present,
-        ))?;
-    }
-    let mut piece_statement = connection.prepare_cached(
-        "INSERT INTO pieces (id, owner, kind, x, y, moved, used_orthogonal_step, life,
-                             moved_this_turn)
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)",
-    )?;
-    // The snapshot's moved list is sorted (`World::snapshot`); a search keeps any order right.
-    let mut moved = world.moved_this_turn.clone();
-    moved.sort_unstable();
-    for piece in &world.pieces {
-        piece_statement.execute((
-            piece.id.0,
-            piece.owner,
-            kind_letter(piece.kind),
-            piece.at.x,
-            piece.at.y,
-            piece.moved,
-            piece.used_orthogonal_step,
-            piece.life,
-            moved.binary_search(&piece.id).is_ok(),
-        ))?;
-    }
-    Ok(())
-}
-
-/// What a turn changed on the board: pieces and the world's players written or deleted.
+/// What a turn changed on the board (for a new file: everything): pieces and the world's
+/// players written or deleted, and the player rows written.
 pub(super) fn write_board_changes(
     connection: &Connection,
     changes: &Changes,
