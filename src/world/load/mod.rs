@@ -15,6 +15,7 @@ use client::{ClientReport, ClientSetup};
 use std::io::{BufRead, BufReader, Read, Write};
 use std::path::PathBuf;
 use std::process::{Child, Command, ExitCode, Stdio};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -261,11 +262,15 @@ pub fn run(config: &LoadConfig) -> Result<LoadReport, String> {
         .build()
         .map_err(|error| format!("cannot start the clients' runtime: {error}"))?;
     // The pieces are counted once the first turn has begun (every army placed).
+    let clients_done = Arc::new(AtomicBool::new(false));
     let status = {
         let (times, address) = (Arc::clone(&times), address.clone());
+        let clients_done = Arc::clone(&clients_done);
         std::thread::spawn(move || {
-            let end = Instant::now() + Duration::from_secs(600);
-            while times.first_start().is_none() && Instant::now() < end {
+            while times.first_start().is_none() {
+                if clients_done.load(Ordering::Relaxed) {
+                    return None;
+                }
                 std::thread::sleep(Duration::from_millis(20));
             }
             status_pieces(&address)
@@ -295,6 +300,7 @@ pub fn run(config: &LoadConfig) -> Result<LoadReport, String> {
         reports
     });
     runtime.shutdown_timeout(Duration::from_secs(1));
+    clients_done.store(true, Ordering::Relaxed);
     let summary = server.line_starting("done:", Duration::from_secs(60));
     let _ = server.child.wait();
     let delays = times.delays(config.players as u64);
