@@ -331,12 +331,7 @@ impl TurnLoop {
                 match self.world.turn_stored(Duration::ZERO) {
                     Some(Ok(ended)) => {
                         let began = Instant::now();
-                        self.work.max_rules = self.work.max_rules.max(ended.rules_time);
-                        self.work.max_store = self.work.max_store.max(ended.store_time);
-                        // A client that reads the log on `turn_end` finds the whole turn there.
-                        self.write_log(&ended);
-                        self.world.announce(&ended);
-                        self.after_turn(ended);
+                        self.close_stored_turn(ended);
                         self.count_work(began.elapsed());
                         continue;
                     }
@@ -495,12 +490,14 @@ impl TurnLoop {
         }
     }
 
-    /// A turn is stored: the log file, the news (all at once), the standings.
-    #[cfg(test)]
-    fn complete_turn(&mut self, ended: EndedTurn) {
+    /// A turn is stored: its figures, the log file, the news begun (sent a batch at a time by
+    /// the loop), the standings.
+    fn close_stored_turn(&mut self, ended: EndedTurn) {
+        self.work.max_rules = self.work.max_rules.max(ended.rules_time);
+        self.work.max_store = self.work.max_store.max(ended.store_time);
         // A client that reads the log on `turn_end` finds the whole turn there.
         self.write_log(&ended);
-        self.world.tell_turn_end(&ended);
+        self.world.announce(&ended);
         self.after_turn(ended);
     }
 

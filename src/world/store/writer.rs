@@ -28,7 +28,6 @@ pub struct TurnToStore {
 /// A turn the store has written, or failed to.
 #[derive(Debug)]
 pub struct Stored {
-    pub turn: u64,
     /// How long the writer took over it.
     pub took: Duration,
     pub result: Result<(), StoreError>,
@@ -72,7 +71,6 @@ impl StoreWriter {
                             };
                             let result = store.commit_turn(&commit);
                             let done = Stored {
-                                turn: turn.turn,
                                 took: began.elapsed(),
                                 result,
                             };
@@ -113,11 +111,6 @@ impl StoreWriter {
         Ok(())
     }
 
-    /// Whether a turn handed over has not been heard back from yet.
-    pub fn busy(&self) -> bool {
-        self.in_flight > 0
-    }
-
     /// The next stored turn, waiting at most `wait` for it; `None` if none came back in time.
     pub fn committed(&mut self, wait: Duration) -> Option<Stored> {
         if self.in_flight == 0 {
@@ -127,7 +120,6 @@ impl StoreWriter {
             Ok(stored) => stored,
             Err(RecvTimeoutError::Timeout) => return None,
             Err(RecvTimeoutError::Disconnected) => Stored {
-                turn: 0,
                 took: Duration::ZERO,
                 result: Err(StoreError::Gone),
             },

@@ -134,7 +134,8 @@ fn the_turn_log_is_written_before_turn_end_is_sent() {
         told_before_written: Arc::clone(&told_before_written),
     }));
     let ended = turn_loop.world.end_turn().unwrap();
-    turn_loop.complete_turn(ended);
+    turn_loop.close_stored_turn(ended);
+    turn_loop.world.announce_some(usize::MAX);
     assert_eq!(*told_before_written.lock().unwrap(), Some(false));
     let told = std::iter::from_fn(|| inbox.lock().unwrap().try_recv().ok())
         .any(|text| text.contains(r#""type":"turn_end""#));
