@@ -5,7 +5,7 @@
 use crate::world_support;
 
 use roger::world::events::Event;
-use roger::world::store::Store;
+use roger::world::store::{SqliteStore, WorldStore};
 use std::io::{BufRead, BufReader};
 use std::process::{Command, Stdio};
 use std::sync::mpsc;
@@ -104,7 +104,7 @@ fn roger_bot_plays_a_whole_world_against_house_bots_and_survives_a_server_restar
     assert!(token_file.exists());
 
     // The bot's player moved before and after the restart, and the world reached its end.
-    let (store, saved) = Store::resume(&db).unwrap();
+    let (mut store, saved) = SqliteStore::resume(&db).unwrap();
     assert_eq!(saved.last_turn, turns);
     let players = store.players().unwrap();
     let visitor = players

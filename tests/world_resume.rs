@@ -7,11 +7,11 @@ use crate::world_support;
 use roger::rules::megachess::{Move, World};
 use roger::world::api::{ClientMessage, ServerMessage, TeamChoice};
 use roger::world::events::{Event, LogEntry};
-use roger::world::store::Store;
+use roger::world::store;
 use std::io::Read;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
-use world_support::{Client, Server, TempDir, ROGER};
+use world_support::{Client, Server, TestDb, ROGER};
 
 /// The turn of a standings line (`turn N ...`), if it is one.
 fn standings_turn(line: &str) -> Option<u64> {
@@ -47,22 +47,24 @@ fn house_args() -> Vec<String> {
     .collect()
 }
 
-#[test]
-fn a_sigkilled_world_resumes_with_no_completed_turn_lost() {
-    let dir = TempDir::new("resume");
-    let db = dir.join("world.sqlite");
+crate::on_both_stores!(
+    a_sigkilled_world_resumes_with_no_completed_turn_lost,
+    a_second_server_on_a_held_file_is_refused_by_name_and_the_first_keeps_its_players,
+);
+
+fn a_sigkilled_world_resumes_with_no_completed_turn_lost(db: &TestDb) {
     let args = house_args();
     let mut with_turns = args.clone();
     with_turns.extend(["--turns".to_string(), "1000".to_string()]);
     let refs: Vec<&str> = with_turns.iter().map(String::as_str).collect();
-    let mut server = Server::start(&db, &refs);
+    let mut server = Server::start(db.arg(), &refs);
     // Let it play some turns, then kill it in the middle of whatever it is doing.
     let seen = server.wait_line("turn 12 ", Duration::from_secs(60));
     let printed = seen.iter().filter_map(|line| standings_turn(line)).max();
     server.kill();
     drop(server);
 
-    let (store, saved) = Store::resume(&db).expect("the killed world's file reads");
+    let (mut store, saved) = store::resume(&db.place()).expect("the killed world reads");
     let completed = saved.last_turn;
     assert!(
         completed >= printed.unwrap(),
@@ -96,11 +98,11 @@ fn a_sigkilled_world_resumes_with_no_completed_turn_lost() {
         target.to_string(),
     ]);
     let refs: Vec<&str> = resumed_args.iter().map(String::as_str).collect();
-    let mut server = Server::start(&db, &refs);
+    let mut server = Server::start(db.arg(), &refs);
     server.wait_line("resumed", Duration::from_secs(30));
     assert_eq!(server.wait_exit(Duration::from_secs(120)), Some(0));
 
-    let (store, after) = Store::resume(&db).unwrap();
+    let (mut store, after) = store::resume(&db.place()).unwrap();
     assert_eq!(after.last_turn, target);
     assert_eq!(
         store.events(1, completed).unwrap(),
@@ -153,19 +155,18 @@ fn a_sigkilled_world_resumes_with_no_completed_turn_lost() {
     );
 }
 
-#[test]
-fn a_second_server_on_a_held_file_is_refused_by_name_and_the_first_keeps_its_players() {
-    let dir = TempDir::new("held");
-    let db = dir.join("world.sqlite");
+fn a_second_server_on_a_held_file_is_refused_by_name_and_the_first_keeps_its_players(
+    db: &TestDb,
+) {
     let args = ["--simulate", "--size", "16", "16", "--wait-players", "3"];
-    let first = Server::start(&db, &args);
+    let first = Server::start(db.arg(), &args);
     let mut ada = Client::connect(&first.url());
     let (ada_id, ada_token) = ada.join(TeamChoice::Alabaster, "ada");
 
     // The second server, on the same file: refused before it writes anything.
     let mut second = Command::new(ROGER)
         .args(["world", "--resume", "--listen", "127.0.0.1:0", "--db"])
-        .arg(&db)
+        .arg(db.arg())
         .args(args)
         .stdin(Stdio::null())
         .stdout(Stdio::null())
@@ -195,7 +196,7 @@ fn a_second_server_on_a_held_file_is_refused_by_name_and_the_first_keeps_its_pla
     assert_eq!(stderr.lines().count(), 1, "{stderr}");
     let holder = format!("pid {} on ", first.child.id());
     assert!(
-        stderr.contains("world.sqlite")
+        stderr.contains(&db.shown())
             && stderr.contains(&holder)
             && stderr.contains(&format!("listening {}", first.addr)),
         "{stderr}"

@@ -7,13 +7,21 @@ use crate::world_support;
 
 use roger::world::api::{ClientMessage, ServerMessage, TeamChoice};
 use std::time::Duration;
-use world_support::{http_get, http_json, Client, Server, TempDir};
+use world_support::{http_get, http_json, Client, Server, TempDir, TestDb};
+
+crate::on_both_stores!(
+    a_turn_with_one_move_refused_deltas_reconnection_and_a_wrong_token,
+    a_king_capture_hands_the_whole_army_over,
+    pieces_fade_outside_the_kingdom_and_bonus_pieces_appear_over_several_turns,
+    garbage_floods_and_oversized_messages_get_errors_while_a_second_clients_turn_goes_through,
+    targets_answers_the_legal_squares_of_a_piece_over_the_network,
+    sigterm_stops_the_server_in_order_with_its_summary,
+);
 
 const WAIT: Duration = Duration::from_secs(15);
 
 /// A simulated 8 x 8 world whose turns start once two players have joined.
-fn small_world(dir: &TempDir, extra: &[&str]) -> Server {
-    let db = dir.join("world.sqlite");
+fn small_world(db: &TestDb, extra: &[&str]) -> Server {
     let mut args = vec![
         "--simulate",
         "--size",
@@ -29,7 +37,7 @@ fn small_world(dir: &TempDir, extra: &[&str]) -> Server {
         "bonus_every=0",
     ];
     args.extend_from_slice(extra);
-    Server::start(&db, &args)
+    Server::start(db.arg(), &args)
 }
 
 fn moved(message: &ServerMessage) -> Option<String> {
@@ -39,10 +47,8 @@ fn moved(message: &ServerMessage) -> Option<String> {
     }
 }
 
-#[test]
-fn a_turn_with_one_move_refused_deltas_reconnection_and_a_wrong_token() {
-    let dir = TempDir::new("turn");
-    let server = small_world(&dir, &[]);
+fn a_turn_with_one_move_refused_deltas_reconnection_and_a_wrong_token(db: &TestDb) {
+    let server = small_world(db, &[]);
     let mut white = Client::connect(&server.url());
     let (first, token) = white.join(TeamChoice::Alabaster, "ada");
     let mut black = Client::connect(&server.url());
@@ -125,10 +131,8 @@ fn a_turn_with_one_move_refused_deltas_reconnection_and_a_wrong_token() {
     assert_eq!(results[1].rejection.as_deref(), Some("already-moved"));
 }
 
-#[test]
-fn a_king_capture_hands_the_whole_army_over() {
-    let dir = TempDir::new("king");
-    let server = small_world(&dir, &[]);
+fn a_king_capture_hands_the_whole_army_over(db: &TestDb) {
+    let server = small_world(db, &[]);
     let mut white = Client::connect(&server.url());
     let (first, _) = white.join(TeamChoice::Alabaster, "ada");
     let mut black = Client::connect(&server.url());
@@ -216,14 +220,12 @@ fn a_king_capture_hands_the_whole_army_over() {
     assert_eq!(error, "eliminated");
 }
 
-#[test]
-fn pieces_fade_outside_the_kingdom_and_bonus_pieces_appear_over_several_turns() {
+fn pieces_fade_outside_the_kingdom_and_bonus_pieces_appear_over_several_turns(db: &TestDb) {
     let dir = TempDir::new("fade");
     let log = dir.join("turns.jsonl");
-    let db = dir.join("world.sqlite");
     let log_arg = log.to_str().unwrap().to_string();
     let server = Server::start(
-        &db,
+        db.arg(),
         &[
             "--simulate",
             "--size",
@@ -300,10 +302,8 @@ fn pieces_fade_outside_the_kingdom_and_bonus_pieces_appear_over_several_turns() 
     assert_eq!(faded, 16);
 }
 
-#[test]
-fn garbage_floods_and_oversized_messages_get_errors_while_a_second_clients_turn_goes_through() {
-    let dir = TempDir::new("garbage");
-    let server = small_world(&dir, &["--max-message", "4096", "--rate", "20"]);
+fn garbage_floods_and_oversized_messages_get_errors_while_a_second_clients_turn_goes_through(db: &TestDb) {
+    let server = small_world(db, &["--max-message", "4096", "--rate", "20"]);
     let mut white = Client::connect(&server.url());
     white.join(TeamChoice::Alabaster, "ada");
     let mut black = Client::connect(&server.url());
@@ -362,10 +362,8 @@ fn garbage_floods_and_oversized_messages_get_errors_while_a_second_clients_turn_
     assert!(svg.contains("<svg"), "{svg}");
 }
 
-#[test]
-fn targets_answers_the_legal_squares_of_a_piece_over_the_network() {
-    let dir = TempDir::new("targets");
-    let server = small_world(&dir, &[]);
+fn targets_answers_the_legal_squares_of_a_piece_over_the_network(db: &TestDb) {
+    let server = small_world(db, &[]);
     let mut white = Client::connect(&server.url());
     white.join(TeamChoice::Alabaster, "ada");
     let mut black = Client::connect(&server.url());
@@ -400,10 +398,8 @@ fn targets_answers_the_legal_squares_of_a_piece_over_the_network() {
     assert_eq!(ask(&mut black, 1, 7), [[0, 5], [2, 5]]);
 }
 
-#[test]
-fn sigterm_stops_the_server_in_order_with_its_summary() {
-    let dir = TempDir::new("world-sigterm");
-    let mut server = small_world(&dir, &[]);
+fn sigterm_stops_the_server_in_order_with_its_summary(db: &TestDb) {
+    let mut server = small_world(db, &[]);
     let pid = server.child.id().to_string();
     let sent = std::process::Command::new("kill")
         .args(["-TERM", &pid])

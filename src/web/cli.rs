@@ -88,7 +88,7 @@ pub fn command(args: &ServeArgs) -> ExitCode {
 fn start_world(args: &ServeArgs, db: PathBuf) -> Result<(RunningWorld, String), String> {
     let _ = std::fs::remove_file(&db);
     let mut config = WorldConfig {
-        db,
+        db: db.into(),
         listen: args.world_listen.clone(),
         standings_every: 0,
         ..WorldConfig::default()

@@ -4,6 +4,7 @@
 use super::bot::{self, BotConfig};
 use super::config::{HouseConfig, NetLimits, WorldConfig};
 use super::placement::Placement;
+use super::store::StorePlace;
 use crate::plan::megachess::SKILL_LEVEL;
 use crate::rules::megachess::MegachessParams;
 use clap::Args;
@@ -14,9 +15,10 @@ use std::time::Duration;
 /// `roger world`: run a persistent Megachess world.
 #[derive(Args, Clone, Debug)]
 pub struct WorldArgs {
-    /// The SQLite file of the world. Without --resume it must not exist yet.
+    /// Where the world is stored: an SQLite file, or a PostgreSQL database as a URL
+    /// (postgres://user:password@host:port/database). Without --resume it must hold no world yet.
     #[arg(long, default_value = "megachess-world.sqlite")]
-    pub db: PathBuf,
+    pub db: String,
     /// Continue the world stored in --db.
     #[arg(long)]
     pub resume: bool,
@@ -174,7 +176,7 @@ impl WorldArgs {
             wait_players: self.wait_players,
             window_margin: self.window,
             placement: self.placement,
-            db: self.db.clone(),
+            db: StorePlace::parse(&self.db),
             resume: self.resume,
             listen: self.listen.clone(),
             net: NetLimits {

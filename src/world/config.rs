@@ -2,6 +2,7 @@
 //! command line and a config file; tests build them directly.
 
 use super::placement::Placement;
+use super::store::StorePlace;
 use crate::rules::megachess::MegachessParams;
 use std::path::PathBuf;
 use std::time::Duration;
@@ -27,8 +28,8 @@ pub struct WorldConfig {
     pub window_margin: u32,
     /// Where new armies go.
     pub placement: Placement,
-    /// The SQLite file.
-    pub db: PathBuf,
+    /// Where the world is stored.
+    pub db: StorePlace,
     /// Continue the world in `db` (it must exist and be a world of ours); without it `db` must
     /// not exist yet.
     pub resume: bool,
@@ -56,7 +57,7 @@ impl Default for WorldConfig {
             wait_players: 0,
             window_margin: 16,
             placement: Placement::default(),
-            db: PathBuf::from("megachess-world.sqlite"),
+            db: StorePlace::File(PathBuf::from("megachess-world.sqlite")),
             resume: false,
             listen: "127.0.0.1:8640".to_string(),
             net: NetLimits::default(),

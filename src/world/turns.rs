@@ -165,7 +165,7 @@ impl RunningWorld {
         if resume {
             output(&format!(
                 "resumed {} at turn {}",
-                config.db.display(),
+                config.db,
                 server_world.world().turn()
             ));
         }

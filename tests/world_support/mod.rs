@@ -3,9 +3,11 @@
 //! killed when its handle drops.
 
 use roger::world::api::{ClientMessage, ServerMessage, TeamChoice};
+use roger::world::store::{ScratchDatabase, StorePlace};
+use std::ffi::OsStr;
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::TcpStream;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::process::{Child, Command, Stdio};
 use std::sync::mpsc;
 use std::time::{Duration, Instant};
@@ -39,6 +41,65 @@ impl Drop for TempDir {
     }
 }
 
+/// Where a test's world is stored: a file in a fresh folder, or a PostgreSQL database of its
+/// own on the server `ROGER_TEST_POSTGRES` names. The same scenario runs on both.
+pub enum TestDb {
+    /// The folder lives as long as the test's file.
+    File(#[allow(dead_code)] TempDir, PathBuf),
+    Postgres(ScratchDatabase),
+}
+
+impl TestDb {
+    pub fn sqlite(name: &str) -> TestDb {
+        let dir = TempDir::new(name);
+        let path = dir.join("world.sqlite");
+        TestDb::File(dir, path)
+    }
+
+    /// `None` when `ROGER_TEST_POSTGRES=skip`.
+    pub fn postgres(name: &str) -> Option<TestDb> {
+        ScratchDatabase::for_test(name).map(TestDb::Postgres)
+    }
+
+    /// The value of `--db`.
+    pub fn arg(&self) -> String {
+        match self {
+            TestDb::File(_, path) => path.to_str().unwrap().to_string(),
+            TestDb::Postgres(database) => database.url().secret().to_string(),
+        }
+    }
+
+    pub fn place(&self) -> StorePlace {
+        StorePlace::parse(&self.arg())
+    }
+
+    /// How the server's messages name it (a URL without its password).
+    pub fn shown(&self) -> String {
+        self.place().to_string()
+    }
+}
+
+/// Runs each scenario named once on an SQLite file and once on a PostgreSQL database, as
+/// `NAME::sqlite` and `NAME::postgres`: `fn NAME(db: &TestDb)`.
+#[macro_export]
+macro_rules! on_both_stores {
+    ($($test:ident),* $(,)?) => {$(
+        mod $test {
+            #[test]
+            fn sqlite() {
+                super::$test(&$crate::world_support::TestDb::sqlite(stringify!($test)));
+            }
+
+            #[test]
+            fn postgres() {
+                if let Some(db) = $crate::world_support::TestDb::postgres(stringify!($test)) {
+                    super::$test(&db);
+                }
+            }
+        }
+    )*};
+}
+
 /// A running `roger world`: its address, and its standard output line by line.
 pub struct Server {
     pub child: Child,
@@ -48,11 +109,11 @@ pub struct Server {
 
 impl Server {
     /// Starts `roger world --listen 127.0.0.1:0 --db DB ARGS...` and waits for `listening`.
-    pub fn start(db: &Path, args: &[&str]) -> Server {
+    pub fn start(db: impl AsRef<OsStr>, args: &[&str]) -> Server {
         Server::start_on(db, "127.0.0.1:0", args)
     }
 
-    pub fn start_on(db: &Path, listen: &str, args: &[&str]) -> Server {
+    pub fn start_on(db: impl AsRef<OsStr>, listen: &str, args: &[&str]) -> Server {
         let mut child = Command::new(ROGER)
             .arg("world")
             .arg("--listen")

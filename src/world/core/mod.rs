@@ -21,7 +21,7 @@ use super::events::{Event, LogEntry};
 use super::hub::{ConnectionId, Outbox};
 use super::placement::find_spot;
 use super::store::writer::StoreWriter;
-use super::store::{PlayerRow, ServerState, Store};
+use super::store::{self, PlayerRow, ServerState, WorldStore};
 use super::view::Published;
 use crate::rules::megachess::{PlayerId, Team, World, PARAMETERS};
 use interest::Interest;
@@ -98,7 +98,7 @@ impl ServerWorld {
             next_player: 1,
             placed: [0, 0],
         };
-        let store = Store::create(&config.db, config.seed, &world.snapshot(), server)
+        let store = store::create(&config.db, config.seed, &world.snapshot(), server)
             .map_err(|error| error.to_string())?;
         ServerWorld::assemble(config, world, store, Vec::new(), server)
     }
@@ -106,9 +106,9 @@ impl ServerWorld {
     /// The world stored in `config.db`, to go on with. Players that joined in the turn that was
     /// lost get an army again. The rules parameters are the stored world's.
     pub fn resume(mut config: WorldConfig) -> Result<ServerWorld, String> {
-        let (store, saved) = Store::resume(&config.db).map_err(|error| error.to_string())?;
+        let (store, saved) = store::resume(&config.db).map_err(|error| error.to_string())?;
         let world = World::from_snapshot(&saved.world)
-            .map_err(|error| format!("{}: {error}", config.db.display()))?;
+            .map_err(|error| format!("{}: {error}", config.db))?;
         config.params = *world.params();
         config.seed = saved.seed;
         // A player that joined in the lost turn is stored, the next id after it is not.
@@ -135,7 +135,7 @@ impl ServerWorld {
     fn assemble(
         config: WorldConfig,
         world: World,
-        store: Store,
+        store: Box<dyn WorldStore>,
         rows: Vec<PlayerRow>,
         server: ServerState,
     ) -> Result<ServerWorld, String> {

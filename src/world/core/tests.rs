@@ -11,7 +11,7 @@ use std::time::{Duration, Instant};
 
 fn config(scratch: &Scratch, simulate: bool) -> WorldConfig {
     let mut config = WorldConfig {
-        db: scratch.db(),
+        db: scratch.db().into(),
         simulate,
         placement: Placement::Edge,
         listen: String::new(),

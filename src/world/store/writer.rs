@@ -4,7 +4,7 @@
 //! ended. A new player's row is written at once and waited for (the loop never takes a join
 //! while a turn is being stored, so the writer is idle then and the wait is short).
 
-use super::{PlayerRow, ServerState, Store, StoreError, TurnCommit};
+use super::{PlayerRow, ServerState, StoreError, TurnCommit, WorldStore};
 use crate::rules::megachess::WorldSnapshot;
 use crate::world::events::LogEntry;
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError, Sender};
@@ -50,7 +50,7 @@ pub struct StoreWriter {
 
 impl StoreWriter {
     /// Moves `store` onto a thread of its own.
-    pub fn start(mut store: Store) -> Result<StoreWriter, String> {
+    pub fn start(mut store: Box<dyn WorldStore>) -> Result<StoreWriter, String> {
         let (jobs, inbox) = mpsc::channel::<Job>();
         let (report, stored) = mpsc::channel();
         let thread = std::thread::Builder::new()

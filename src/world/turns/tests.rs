@@ -15,7 +15,7 @@ use std::time::{Duration, Instant};
 /// A simulated 8 x 8 world in process, with nothing printed.
 fn config(scratch: &Scratch) -> WorldConfig {
     let mut config = WorldConfig {
-        db: scratch.db(),
+        db: scratch.db().into(),
         simulate: true,
         placement: Placement::Edge,
         listen: String::new(),

@@ -1,26 +1,27 @@
 //! Every way a file can be wrong, and what each error says.
 
 use super::*;
+use crate::world::store::sqlite::holder;
 
 /// A good world file to damage.
 fn world_file(dir: &Scratch, name: &str) -> PathBuf {
     let path = dir.file(name);
     let mut game = Game::new();
-    let mut store = create(&path, &game);
+    let mut store = create(&StorePlace::File(path.clone()), &game);
     let (turn, events) = game.play_turn();
-    commit(&mut store, &game, turn, &events);
+    commit(store.as_mut(), &game, turn, &events);
     path
 }
 
-fn raw(path: &Path, sql: &str) {
-    Connection::open(path).unwrap().execute_batch(sql).unwrap();
+fn raw_file(path: &Path, sql: &str) {
+    raw(&StorePlace::File(path.to_path_buf()), sql);
 }
 
 #[test]
 fn a_missing_file_is_not_resumed() {
     let dir = Scratch::new("missing");
     let path = dir.file("nowhere.sqlite");
-    let error = Store::resume(&path).err().unwrap();
+    let error = SqliteStore::resume(&path).err().unwrap();
     assert!(matches!(error, StoreError::Missing(_)));
     let text = error.to_string();
     assert!(
@@ -35,7 +36,7 @@ fn an_existing_file_is_never_overwritten() {
     let dir = Scratch::new("exists");
     let path = world_file(&dir, "world.sqlite");
     let game = Game::new();
-    let error = Store::create(&path, 1, &game.world.snapshot(), game.server)
+    let error = SqliteStore::create(&path, 1, &game.world.snapshot(), game.server)
         .err()
         .unwrap();
     assert!(matches!(error, StoreError::Exists(_)));
@@ -46,11 +47,11 @@ fn an_existing_file_is_never_overwritten() {
             path.display()
         )
     );
-    assert_eq!(Store::resume(&path).unwrap().1.last_turn, 1);
+    assert_eq!(SqliteStore::resume(&path).unwrap().1.last_turn, 1);
 
     let notes = dir.file("notes.txt");
     std::fs::write(&notes, "my notes\n").unwrap();
-    let error = Store::create(&notes, 1, &game.world.snapshot(), game.server)
+    let error = SqliteStore::create(&notes, 1, &game.world.snapshot(), game.server)
         .err()
         .unwrap();
     assert!(matches!(error, StoreError::Exists(_)));
@@ -63,10 +64,10 @@ fn a_failed_create_leaves_no_file() {
     let path = dir.file("world.sqlite");
     let mut world = Game::new().world.snapshot();
     world.turn = u64::MAX;
-    let error = Store::create(&path, 1, &world, ServerState::default())
+    let error = SqliteStore::create(&path, 1, &world, ServerState::default())
         .err()
         .unwrap();
-    assert!(matches!(error, StoreError::Sqlite { .. }), "{error}");
+    assert!(matches!(error, StoreError::Database { .. }), "{error}");
     assert!(error.to_string().contains("does not fit"), "{error}");
     assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 0);
 }
@@ -77,12 +78,12 @@ fn a_text_file_is_not_a_database() {
     let path = dir.file("notes.txt");
     let text = "These are not the rows you are looking for.\n".repeat(40);
     std::fs::write(&path, &text).unwrap();
-    let error = Store::resume(&path).err().unwrap();
+    let error = SqliteStore::resume(&path).err().unwrap();
     assert!(matches!(error, StoreError::NotADatabase { .. }), "{error}");
     let message = error.to_string();
     assert!(message.contains("notes.txt") && message.contains("not an SQLite database"));
     assert_eq!(std::fs::read_to_string(&path).unwrap(), text);
-    let error = Store::resume(dir.path()).err().unwrap();
+    let error = SqliteStore::resume(dir.path()).err().unwrap();
     assert!(matches!(error, StoreError::NotADatabase { .. }), "{error}");
 }
 
@@ -90,12 +91,12 @@ fn a_text_file_is_not_a_database() {
 fn another_programs_database_is_left_alone() {
     let dir = Scratch::new("foreign");
     let path = dir.file("recipes.sqlite");
-    raw(
+    raw_file(
         &path,
         "CREATE TABLE recipes (name TEXT, minutes INTEGER);
          INSERT INTO recipes VALUES ('soup', 40);",
     );
-    let error = Store::resume(&path).err().unwrap();
+    let error = SqliteStore::resume(&path).err().unwrap();
     assert!(matches!(error, StoreError::Foreign { .. }), "{error}");
     let message = error.to_string();
     assert!(
@@ -118,7 +119,7 @@ fn another_programs_database_is_left_alone() {
 
     let empty = dir.file("empty.sqlite");
     std::fs::write(&empty, "").unwrap();
-    let error = Store::resume(&empty).err().unwrap();
+    let error = SqliteStore::resume(&empty).err().unwrap();
     assert!(matches!(error, StoreError::Foreign { .. }), "{error}");
     assert!(error.to_string().contains("no tables"), "{error}");
     assert_eq!(std::fs::metadata(&empty).unwrap().len(), 0);
@@ -128,8 +129,8 @@ fn another_programs_database_is_left_alone() {
 fn another_format_is_refused() {
     let dir = Scratch::new("version");
     let path = world_file(&dir, "world.sqlite");
-    raw(&path, "PRAGMA user_version = 2;");
-    let error = Store::resume(&path).err().unwrap();
+    raw_file(&path, "PRAGMA user_version = 2;");
+    let error = SqliteStore::resume(&path).err().unwrap();
     assert!(
         matches!(
             error,
@@ -148,8 +149,8 @@ fn another_format_is_refused() {
 fn assert_corrupt(name: &str, sql: &str, expected: &[&str]) {
     let dir = Scratch::new("corrupt");
     let path = world_file(&dir, name);
-    raw(&path, sql);
-    let error = Store::resume(&path).err().unwrap();
+    raw_file(&path, sql);
+    let error = SqliteStore::resume(&path).err().unwrap();
     assert!(
         matches!(error, StoreError::Corrupt { .. }),
         "{sql}: {error}"
@@ -219,11 +220,11 @@ fn damaged_rows_are_named() {
 fn a_damaged_event_is_named_when_read() {
     let dir = Scratch::new("event");
     let path = world_file(&dir, "world.sqlite");
-    raw(
+    raw_file(
         &path,
         "UPDATE events SET entry = '{\"turn\": 1}' WHERE seq = 2",
     );
-    let (store, _) = Store::resume(&path).unwrap();
+    let (mut store, _) = SqliteStore::resume(&path).unwrap();
     let error = store.events(1, 1).err().unwrap();
     assert!(matches!(error, StoreError::Corrupt { .. }), "{error}");
     assert!(
@@ -234,30 +235,30 @@ fn a_damaged_event_is_named_when_read() {
 
 #[test]
 fn every_error_names_its_file() {
-    let path = PathBuf::from("some/world.sqlite");
+    let path = StorePlace::File(PathBuf::from("some/world.sqlite"));
     let detail = || "why".to_string();
     let errors = [
         StoreError::Missing(path.clone()),
         StoreError::Exists(path.clone()),
         StoreError::NotADatabase {
-            path: path.clone(),
+            at: path.clone(),
             detail: detail(),
         },
         StoreError::Foreign {
-            path: path.clone(),
+            at: path.clone(),
             detail: detail(),
         },
         StoreError::Version {
-            path: path.clone(),
+            at: path.clone(),
             found: 3,
             want: 1,
         },
         StoreError::Corrupt {
-            path: path.clone(),
+            at: path.clone(),
             detail: detail(),
         },
-        StoreError::Sqlite {
-            path: path.clone(),
+        StoreError::Database {
+            at: path.clone(),
             detail: detail(),
         },
     ];
@@ -276,13 +277,13 @@ fn a_second_server_is_refused_by_name_while_the_first_holds_the_file_and_goes_on
     let dir = Scratch::new("held");
     let path = dir.file("world.sqlite");
     let mut game = Game::new();
-    let mut first = create(&path, &game);
+    let mut first = create(&StorePlace::File(path.clone()), &game);
     first.note_listening("127.0.0.1:8640");
     let (turn, events) = game.play_turn();
-    commit(&mut first, &game, turn, &events);
+    commit(first.as_mut(), &game, turn, &events);
 
     // A second server: refused at once, before it reads or writes anything, the first named.
-    let error = Store::resume(&path).err().unwrap();
+    let error = SqliteStore::resume(&path).err().unwrap();
     assert!(matches!(error, StoreError::Held { .. }), "{error}");
     let text = error.to_string();
     let holder = format!("pid {} on ", std::process::id());
@@ -304,13 +305,13 @@ fn a_second_server_is_refused_by_name_while_the_first_holds_the_file_and_goes_on
 
     // The first goes on: its next turn commits, and its players keep their tokens.
     let (turn, events) = game.play_turn();
-    commit(&mut first, &game, turn, &events);
+    commit(first.as_mut(), &game, turn, &events);
     drop(first);
     assert!(
         !holder::note_path(&path).exists(),
         "the note goes with the store"
     );
-    let (_, saved) = Store::resume(&path).unwrap();
+    let (_, saved) = SqliteStore::resume(&path).unwrap();
     assert_eq!(saved.last_turn, 2);
     assert_eq!(saved.players, game.rows);
     same_world(&saved.world, &game.world);
@@ -320,9 +321,9 @@ fn a_second_server_is_refused_by_name_while_the_first_holds_the_file_and_goes_on
 fn a_held_file_without_a_note_is_refused_without_a_name() {
     let dir = Scratch::new("held-quiet");
     let path = world_file(&dir, "world.sqlite");
-    let (first, _) = Store::resume(&path).unwrap();
+    let (first, _) = SqliteStore::resume(&path).unwrap();
     std::fs::remove_file(holder::note_path(&path)).unwrap();
-    let error = Store::resume(&path).err().unwrap();
+    let error = SqliteStore::resume(&path).err().unwrap();
     assert!(
         error
             .to_string()
@@ -330,5 +331,5 @@ fn a_held_file_without_a_note_is_refused_without_a_name() {
         "{error}"
     );
     drop(first);
-    assert!(Store::resume(&path).is_ok());
+    assert!(SqliteStore::resume(&path).is_ok());
 }

@@ -1,11 +1,18 @@
-//! The store against real files: round trips, crashes, all-or-nothing commits; every error
-//! (`errors.rs`) and the time a crowded world takes (`timing.rs`).
+//! The stores against real files and a real PostgreSQL server: round trips, crashes,
+//! all-or-nothing commits, on both stores alike; every error of a file (`errors.rs`) and of a
+//! database (`postgres.rs`), and the time a crowded world takes (`timing.rs`).
+//!
+//! The PostgreSQL server is the one `ROGER_TEST_POSTGRES` names (`.ci/run` starts one); each
+//! test makes a database of its own and drops it.
 
 mod errors;
+mod postgres;
 mod timing;
 
 use super::*;
 use crate::rules::megachess::{Coord, Facing, MegachessParams, World};
+use crate::world::store;
+use std::path::{Path, PathBuf};
 use crate::world::api::MoveReport;
 use crate::world::events::Event;
 use crate::world::scratch::Scratch;
@@ -121,7 +128,49 @@ impl Game {
     }
 }
 
-fn commit(store: &mut Store, game: &Game, turn: u64, events: &[LogEntry]) {
+/// Runs each test named once on an SQLite file and once on a PostgreSQL database, as
+/// `NAME::sqlite` and `NAME::postgres`: `fn NAME(place: &StorePlace)`, the place new.
+macro_rules! on_both_stores {
+    ($($test:ident),* $(,)?) => {$(
+        mod $test {
+            #[test]
+            fn sqlite() {
+                super::on_sqlite(stringify!($test), super::$test)
+            }
+
+            #[test]
+            fn postgres() {
+                super::on_postgres(stringify!($test), super::$test)
+            }
+        }
+    )*};
+}
+
+fn on_sqlite(label: &str, test: fn(&StorePlace)) {
+    let dir = Scratch::new(label);
+    test(&StorePlace::File(dir.file("world.sqlite")));
+}
+
+fn on_postgres(label: &str, test: fn(&StorePlace)) {
+    if let Some(database) = ScratchDatabase::for_test(label) {
+        test(&database.place());
+    }
+}
+
+/// Runs `sql` on the store's database behind its back, as another program would.
+fn raw(place: &StorePlace, sql: &str) {
+    match place {
+        StorePlace::File(path) => Connection::open(path).unwrap().execute_batch(sql).unwrap(),
+        StorePlace::Postgres(url) => {
+            ::postgres::Client::connect(url.secret(), ::postgres::NoTls)
+                .unwrap()
+                .batch_execute(sql)
+                .unwrap();
+        }
+    }
+}
+
+fn commit(store: &mut dyn WorldStore, game: &Game, turn: u64, events: &[LogEntry]) {
     let world = game.world.snapshot();
     store
         .commit_turn(&TurnCommit {
@@ -134,9 +183,9 @@ fn commit(store: &mut Store, game: &Game, turn: u64, events: &[LogEntry]) {
         .unwrap();
 }
 
-/// A new file with the game's world before turn 1 and its players.
-fn create(path: &Path, game: &Game) -> Store {
-    let mut store = Store::create(path, SEED, &game.world.snapshot(), game.server).unwrap();
+/// A new world with the game's world before turn 1 and its players.
+fn create(place: &StorePlace, game: &Game) -> Box<dyn WorldStore> {
+    let mut store = store::create(place, SEED, &game.world.snapshot(), game.server).unwrap();
     for row in &game.rows {
         store.add_player(row).unwrap();
     }
@@ -154,16 +203,22 @@ fn same_world(saved: &WorldSnapshot, world: &World) {
     }
 }
 
-#[test]
-fn a_world_played_and_committed_resumes_as_it_was() {
-    let dir = Scratch::new("round-trip");
-    let path = dir.file("world.sqlite");
+on_both_stores!(
+    a_world_played_and_committed_resumes_as_it_was,
+    pieces_moved_in_the_turn_in_progress_come_back,
+    a_killed_server_loses_only_the_turn_in_progress,
+    a_token_is_kept_without_a_commit_after_it,
+    a_failed_commit_writes_nothing_of_its_turn,
+    events_come_back_by_turn_in_order,
+);
+
+fn a_world_played_and_committed_resumes_as_it_was(path: &StorePlace) {
     let mut game = Game::new();
-    let mut store = create(&path, &game);
+    let mut store = create(path, &game);
     let mut log = Vec::new();
     for _ in 0..6 {
         let (turn, events) = game.play_turn();
-        commit(&mut store, &game, turn, &events);
+        commit(store.as_mut(), &game, turn, &events);
         log.extend(events);
     }
     drop(store);
@@ -174,7 +229,7 @@ fn a_world_played_and_committed_resumes_as_it_was() {
     assert!(snapshot.pieces.iter().any(|piece| piece.owner == 0));
     assert!(snapshot.players.iter().all(|player| player.score > 0));
 
-    let (store, saved) = Store::resume(&path).unwrap();
+    let (mut store, saved) = store::resume(path).unwrap();
     assert_eq!(saved.seed, SEED);
     assert_eq!(saved.last_turn, 6);
     same_world(&saved.world, &game.world);
@@ -188,17 +243,14 @@ fn a_world_played_and_committed_resumes_as_it_was() {
     assert_eq!(back.snapshot(), game.world.snapshot());
 }
 
-#[test]
-fn pieces_moved_in_the_turn_in_progress_come_back() {
-    let dir = Scratch::new("moved");
-    let path = dir.file("world.sqlite");
+fn pieces_moved_in_the_turn_in_progress_come_back(path: &StorePlace) {
     let mut game = Game::new();
-    let mut store = create(&path, &game);
+    let mut store = create(path, &game);
     let mv = game.world.legal_moves(1)[0];
     game.world.apply(1, mv).unwrap();
-    commit(&mut store, &game, 1, &[]);
+    commit(store.as_mut(), &game, 1, &[]);
     drop(store);
-    let (_, saved) = Store::resume(&path).unwrap();
+    let (_, saved) = store::resume(path).unwrap();
     assert_eq!(saved.world.moved_this_turn.len(), 1);
     same_world(&saved.world, &game.world);
 }
@@ -213,15 +265,24 @@ fn killed_child() {
         return;
     };
     let mut game = Game::new();
-    let mut store = create(Path::new(&path), &game);
+    let place = StorePlace::parse(path.to_str().unwrap());
+    let mut store = create(&place, &game);
     for _ in 0..2 {
         let (turn, events) = game.play_turn();
-        commit(&mut store, &game, turn, &events);
+        commit(store.as_mut(), &game, turn, &events);
     }
     store.add_player(&late_joiner()).unwrap();
     // libtest prints the test's name on the same line first.
     println!("{WRITTEN}");
     std::thread::sleep(Duration::from_secs(20));
+}
+
+/// The place as `StorePlace::parse` reads it back (a URL with its password).
+fn place_text(place: &StorePlace) -> String {
+    match place {
+        StorePlace::File(path) => path.to_str().unwrap().to_string(),
+        StorePlace::Postgres(url) => url.secret().to_string(),
+    }
 }
 
 /// What the killed child prints once its writes are done.
@@ -241,10 +302,7 @@ fn late_joiner() -> PlayerRow {
     }
 }
 
-#[test]
-fn a_killed_server_loses_only_the_turn_in_progress() {
-    let dir = Scratch::new("killed");
-    let path = dir.file("world.sqlite");
+fn a_killed_server_loses_only_the_turn_in_progress(path: &StorePlace) {
     let mut child = Command::new(std::env::current_exe().unwrap())
         .args([
             "--exact",
@@ -253,7 +311,7 @@ fn a_killed_server_loses_only_the_turn_in_progress() {
             "--nocapture",
             "--test-threads=1",
         ])
-        .env("ROGER_STORE_KILLED_CHILD", &path)
+        .env("ROGER_STORE_KILLED_CHILD", place_text(path))
         .stdout(Stdio::piped())
         .stderr(Stdio::null())
         .spawn()
@@ -272,7 +330,7 @@ fn a_killed_server_loses_only_the_turn_in_progress() {
     for _ in 0..2 {
         game.play_turn();
     }
-    let (store, saved) = Store::resume(&path).unwrap();
+    let (mut store, saved) = store::resume(path).unwrap();
     assert_eq!(saved.last_turn, 2);
     same_world(&saved.world, &game.world);
     let mut rows = game.rows.clone();
@@ -284,31 +342,25 @@ fn a_killed_server_loses_only_the_turn_in_progress() {
     );
 }
 
-#[test]
-fn a_token_is_kept_without_a_commit_after_it() {
-    let dir = Scratch::new("token");
-    let path = dir.file("world.sqlite");
+fn a_token_is_kept_without_a_commit_after_it(path: &StorePlace) {
     let game = Game::new();
-    let mut store = create(&path, &game);
+    let mut store = create(path, &game);
     store.add_player(&late_joiner()).unwrap();
     // Closed with no commit after the row. (Left open as a crash leaves it, the file stays
     // held by this process: the crash itself is `a_killed_server_loses_only_the_turn_in_progress`'s,
     // whose child writes the same row with no commit after it.)
     drop(store);
-    let (store, saved) = Store::resume(&path).unwrap();
+    let (mut store, saved) = store::resume(path).unwrap();
     assert_eq!(saved.last_turn, 0);
     assert!(saved.players.contains(&late_joiner()));
     assert_eq!(store.players().unwrap(), saved.players);
 }
 
-#[test]
-fn a_failed_commit_writes_nothing_of_its_turn() {
-    let dir = Scratch::new("atomic");
-    let path = dir.file("world.sqlite");
+fn a_failed_commit_writes_nothing_of_its_turn(path: &StorePlace) {
     let mut game = Game::new();
-    let mut store = create(&path, &game);
+    let mut store = create(path, &game);
     let (turn, first_events) = game.play_turn();
-    commit(&mut store, &game, turn, &first_events);
+    commit(store.as_mut(), &game, turn, &first_events);
     let after_first = game.world.snapshot();
     let first_rows = game.rows.clone();
     let first_server = game.server;
@@ -327,8 +379,12 @@ fn a_failed_commit_writes_nothing_of_its_turn() {
             server: ServerState::default(),
         })
         .unwrap_err();
-    assert!(matches!(error, StoreError::Sqlite { .. }), "{error}");
-    assert!(error.to_string().contains("UNIQUE"), "{error}");
+    assert!(matches!(error, StoreError::Database { .. }), "{error}");
+    let (unique, twice) = match path {
+        StorePlace::File(_) => ("UNIQUE", "turns.turn"),
+        StorePlace::Postgres(_) => ("players_token_key", "turns_pkey"),
+    };
+    assert!(error.to_string().contains(unique), "{error}");
     // A turn committed twice fails at its last row, the turns table.
     let error = store
         .commit_turn(&TurnCommit {
@@ -339,34 +395,31 @@ fn a_failed_commit_writes_nothing_of_its_turn() {
             server: ServerState::default(),
         })
         .unwrap_err();
-    assert!(error.to_string().contains("turns.turn"), "{error}");
+    assert!(error.to_string().contains(twice), "{error}");
     drop(store);
 
-    let (mut store, saved) = Store::resume(&path).unwrap();
+    let (mut store, saved) = store::resume(path).unwrap();
     assert_eq!(saved.last_turn, 1);
     assert_eq!(saved.world, after_first);
     assert_eq!(saved.players, first_rows);
     assert_eq!(saved.server, first_server);
     assert_eq!(store.events(0, 99).unwrap(), first_events);
     // The store goes on: turn 2 written properly this time.
-    commit(&mut store, &game, turn, &events);
+    commit(store.as_mut(), &game, turn, &events);
     drop(store);
-    let (_, saved) = Store::resume(&path).unwrap();
+    let (_, saved) = store::resume(path).unwrap();
     assert_eq!(saved.last_turn, 2);
     same_world(&saved.world, &game.world);
 }
 
-#[test]
-fn events_come_back_by_turn_in_order() {
-    let dir = Scratch::new("events");
-    let path = dir.file("world.sqlite");
+fn events_come_back_by_turn_in_order(path: &StorePlace) {
     let mut game = Game::new();
-    let mut store = create(&path, &game);
+    let mut store = create(path, &game);
     let mut by_turn = Vec::new();
     for _ in 0..4 {
         let (turn, events) = game.play_turn();
         assert!(events.len() > 2);
-        commit(&mut store, &game, turn, &events);
+        commit(store.as_mut(), &game, turn, &events);
         by_turn.push(events);
     }
     assert_eq!(store.events(2, 2).unwrap(), by_turn[1]);
@@ -378,6 +431,6 @@ fn events_come_back_by_turn_in_order() {
     assert!(store.events(3, 2).unwrap().is_empty());
     assert!(store.events(5, u64::MAX).unwrap().is_empty());
     drop(store);
-    let (store, _) = Store::resume(&path).unwrap();
+    let (mut store, _) = store::resume(path).unwrap();
     assert_eq!(store.events(4, 4).unwrap(), by_turn[3]);
 }

@@ -39,7 +39,7 @@ fn twenty_thousand_pieces_commit_quickly() {
     assert_eq!(world.piece_count(), 20_000);
     let server = ServerState::default();
     let started = Instant::now();
-    let mut store = Store::create(&path, SEED, &world.snapshot(), server).unwrap();
+    let mut store = SqliteStore::create(&path, SEED, &world.snapshot(), server).unwrap();
     let create_time = started.elapsed();
     let mut commit_times = Vec::new();
     for _ in 0..3 {
@@ -83,7 +83,7 @@ fn twenty_thousand_pieces_commit_quickly() {
     }
     drop(store);
     let started = Instant::now();
-    let (_, saved) = Store::resume(&path).unwrap();
+    let (_, saved) = SqliteStore::resume(&path).unwrap();
     let resume_time = started.elapsed();
     assert_eq!(saved.world, world.snapshot());
     assert_eq!(saved.players, rows);

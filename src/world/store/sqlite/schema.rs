@@ -1,13 +1,11 @@
-//! The file's identity and tables (format 1), and how every connection to it is set up.
+//! The file's identity (`PRAGMA application_id` and `user_version`) and tables (format 1), and
+//! how every connection to it is set up.
 
 use rusqlite::{Connection, OpenFlags};
 use std::path::Path;
 use std::time::Duration;
 
-/// `PRAGMA application_id` of a Megachess world of Roger's: "RgMW" in ASCII.
-pub(super) const APPLICATION_ID: i32 = 0x5267_4D57;
-/// `PRAGMA user_version`: the format of the tables below.
-pub(super) const FORMAT_VERSION: i64 = 1;
+pub(super) use crate::world::store::{APPLICATION_ID, FORMAT_VERSION};
 /// How long a statement waits for a lock another connection holds (a reader of the file,
 /// a checkpoint) before it fails; short, since the turn loop waits with it.
 const BUSY_TIMEOUT: Duration = Duration::from_secs(2);
