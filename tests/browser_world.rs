@@ -92,7 +92,7 @@ fn a_player_joins_by_clicks_plays_two_moves_with_the_server_s_squares_and_ends_t
     let log = dir.join("turns.jsonl");
     let log_arg = log.display().to_string();
     let world = Server::start(
-        &dir.join("w.sqlite"),
+        dir.join("w.sqlite"),
         &[
             "--simulate",
             "--size",
@@ -271,7 +271,7 @@ fn measure(browser: &Browser, what: &str, count: u32) -> Value {
 fn ten_thousand_pieces_pan_and_zoom_within_the_frame_budget() {
     let dir = TempDir::new("browser-world-load");
     let world = Server::start(
-        &dir.join("w.sqlite"),
+        dir.join("w.sqlite"),
         &[
             "--simulate",
             "--size",
@@ -341,7 +341,7 @@ fn the_spectator_sees_pieces_fade_and_vanish_and_bonus_pieces_appear() {
     // A kingdom of radius 2 leaves the rooks, knights and outer pawns outside it; a bonus piece
     // every turn; short turns that nobody waits for.
     let world = Server::start(
-        &dir.join("w.sqlite"),
+        dir.join("w.sqlite"),
         &[
             "--simulate",
             "--size",

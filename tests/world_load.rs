@@ -86,7 +86,7 @@ fn two_hundred_bot_connections_for_a_hundred_simulated_turns() {
     let dir = TempDir::new("load");
     let bots = 200;
     let server = Server::start(
-        &dir.join("world.sqlite"),
+        dir.join("world.sqlite"),
         &[
             "--simulate",
             "--size",
@@ -133,7 +133,7 @@ fn two_hundred_bot_connections_for_a_hundred_simulated_turns() {
 fn sixty_four_house_bots_for_two_hundred_simulated_turns() {
     let dir = TempDir::new("house");
     let server = Server::start(
-        &dir.join("world.sqlite"),
+        dir.join("world.sqlite"),
         &[
             "--simulate",
             "--size",

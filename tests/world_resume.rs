@@ -155,9 +155,7 @@ fn a_sigkilled_world_resumes_with_no_completed_turn_lost(db: &TestDb) {
     );
 }
 
-fn a_second_server_on_a_held_file_is_refused_by_name_and_the_first_keeps_its_players(
-    db: &TestDb,
-) {
+fn a_second_server_on_a_held_file_is_refused_by_name_and_the_first_keeps_its_players(db: &TestDb) {
     let args = ["--simulate", "--size", "16", "16", "--wait-players", "3"];
     let first = Server::start(db.arg(), &args);
     let mut ada = Client::connect(&first.url());

@@ -302,7 +302,9 @@ fn pieces_fade_outside_the_kingdom_and_bonus_pieces_appear_over_several_turns(db
     assert_eq!(faded, 16);
 }
 
-fn garbage_floods_and_oversized_messages_get_errors_while_a_second_clients_turn_goes_through(db: &TestDb) {
+fn garbage_floods_and_oversized_messages_get_errors_while_a_second_clients_turn_goes_through(
+    db: &TestDb,
+) {
     let server = small_world(db, &["--max-message", "4096", "--rate", "20"]);
     let mut white = Client::connect(&server.url());
     white.join(TeamChoice::Alabaster, "ada");

@@ -172,6 +172,3 @@ pub struct Saved {
     pub players: Vec<PlayerRow>,
     pub server: ServerState,
 }
-
-
-

@@ -40,7 +40,9 @@ impl fmt::Display for PostgresUrl {
         let (authority, tail) = rest.split_at(authority_end);
         match authority.rsplit_once('@') {
             Some((user_info, host)) => {
-                let user = user_info.split_once(':').map_or(user_info, |(user, _)| user);
+                let user = user_info
+                    .split_once(':')
+                    .map_or(user_info, |(user, _)| user);
                 let hidden = if user.len() < user_info.len() {
                     ":***"
                 } else {
@@ -106,7 +108,8 @@ mod tests {
             StorePlace::parse("worlds/a.sqlite"),
             StorePlace::File(PathBuf::from("worlds/a.sqlite"))
         );
-        let place = StorePlace::parse("postgres://roger:s3cret@db.example:5433/worlds?sslmode=disable");
+        let place =
+            StorePlace::parse("postgres://roger:s3cret@db.example:5433/worlds?sslmode=disable");
         let StorePlace::Postgres(url) = &place else {
             panic!("{place:?} is not PostgreSQL");
         };

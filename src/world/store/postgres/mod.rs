@@ -54,9 +54,14 @@ pub(super) fn connect(url: &PostgresUrl, at: &StorePlace) -> Result<Client, Stor
 
 /// The names of the tables of the connection's current schema.
 fn table_names(client: &mut Client, at: &StorePlace) -> Result<Vec<String>, StoreError> {
-    rows::query_rows(client, at, "information_schema.tables", schema::TABLE_NAMES, &[], |row| {
-        super::columns::Cells::text(row, "name")
-    })
+    rows::query_rows(
+        client,
+        at,
+        "information_schema.tables",
+        schema::TABLE_NAMES,
+        &[],
+        |row| super::columns::Cells::text(row, "name"),
+    )
 }
 
 /// Takes the world for this connection alone (a session advisory lock), waiting a moment for
@@ -65,7 +70,10 @@ fn hold(client: &mut Client, at: &StorePlace) -> Result<(), StoreError> {
     let began = Instant::now();
     loop {
         let taken: bool = client
-            .query_one("SELECT pg_try_advisory_lock($1)", &[&i64::from(APPLICATION_ID)])
+            .query_one(
+                "SELECT pg_try_advisory_lock($1)",
+                &[&i64::from(APPLICATION_ID)],
+            )
             .and_then(|row| row.try_get(0))
             .map_err(|error| StoreError::database(at, "taking the world", describe(&error)))?;
         if taken {
@@ -76,7 +84,10 @@ fn hold(client: &mut Client, at: &StorePlace) -> Result<(), StoreError> {
             let holder = client
                 .query("SELECT note FROM holder", &[])
                 .ok()
-                .and_then(|rows| rows.first().and_then(|row| row.try_get::<_, String>(0).ok()))
+                .and_then(|rows| {
+                    rows.first()
+                        .and_then(|row| row.try_get::<_, String>(0).ok())
+                })
                 .and_then(|note| readable_holder(&note));
             return Err(StoreError::Held {
                 at: at.clone(),
@@ -109,7 +120,9 @@ fn contents(client: &mut Client, at: &StorePlace) -> Result<Contents, StoreError
         format!("tables {}", shown.join(", "))
     };
     if !tables.iter().any(|name| name == "identity")
-        || tables.iter().any(|name| !schema::TABLES.contains(&name.as_str()))
+        || tables
+            .iter()
+            .any(|name| !schema::TABLES.contains(&name.as_str()))
     {
         return Err(foreign(listed()));
     }
@@ -126,8 +139,7 @@ fn contents(client: &mut Client, at: &StorePlace) -> Result<Contents, StoreError
             ))
         },
     )?;
-    let (mark, version) =
-        super::columns::only_row("identity", identity).map_err(|detail| foreign(detail))?;
+    let (mark, version) = super::columns::only_row("identity", identity).map_err(foreign)?;
     if mark != i64::from(APPLICATION_ID) {
         return Err(foreign(format!("application id {mark:#x}, {}", listed())));
     }
@@ -266,8 +278,9 @@ impl WorldStore for PostgresStore {
     }
 
     fn add_player(&mut self, row: &PlayerRow) -> Result<(), StoreError> {
-        rows::write_players(&mut self.client, &[row])
-            .map_err(|error| StoreError::database(&self.at, &format!("writing player {}", row.id), error))?;
+        rows::write_players(&mut self.client, &[row]).map_err(|error| {
+            StoreError::database(&self.at, &format!("writing player {}", row.id), error)
+        })?;
         self.written.record_row(row);
         Ok(())
     }
@@ -282,7 +295,12 @@ impl WorldStore for PostgresStore {
             rows::write_board_changes(&mut transaction, &changes)?;
             rows::append_events(&mut transaction, self.next_seq, commit.events)?;
             rows::write_server(&mut transaction, commit.server)?;
-            rows::append_turn(&mut transaction, commit.turn, committed_unix_ms, commit.world)?;
+            rows::append_turn(
+                &mut transaction,
+                commit.turn,
+                committed_unix_ms,
+                commit.world,
+            )?;
             // Dropped without this, the transaction rolls back.
             transaction.commit()?;
             Ok(())

@@ -113,7 +113,11 @@ pub(super) fn write_params(client: &mut impl GenericClient, params: &MegachessPa
 /// What a turn changed on the board (for a new database: everything).
 pub(super) fn write_board_changes(client: &mut impl GenericClient, changes: &Changes) -> Written {
     if !changes.gone_pieces.is_empty() {
-        let ids: Vec<i64> = changes.gone_pieces.iter().map(|id| i64::from(id.0)).collect();
+        let ids: Vec<i64> = changes
+            .gone_pieces
+            .iter()
+            .map(|id| i64::from(id.0))
+            .collect();
         run(client, schema::DELETE_PIECES, &[&ids])?;
     }
     if !changes.pieces.is_empty() {
@@ -299,7 +303,8 @@ pub(super) fn read_failure(at: &StorePlace, table: &str, error: postgres::Error)
     let damaged = matches!(
         error.code(),
         Some(&SqlState::UNDEFINED_TABLE | &SqlState::UNDEFINED_COLUMN)
-    ) || error.as_db_error().is_none() && error.to_string().contains("error deserializing");
+    ) || error.as_db_error().is_none()
+        && error.to_string().contains("error deserializing");
     if damaged {
         StoreError::corrupt(at, format!("table {table}: {}", describe(&error)))
     } else {
@@ -342,7 +347,14 @@ pub(super) fn read_world(
     at: &StorePlace,
 ) -> Result<(u64, u64, WorldSnapshot), StoreError> {
     let scalars = one_row(client, at, "world", select::WORLD, columns::world_row)?;
-    let params = query_rows(client, at, "params", select::PARAMS, &[], columns::param_row)?;
+    let params = query_rows(
+        client,
+        at,
+        "params",
+        select::PARAMS,
+        &[],
+        columns::param_row,
+    )?;
     let params = columns::params_from(params)
         .map_err(|detail| StoreError::corrupt(at, format!("table params: {detail}")))?;
     let players = query_rows(
@@ -353,7 +365,14 @@ pub(super) fn read_world(
         &[],
         columns::world_player_row,
     )?;
-    let pieces = query_rows(client, at, "pieces", select::PIECES, &[], columns::piece_row)?;
+    let pieces = query_rows(
+        client,
+        at,
+        "pieces",
+        select::PIECES,
+        &[],
+        columns::piece_row,
+    )?;
     Ok(columns::world_from(scalars, params, players, pieces))
 }
 
@@ -361,7 +380,14 @@ pub(super) fn read_players(
     client: &mut impl GenericClient,
     at: &StorePlace,
 ) -> Result<Vec<PlayerRow>, StoreError> {
-    query_rows(client, at, "players", select::PLAYERS, &[], columns::player_row)
+    query_rows(
+        client,
+        at,
+        "players",
+        select::PLAYERS,
+        &[],
+        columns::player_row,
+    )
 }
 
 pub(super) fn read_server(

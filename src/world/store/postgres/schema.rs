@@ -90,7 +90,8 @@ CREATE TABLE turns (
 ";
 
 /// The tables of the connection's current schema, by name.
-pub(super) const TABLE_NAMES: &str = "SELECT table_name::text AS name FROM information_schema.tables
+pub(super) const TABLE_NAMES: &str =
+    "SELECT table_name::text AS name FROM information_schema.tables
      WHERE table_schema = current_schema() ORDER BY 1";
 
 // ---- a turn's writes: one statement per table, the rows as arrays -------------------------

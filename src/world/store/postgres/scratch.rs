@@ -40,7 +40,13 @@ impl ScratchDatabase {
         static MADE: AtomicU32 = AtomicU32::new(0);
         let clean: String = label
             .chars()
-            .map(|c| if c.is_ascii_alphanumeric() { c.to_ascii_lowercase() } else { '_' })
+            .map(|c| {
+                if c.is_ascii_alphanumeric() {
+                    c.to_ascii_lowercase()
+                } else {
+                    '_'
+                }
+            })
             .take(30)
             .collect();
         let name = format!(
@@ -126,6 +132,9 @@ mod tests {
             "postgres://u:p@h:5432/w1?sslmode=disable"
         );
         assert_eq!(with_database("postgresql://h", "w2"), "postgresql://h/w2");
-        assert_eq!(with_database("postgres://h?x=1", "w3"), "postgres://h/w3?x=1");
+        assert_eq!(
+            with_database("postgres://h?x=1", "w3"),
+            "postgres://h/w3?x=1"
+        );
     }
 }

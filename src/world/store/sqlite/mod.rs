@@ -9,8 +9,8 @@ mod rows;
 mod schema;
 
 use super::diff::Written;
-use super::{Saved, ServerState, StoreError, StorePlace, TurnCommit, WorldStore};
 use super::{LogEntry, PlayerRow};
+use super::{Saved, ServerState, StoreError, StorePlace, TurnCommit, WorldStore};
 use crate::rules::megachess::{World, WorldSnapshot};
 use rusqlite::{Connection, ErrorCode, TransactionBehavior};
 use std::path::{Path, PathBuf};
@@ -134,7 +134,11 @@ impl SqliteStore {
         rows::write_board_changes(&transaction, &Written::default().changes(world, &[]))?;
         rows::write_server(&transaction, server)?;
         transaction.commit()?;
-        Ok(SqliteStore::named(path, connection, Written::of(world, &[])))
+        Ok(SqliteStore::named(
+            path,
+            connection,
+            Written::of(world, &[]),
+        ))
     }
 
     /// The store of a file held and known to be ours: the note names this process.
@@ -243,7 +247,6 @@ impl SqliteStore {
             detail: format!("{doing}: {error}"),
         }
     }
-
 }
 
 impl WorldStore for SqliteStore {

@@ -259,7 +259,10 @@ pub(super) fn query_rows<T>(
     let mut rows = statement.query(params).map_err(failure)?;
     let mut out = Vec::new();
     while let Some(row) = rows.next().map_err(failure)? {
-        out.push(read(row).map_err(|detail| StoreError::corrupt(at, format!("table {table}: {detail}")))?);
+        out.push(
+            read(row)
+                .map_err(|detail| StoreError::corrupt(at, format!("table {table}: {detail}")))?,
+        );
     }
     Ok(out)
 }
@@ -281,7 +284,9 @@ pub(super) fn read_world(
     connection: &Connection,
     at: &StorePlace,
 ) -> Result<(u64, u64, WorldSnapshot), StoreError> {
-    let scalars = one_row(connection, at, "world", select::WORLD, |row| columns::world_row(row))?;
+    let scalars = one_row(connection, at, "world", select::WORLD, |row| {
+        columns::world_row(row)
+    })?;
     let params = read_params(connection, at)?;
     let players = query_rows(
         connection,
@@ -291,27 +296,36 @@ pub(super) fn read_world(
         [],
         |row| columns::world_player_row(row),
     )?;
-    let pieces = query_rows(connection, at, "pieces", select::PIECES, [], |row| columns::piece_row(row))?;
+    let pieces = query_rows(connection, at, "pieces", select::PIECES, [], |row| {
+        columns::piece_row(row)
+    })?;
     Ok(columns::world_from(scalars, params, players, pieces))
 }
 
 fn read_params(connection: &Connection, at: &StorePlace) -> Result<MegachessParams, StoreError> {
-    let rows = query_rows(connection, at, "params", select::PARAMS, [], |row| columns::param_row(row))?;
-    columns::params_from(rows).map_err(|detail| StoreError::corrupt(at, format!("table params: {detail}")))
+    let rows = query_rows(connection, at, "params", select::PARAMS, [], |row| {
+        columns::param_row(row)
+    })?;
+    columns::params_from(rows)
+        .map_err(|detail| StoreError::corrupt(at, format!("table params: {detail}")))
 }
 
 pub(super) fn read_players(
     connection: &Connection,
     at: &StorePlace,
 ) -> Result<Vec<PlayerRow>, StoreError> {
-    query_rows(connection, at, "players", select::PLAYERS, [], |row| columns::player_row(row))
+    query_rows(connection, at, "players", select::PLAYERS, [], |row| {
+        columns::player_row(row)
+    })
 }
 
 pub(super) fn read_server(
     connection: &Connection,
     at: &StorePlace,
 ) -> Result<ServerState, StoreError> {
-    one_row(connection, at, "server", select::SERVER, |row| columns::server_row(row))
+    one_row(connection, at, "server", select::SERVER, |row| {
+        columns::server_row(row)
+    })
 }
 
 /// The log entries of turns `from..=to`, in the order they were written.

@@ -11,13 +11,13 @@ mod timing;
 
 use super::*;
 use crate::rules::megachess::{Coord, Facing, MegachessParams, World};
-use crate::world::store;
-use std::path::{Path, PathBuf};
 use crate::world::api::MoveReport;
 use crate::world::events::Event;
 use crate::world::scratch::Scratch;
+use crate::world::store;
 use rusqlite::Connection;
 use std::io::{BufRead, BufReader};
+use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 

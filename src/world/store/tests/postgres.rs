@@ -40,7 +40,8 @@ fn an_empty_database_holds_no_world_to_resume_and_is_left_empty() {
     let message = error.to_string();
     assert!(message.contains("--resume"), "{message}");
     assert_names_without_password(&message, &database);
-    let mut client = ::postgres::Client::connect(database.url().secret(), ::postgres::NoTls).unwrap();
+    let mut client =
+        ::postgres::Client::connect(database.url().secret(), ::postgres::NoTls).unwrap();
     let tables: i64 = client
         .query_one(
             "SELECT count(*) FROM information_schema.tables WHERE table_schema = 'public'",
@@ -61,7 +62,10 @@ fn a_world_is_never_created_over_another() {
         .err()
         .unwrap();
     assert!(matches!(error, StoreError::Exists(_)), "{error}");
-    assert!(error.to_string().contains("holds a world already"), "{error}");
+    assert!(
+        error.to_string().contains("holds a world already"),
+        "{error}"
+    );
     assert_eq!(store::resume(&database.place()).unwrap().1.last_turn, 1);
 }
 
@@ -91,7 +95,8 @@ fn another_programs_tables_are_left_alone() {
             "{message}"
         );
     }
-    let mut client = ::postgres::Client::connect(database.url().secret(), ::postgres::NoTls).unwrap();
+    let mut client =
+        ::postgres::Client::connect(database.url().secret(), ::postgres::NoTls).unwrap();
     let tables: i64 = client
         .query_one(
             "SELECT count(*) FROM information_schema.tables WHERE table_schema = 'public'",
@@ -171,10 +176,7 @@ fn damaged_rows_are_named() {
             "UPDATE params SET value = 0 WHERE name = 'width'",
             &["table params: width 0 is outside"],
         ),
-        (
-            "DELETE FROM world",
-            &["table world has 0 rows"],
-        ),
+        ("DELETE FROM world", &["table world has 0 rows"]),
         (
             "ALTER TABLE pieces ALTER COLUMN y TYPE TEXT",
             &["table pieces: piece 0: column y"],
@@ -186,7 +188,10 @@ fn damaged_rows_are_named() {
         };
         database.execute(sql).unwrap();
         let error = store::resume(&database.place()).err().unwrap();
-        assert!(matches!(error, StoreError::Corrupt { .. }), "{sql}: {error}");
+        assert!(
+            matches!(error, StoreError::Corrupt { .. }),
+            "{sql}: {error}"
+        );
         let message = error.to_string();
         assert_names_without_password(&message, &database);
         for part in expected {
@@ -213,7 +218,10 @@ fn a_damaged_event_is_named_when_read() {
     let (mut store, _) = store::resume(&database.place()).unwrap();
     let error = store.events(1, 1).err().unwrap();
     assert!(matches!(error, StoreError::Corrupt { .. }), "{error}");
-    assert!(error.to_string().contains("event 2: not a log entry"), "{error}");
+    assert!(
+        error.to_string().contains("event 2: not a log entry"),
+        "{error}"
+    );
 }
 
 #[test]
@@ -250,7 +258,8 @@ fn a_second_server_is_refused_by_name_while_the_first_holds_the_world_and_goes_o
     let (turn, events) = game.play_turn();
     commit(first.as_mut(), &game, turn, &events);
     drop(first);
-    let mut client = ::postgres::Client::connect(database.url().secret(), ::postgres::NoTls).unwrap();
+    let mut client =
+        ::postgres::Client::connect(database.url().secret(), ::postgres::NoTls).unwrap();
     let notes: i64 = client
         .query_one("SELECT count(*) FROM holder", &[])
         .unwrap()
