@@ -21,7 +21,7 @@ use roger::world::api::{ClientMessage, ServerMessage, TeamChoice};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
-use world_support::{Client, Server, TempDir, ROGER};
+use world_support::{Client, Server, TempDir, TestDb, ROGER};
 
 /// The server's closing summary line.
 fn summary(server: &Server, timeout: Duration) -> String {
@@ -203,22 +203,26 @@ fn engines_memory_kib(binary: &str) -> u64 {
     total
 }
 
-/// `roger world-load` end to end on a small world: its own server, its bots, its report.
-#[test]
-fn the_load_generator_runs_a_small_world_and_reports_it() {
-    let output = std::process::Command::new(ROGER)
-        .args([
-            "world-load",
-            "--players",
-            "12",
-            "--turns",
-            "6",
-            "--size",
-            "64",
-            "64",
-        ])
-        .output()
-        .expect("roger world-load runs");
+crate::on_both_stores!(the_load_generator_runs_a_small_world_and_reports_it);
+
+/// `roger world-load` end to end on a small world: its own server, its bots, its report; the
+/// world in an SQLite file or, with `--postgres`, in a database it makes on that server.
+fn the_load_generator_runs_a_small_world_and_reports_it(db: &TestDb) {
+    let mut command = std::process::Command::new(ROGER);
+    command.args([
+        "world-load",
+        "--players",
+        "12",
+        "--turns",
+        "6",
+        "--size",
+        "64",
+        "64",
+    ]);
+    if let TestDb::Postgres(_) = db {
+        command.args(["--postgres", &db.arg()]);
+    }
+    let output = command.output().expect("roger world-load runs");
     let text = String::from_utf8_lossy(&output.stdout);
     assert!(
         output.status.success(),

@@ -393,6 +393,11 @@ pub struct WorldLoadArgs {
     /// machines; 0: compete for the cores as equals).
     #[arg(long, default_value_t = 10, value_parser = clap::value_parser!(i32).range(0..=19))]
     pub nice: i32,
+    /// Store the world in PostgreSQL: a database of its own is made on this server
+    /// (postgres://USER:PASSWORD@HOST:PORT/DB, a user that may create databases) and dropped
+    /// afterwards. Without it, the world is an SQLite file in a scratch folder.
+    #[arg(long, value_name = "URL")]
+    pub postgres: Option<String>,
 }
 
 impl WorldLoadArgs {
@@ -419,6 +424,13 @@ impl WorldLoadArgs {
             turn_ms: self.turn_ms,
             connect_at_once: self.connect_at_once,
             nice: self.nice,
+            postgres: match self.postgres.as_deref().map(StorePlace::parse) {
+                None => None,
+                Some(StorePlace::Postgres(url)) => Some(url),
+                Some(StorePlace::File(_)) => {
+                    return Err("--postgres takes a postgres:// URL".into());
+                }
+            },
         })
     }
 }

@@ -11,6 +11,7 @@
 pub(crate) mod client;
 mod timing;
 
+use crate::world::store::{PostgresUrl, ScratchDatabase};
 use client::{ClientReport, ClientSetup};
 use std::io::{BufRead, BufReader, Read, Write};
 use std::path::PathBuf;
@@ -45,6 +46,10 @@ pub struct LoadConfig {
     /// clients stand for players on other machines, so on a shared machine they should not
     /// take the server's cores. 0: compete as equals.
     pub nice: i32,
+    /// Store the world in a database of its own made on this PostgreSQL server (a URL whose
+    /// user may create databases) and dropped afterwards; `None`: an SQLite file in a scratch
+    /// folder.
+    pub postgres: Option<PostgresUrl>,
 }
 
 /// What a load run measured.
@@ -147,18 +152,18 @@ impl Drop for ServerProcess {
 }
 
 impl ServerProcess {
-    fn start(config: &LoadConfig, scratch: &Scratch) -> Result<ServerProcess, String> {
+    /// The server on `db` (the value of its `--db`).
+    fn start(config: &LoadConfig, scratch: &Scratch, db: &str) -> Result<ServerProcess, String> {
         let (program, before) = config
             .server
             .split_first()
             .ok_or("--server names no program")?;
-        let db = scratch.0.join("world.sqlite");
         let mut command = Command::new(program);
         command
             .args(before)
             .arg("world")
             .arg("--db")
-            .arg(&db)
+            .arg(db)
             .args(["--listen", "127.0.0.1:0", "--simulate"])
             .args(["--wait-players", &config.players.to_string()])
             .args(["--turns", &config.turns.to_string()])
@@ -237,7 +242,15 @@ pub fn run(config: &LoadConfig) -> Result<LoadReport, String> {
     )));
     let _ = std::fs::remove_dir_all(&scratch.0);
     std::fs::create_dir_all(&scratch.0).map_err(|error| format!("scratch folder: {error}"))?;
-    let mut server = ServerProcess::start(config, &scratch)?;
+    let database = match &config.postgres {
+        Some(server) => Some(ScratchDatabase::new(server, "world_load")?),
+        None => None,
+    };
+    let db = match &database {
+        Some(database) => database.url().secret().to_string(),
+        None => scratch.0.join("world.sqlite").display().to_string(),
+    };
+    let mut server = ServerProcess::start(config, &scratch, &db)?;
     let listening = server
         .line_starting("listening ", Duration::from_secs(30))
         .ok_or_else(|| {
