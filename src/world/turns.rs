@@ -253,6 +253,8 @@ const IDLE_TICK: Duration = Duration::from_millis(50);
 const TELL_BATCH: usize = 1000;
 /// Connections told of a turn's end at a time, between requests.
 const NEWS_BATCH: usize = 2000;
+/// Players whose next windows and views are made between requests while a turn is stored.
+const PREPARE_BATCH: usize = 1000;
 /// How often the loop asks whether the turn being stored is stored, between requests.
 const STORE_POLL: Duration = Duration::from_millis(1);
 
@@ -340,6 +342,23 @@ impl TurnLoop {
                         (self.output)(&format!("stopping: {error}"));
                         failure = Some(error);
                         break "shutdown";
+                    }
+                    // Meanwhile the next turn's windows and views are made, a batch at a time.
+                    None if !self.world.prepared() => {
+                        let began = Instant::now();
+                        self.world.prepare_some(PREPARE_BATCH);
+                        self.count_work(began.elapsed());
+                        if let Ok(request) = self.inbox.try_recv() {
+                            match request {
+                                Request::Shutdown => {
+                                    self.finish_storing();
+                                    break "shutdown";
+                                }
+                                request @ Request::Read { .. } => self.handle_timed(request),
+                                request => self.deferred.push(request),
+                            }
+                        }
+                        continue;
                     }
                     None => {}
                 }

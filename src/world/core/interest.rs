@@ -42,6 +42,12 @@ impl Interest {
         }
     }
 
+    /// The player's window, if it has one.
+    #[cfg(test)]
+    pub(super) fn window(&self, player: PlayerId) -> Option<Rect> {
+        self.windows.get(&player).copied()
+    }
+
     /// The player sees nothing any more (its king was taken).
     pub(super) fn remove(&mut self, player: PlayerId) {
         let Some(rect) = self.windows.remove(&player) else {

@@ -9,6 +9,7 @@
 mod interest;
 mod moves;
 mod news;
+mod prepare;
 pub mod reads;
 pub mod turn;
 
@@ -74,6 +75,8 @@ pub struct ServerWorld {
     watching: Option<Arc<str>>,
     /// The end of the last turn, being told to the connections a batch at a time.
     announcement: Option<news::Announcement>,
+    /// The next turn's windows and views, made while the last one was being stored.
+    prepared: Option<prepare::PreparedTurn>,
     /// The log of the turn in progress.
     log: Vec<LogEntry>,
     /// When the turn in progress began and must end; `None` before turns run.
@@ -156,6 +159,7 @@ impl ServerWorld {
             untold: BTreeMap::new(),
             watching: None,
             announcement: None,
+            prepared: None,
             log: Vec::new(),
             turn_began: Instant::now(),
             deadline: None,
@@ -352,6 +356,7 @@ impl ServerWorld {
         let mut random = self.server.placement_random;
         let spot = find_spot(&self.world, self.config.placement, team, &mut random)
             .ok_or_else(|| format!("no room for a new {} army", team.name()))?;
+        self.unprepare();
         self.world.add_player(id, team)?;
         self.world.spawn_army(id, spot.corner, spot.facing)?;
         self.server.placement_random = random;

@@ -629,3 +629,133 @@ fn a_player_hears_of_the_turn_before_any_move_of_it_and_sees_the_turn_as_it_bega
         ]
     ));
 }
+
+/// The windows and views made while a turn is stored are those of the next turn's start: the
+/// same texts (but the time left) as views written when the turn begins, and the same windows.
+#[test]
+fn views_made_while_a_turn_is_stored_are_those_of_the_next_turn_start() {
+    let scratch = Scratch::new("prepared");
+    let mut config = config(&scratch, true);
+    config.params.width = 48;
+    config.params.height = 48;
+    config.params.bonus_every = 1;
+    config.placement = Placement::Random;
+    let margin = config.window_margin;
+    let mut world = ServerWorld::create(config).unwrap();
+    let params = *world.world().params();
+    let mut clients: Vec<Client> = (1..=10)
+        .map(|conn| {
+            let mut client = Client::open(&mut world, conn, 1000);
+            client.join(&mut world, TeamChoice::Auto);
+            client
+        })
+        .collect();
+    let mut rng = crate::common::Rng::new(11);
+    world.start_turn(Instant::now());
+    // The team to move plays a few moves, so that the next turn's views differ from this one's.
+    for client in &mut clients {
+        for message in client.read() {
+            if let ServerMessage::Turn {
+                position: Some(position),
+                ..
+            } = message
+            {
+                let moves =
+                    crate::world::load::client::choose_moves(&position, &params, 2, &mut rng)
+                        .unwrap();
+                world.message(client.conn, ClientMessage::Turn { moves });
+            }
+        }
+    }
+    world.begin_end_turn().unwrap();
+    assert!(!world.prepared());
+    while !world.prepared() {
+        world.prepare_some(3);
+    }
+    let ended = loop {
+        if let Some(stored) = world.turn_stored(Duration::from_secs(60)) {
+            break stored.unwrap();
+        }
+    };
+    world.tell_turn_end(&ended);
+    // What the views must be: written now from the world as it stands.
+    let left = Duration::from_millis(params.turn_ms);
+    let players: Vec<u32> = world.bound.keys().copied().collect();
+    let expected: Vec<(u32, ServerMessage)> = players
+        .iter()
+        .map(|&player| {
+            (
+                player,
+                super::turn::turn_message_in(world.world(), player, left, margin),
+            )
+        })
+        .collect();
+    let windows: Vec<_> = players
+        .iter()
+        .map(|&player| (player, world.world().army_rect(player, margin)))
+        .collect();
+    // Made ahead: each mover's view is the one written now, the time left put in.
+    let prepared = world.prepared.as_ref().unwrap();
+    for (player, want) in &expected {
+        let made = prepared.view(*player, left);
+        match want {
+            ServerMessage::Turn { you_move: true, .. } => {
+                let made: ServerMessage = serde_json::from_str(&made.unwrap()).unwrap();
+                assert_eq!(&made, want, "player {player}");
+            }
+            _ => assert!(made.is_none(), "player {player} does not move"),
+        }
+    }
+    world.begin_turn(Instant::now());
+    for (player, window) in windows {
+        assert_eq!(world.interest.window(player), window, "player {player}");
+    }
+    while world.telling() {
+        world.tell_movers(4);
+    }
+    assert!(world.prepared.is_none(), "spent once everyone is told");
+    let mut movers = 0;
+    for client in &mut clients {
+        let player = *world
+            .bound
+            .iter()
+            .find(|(_, &conn)| conn == client.conn)
+            .unwrap()
+            .0;
+        let told = client
+            .read()
+            .into_iter()
+            .filter(|message| matches!(message, ServerMessage::Turn { .. }))
+            .last()
+            .unwrap();
+        let want = &expected.iter().find(|(p, _)| *p == player).unwrap().1;
+        match (&told, want) {
+            (
+                ServerMessage::Turn {
+                    turn,
+                    team,
+                    you_move,
+                    deadline_ms,
+                    position,
+                },
+                ServerMessage::Turn {
+                    turn: want_turn,
+                    team: want_team,
+                    you_move: want_move,
+                    position: want_position,
+                    ..
+                },
+            ) => {
+                assert_eq!(
+                    (turn, team, you_move, position),
+                    (want_turn, want_team, want_move, want_position),
+                    "player {player}"
+                );
+                assert!(*deadline_ms <= params.turn_ms);
+                movers += usize::from(*you_move);
+            }
+            _ => unreachable!(),
+        }
+    }
+    assert!(movers > 0);
+}

@@ -4,6 +4,7 @@
 
 use super::moves::piece_report;
 use super::{Role, ServerWorld};
+use crate::rules::megachess::Rect;
 use crate::rules::megachess::WorldSnapshot;
 use crate::rules::megachess::{PlayerId, World};
 use crate::world::api::{PieceReport, ServerMessage};
@@ -11,7 +12,7 @@ use crate::world::events::{Event, LogEntry};
 use crate::world::hub::ConnectionId;
 use crate::world::store::writer::TurnToStore;
 use rayon::prelude::*;
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -89,10 +90,20 @@ impl ServerWorld {
         let margin = self.config.window_margin;
         self.interest.clear();
         let world = &self.world;
+        // Made ahead while the last turn was being stored, for the players bound then.
+        let made: HashMap<PlayerId, Option<Rect>> = match &self.prepared {
+            Some(prepared) if prepared.turn == world.turn() => {
+                prepared.windows.iter().copied().collect()
+            }
+            _ => HashMap::new(),
+        };
         let players: Vec<PlayerId> = self.bound.keys().copied().collect();
         let rects: Vec<_> = players
             .par_iter()
-            .map(|&player| world.army_rect(player, margin))
+            .map(|&player| match made.get(&player) {
+                Some(&rect) => rect,
+                None => world.army_rect(player, margin),
+            })
             .collect();
         for (player, rect) in players.into_iter().zip(rects) {
             if let Some(rect) = rect {
@@ -152,20 +163,31 @@ impl ServerWorld {
         let (world, margin) = (&self.world, self.config.window_margin);
         let watching = self.watching.clone();
         let team = world.team_to_move();
+        let prepared = self
+            .prepared
+            .as_ref()
+            .filter(|prepared| prepared.turn == world.turn());
         let views: Vec<Arc<str>> = batch
             .par_iter()
             .map(|&(player, _)| match &watching {
                 Some(text) if world.player(player).is_none_or(|p| p.team != team) => {
                     Arc::clone(text)
                 }
-                _ => turn_message_in(world, player, left, margin)
-                    .to_json()
-                    .into(),
+                _ => match prepared.and_then(|prepared| prepared.view(player, left)) {
+                    Some(view) => view.into(),
+                    None => turn_message_in(world, player, left, margin)
+                        .to_json()
+                        .into(),
+                },
             })
             .collect();
         for ((player, conn), text) in batch.into_iter().zip(views) {
             self.untold.remove(&player);
             self.send_text(conn, text);
+        }
+        if self.untold.is_empty() {
+            // Everyone has been told: what was made ahead is spent.
+            self.unprepare();
         }
     }
 
@@ -370,7 +392,12 @@ impl ServerWorld {
 
 /// The `turn` message for `player` of `world` (its view, grown by `margin`, when its team
 /// moves), with `left` of the turn to go.
-fn turn_message_in(world: &World, player: PlayerId, left: Duration, margin: u32) -> ServerMessage {
+pub(super) fn turn_message_in(
+    world: &World,
+    player: PlayerId,
+    left: Duration,
+    margin: u32,
+) -> ServerMessage {
     let team = world.team_to_move();
     let moves = world.player(player).is_some_and(|p| p.team == team);
     ServerMessage::Turn {

@@ -2,13 +2,13 @@
 //! of a few random legal moves of its own pieces (chosen in its window, each made on its copy
 //! of the window before the next is chosen); every `turn` message's arrival is timed.
 
-use super::timing::TurnTimes;
+use super::planner::Planners;
 use crate::common::Rng;
 use crate::rules::megachess::{Coord, MegachessParams, Move, WorldView};
 use crate::world::api::{ClientMessage, ServerMessage, TeamChoice};
 use futures_util::{SinkExt, StreamExt};
 use std::sync::Arc;
-use std::time::{Duration, Instant};
+use std::time::Instant;
 use tokio::net::TcpStream;
 use tokio_tungstenite::tungstenite::protocol::WebSocketConfig;
 use tokio_tungstenite::tungstenite::Message;
@@ -19,6 +19,9 @@ const IGNORED: [&str; 3] = [
     r#"{"type":"turn_end""#,
     r#"{"type":"ack""#,
 ];
+
+/// How a `turn` message begins (not `turn_end`, not `turn_result`).
+const TURN: &str = r#"{"type":"turn","#;
 
 /// What one client did.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -43,7 +46,8 @@ pub struct ClientSetup {
     /// Moves in each turn it sends.
     pub moves: usize,
     pub seed: u64,
-    pub times: Arc<TurnTimes>,
+    /// Where `turn` messages are read and answered.
+    pub planners: Planners,
     /// Connections being opened at once are limited by this (a burst of thousands of
     /// handshakes would overflow the server's queue of pending connections).
     pub connecting: Arc<tokio::sync::Semaphore>,
@@ -91,7 +95,6 @@ async fn play(index: u64, setup: &ClientSetup, report: &mut ClientReport) -> Res
     };
     send(&mut socket, &join).await?;
     let mut params = MegachessParams::default();
-    let mut turn_length = Duration::from_millis(params.turn_ms);
     let mut rng = Rng::new(setup.seed ^ index.wrapping_mul(0x9E37_79B9_7F4A_7C15));
     while let Some(incoming) = socket.next().await {
         let arrival = Instant::now();
@@ -108,6 +111,23 @@ async fn play(index: u64, setup: &ClientSetup, report: &mut ClientReport) -> Res
         if IGNORED.iter().any(|start| text.starts_with(start)) {
             continue;
         }
+        if text.starts_with(TURN) {
+            let planned = setup
+                .planners
+                .plan(text.to_string(), arrival, params, setup.moves, rng.clone())
+                .await
+                .map_err(|_| "the planners stopped".to_string())?;
+            rng = planned.rng;
+            if let Some(error) = planned.error {
+                return Err(error);
+            }
+            if let Some(moves) = planned.moves {
+                report.turns_answered += 1;
+                report.moves_sent += moves.len() as u64;
+                send(&mut socket, &ClientMessage::Turn { moves }).await?;
+            }
+            continue;
+        }
         let message: ServerMessage = serde_json::from_str(text.as_str())
             .map_err(|error| format!("not a server message ({error}): {text}"))?;
         match message {
@@ -117,22 +137,6 @@ async fn play(index: u64, setup: &ClientSetup, report: &mut ClientReport) -> Res
             } => {
                 for (name, value) in numbers {
                     let _ = params.set(&name, value);
-                }
-                turn_length = Duration::from_millis(params.turn_ms);
-            }
-            ServerMessage::Turn {
-                turn,
-                deadline_ms,
-                position,
-                ..
-            } => {
-                let left = Duration::from_millis(deadline_ms);
-                setup.times.arrived(turn, arrival, left, turn_length);
-                if let Some(position) = position {
-                    let moves = choose_moves(&position, &params, setup.moves, &mut rng)?;
-                    report.turns_answered += 1;
-                    report.moves_sent += moves.len() as u64;
-                    send(&mut socket, &ClientMessage::Turn { moves }).await?;
                 }
             }
             ServerMessage::TurnResult { results, .. } => {

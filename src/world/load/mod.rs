@@ -9,10 +9,12 @@
 //! `client.rs` is one connection; `timing.rs` turns the clients' arrivals into delays.
 
 pub(crate) mod client;
+mod planner;
 mod timing;
 
 use crate::world::store::{PostgresUrl, ScratchDatabase};
 use client::{ClientReport, ClientSetup};
+use planner::Planners;
 use std::io::{BufRead, BufReader, Read, Write};
 use std::path::PathBuf;
 use std::process::{Child, Command, ExitCode, Stdio};
@@ -260,16 +262,17 @@ pub fn run(config: &LoadConfig) -> Result<LoadReport, String> {
     let address = listening["listening ".len()..].trim().to_string();
     let origin = Instant::now();
     let times = Arc::new(TurnTimes::new(origin));
+    // The server is running at its own priority; from here on this thread and every thread it
+    // starts (the planners, the clients' runtime) run at the lower one.
+    crate::common::priority::lower_this_thread(config.nice);
+    let cores = std::thread::available_parallelism().map_or(2, |n| n.get());
     let setup = Arc::new(ClientSetup {
         url: format!("ws://{address}/ws"),
         moves: config.moves,
         seed: config.seed,
-        times: Arc::clone(&times),
+        planners: Planners::start(cores, Arc::clone(&times))?,
         connecting: Arc::new(tokio::sync::Semaphore::new(config.connect_at_once.max(1))),
     });
-    // The server is running at its own priority; from here on this thread and every thread it
-    // starts (the clients' runtime) run at the lower one.
-    crate::common::priority::lower_this_thread(config.nice);
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()

@@ -1,0 +1,130 @@
+//! The bots' thinking, off the threads that read their connections. Ten thousand simulated
+//! players share two cores here, where real ones each have a machine: a connection's task that
+//! parsed its view and chose its moves itself would hold up the reading of every other
+//! connection's `turn`, and the load generator would time its own backlog, not the server.
+//! So a task only notes when its `turn` arrived and hands the text to these threads, which
+//! parse it, record the arrival and choose the moves, at a lower priority than the reading.
+
+use super::client::choose_moves;
+use super::timing::TurnTimes;
+use crate::common::Rng;
+use crate::rules::megachess::MegachessParams;
+use crate::world::api::ServerMessage;
+use std::sync::mpsc;
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+use tokio::sync::oneshot;
+
+/// How far below the connections' threads the planners run.
+const PLANNER_PRIORITY_BELOW_READERS: i32 = 5;
+
+/// A `turn` message to read and answer.
+struct Job {
+    text: String,
+    arrival: Instant,
+    params: MegachessParams,
+    moves: usize,
+    rng: Rng,
+    answer: oneshot::Sender<Planned>,
+}
+
+/// What a `turn` message asked of its player.
+pub struct Planned {
+    /// The moves to send (`None`: the player's team does not move this turn).
+    pub moves: Option<Vec<String>>,
+    /// The player's generator, moved on by the choice.
+    pub rng: Rng,
+    pub error: Option<String>,
+}
+
+/// The planners' threads, and the way to them (dropped: they finish and stop).
+#[derive(Clone)]
+pub struct Planners {
+    jobs: mpsc::Sender<Job>,
+}
+
+impl Planners {
+    /// `threads` planners recording arrivals into `times`.
+    pub fn start(threads: usize, times: Arc<TurnTimes>) -> Result<Planners, String> {
+        let (jobs, inbox) = mpsc::channel::<Job>();
+        let inbox = Arc::new(Mutex::new(inbox));
+        for index in 0..threads.max(1) {
+            let (inbox, times) = (Arc::clone(&inbox), Arc::clone(&times));
+            std::thread::Builder::new()
+                .name(format!("load-planner-{index}"))
+                .spawn(move || {
+                    crate::common::priority::lower_this_thread(PLANNER_PRIORITY_BELOW_READERS);
+                    loop {
+                        // The lock is held only to take the next job.
+                        let job = match inbox.lock() {
+                            Ok(inbox) => inbox.recv(),
+                            Err(_) => return,
+                        };
+                        let Ok(job) = job else { return };
+                        plan(job, &times);
+                    }
+                })
+                .map_err(|error| format!("cannot start a planner: {error}"))?;
+        }
+        Ok(Planners { jobs })
+    }
+
+    /// Hands over a `turn` message that arrived at `arrival`; the answer comes on the
+    /// receiver (closed without one if the planners are gone).
+    pub fn plan(
+        &self,
+        text: String,
+        arrival: Instant,
+        params: MegachessParams,
+        moves: usize,
+        rng: Rng,
+    ) -> oneshot::Receiver<Planned> {
+        let (answer, answered) = oneshot::channel();
+        let _ = self.jobs.send(Job {
+            text,
+            arrival,
+            params,
+            moves,
+            rng,
+            answer,
+        });
+        answered
+    }
+}
+
+fn plan(job: Job, times: &TurnTimes) {
+    let Job {
+        text,
+        arrival,
+        params,
+        moves,
+        mut rng,
+        answer,
+    } = job;
+    let mut planned = Planned {
+        moves: None,
+        rng: rng.clone(),
+        error: None,
+    };
+    match serde_json::from_str::<ServerMessage>(&text) {
+        Ok(ServerMessage::Turn {
+            turn,
+            deadline_ms,
+            position,
+            ..
+        }) => {
+            let left = Duration::from_millis(deadline_ms);
+            times.arrived(turn, arrival, left, Duration::from_millis(params.turn_ms));
+            if let Some(position) = position {
+                match choose_moves(&position, &params, moves, &mut rng) {
+                    Ok(chosen) => planned.moves = Some(chosen),
+                    Err(error) => planned.error = Some(error),
+                }
+                planned.rng = rng;
+            }
+        }
+        Ok(_) => planned.error = Some(format!("not a turn message: {text}")),
+        Err(error) => planned.error = Some(format!("not a server message ({error}): {text}")),
+    }
+    let _ = answer.send(planned);
+}
