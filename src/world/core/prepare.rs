@@ -46,10 +46,10 @@ impl ServerWorld {
     /// between; [`ServerWorld::prepared`] says when all are made.
     pub fn prepare_some(&mut self, count: usize) {
         let turn = self.world.turn();
-        if !self
+        if self
             .prepared
             .as_ref()
-            .is_some_and(|prepared| prepared.turn == turn)
+            .is_none_or(|prepared| prepared.turn != turn)
         {
             let mut players: Vec<PlayerId> = self.bound.keys().copied().collect();
             // Taken from the end: the lowest ids first, as the views are sent.

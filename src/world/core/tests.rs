@@ -725,8 +725,7 @@ fn views_made_while_a_turn_is_stored_are_those_of_the_next_turn_start() {
         let told = client
             .read()
             .into_iter()
-            .filter(|message| matches!(message, ServerMessage::Turn { .. }))
-            .last()
+            .rfind(|message| matches!(message, ServerMessage::Turn { .. }))
             .unwrap();
         let want = &expected.iter().find(|(p, _)| *p == player).unwrap().1;
         match (&told, want) {
