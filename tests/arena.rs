@@ -140,7 +140,9 @@ fn a_short_real_match_with_pgn_and_json() {
     assert!(roger["points"].as_f64().unwrap() >= 3.0, "{roger}");
     // The second engine is named by its handshake.
     assert_eq!(report["settings"]["engines"][1]["name"], "Roger random");
-    let pgn = std::fs::read_to_string(&pgn).unwrap();
+    let pgn_file = pgn;
+    let pgn = std::fs::read_to_string(&pgn_file).unwrap();
+    let _ = std::fs::remove_file(&pgn_file);
     assert_eq!(pgn.matches("[Variant \"chess\"]").count(), 4);
     assert!(pgn.contains("{book}"));
     assert!(pgn.contains("[Termination \""));
