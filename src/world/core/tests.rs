@@ -549,7 +549,7 @@ fn turn_costs_at_scale() {
                 }) = serde_json::from_str(&text)
                 {
                     let moves =
-                        crate::world::load::client::choose_moves(&position, &params, 3, &mut rng)
+                        crate::world::load::planner::choose_moves(&position, &params, 3, &mut rng)
                             .unwrap();
                     answers.push((client.conn, moves));
                 }
@@ -661,7 +661,7 @@ fn views_made_while_a_turn_is_stored_are_those_of_the_next_turn_start() {
             } = message
             {
                 let moves =
-                    crate::world::load::client::choose_moves(&position, &params, 2, &mut rng)
+                    crate::world::load::planner::choose_moves(&position, &params, 2, &mut rng)
                         .unwrap();
                 world.message(client.conn, ClientMessage::Turn { moves });
             }

@@ -9,7 +9,7 @@
 //! `client.rs` is one connection; `timing.rs` turns the clients' arrivals into delays.
 
 pub(crate) mod client;
-mod planner;
+pub(crate) mod planner;
 mod timing;
 
 use crate::world::store::{PostgresUrl, ScratchDatabase};

@@ -5,10 +5,9 @@
 //! So a task only notes when its `turn` arrived and hands the text to these threads, which
 //! parse it, record the arrival and choose the moves, at a lower priority than the reading.
 
-use super::client::choose_moves;
 use super::timing::TurnTimes;
 use crate::common::Rng;
-use crate::rules::megachess::MegachessParams;
+use crate::rules::megachess::{Coord, MegachessParams, Move, WorldView};
 use crate::world::api::ServerMessage;
 use std::sync::mpsc;
 use std::sync::{Arc, Mutex};
@@ -127,4 +126,79 @@ fn plan(job: Job, times: &TurnTimes) {
         Err(error) => planned.error = Some(format!("not a server message ({error}): {text}")),
     }
     let _ = answer.send(planned);
+}
+
+/// Up to `count` legal moves of different pieces of the player the line is for, at random,
+/// each made on the window before the next is chosen.
+pub(crate) fn choose_moves(
+    position: &str,
+    params: &MegachessParams,
+    count: usize,
+    rng: &mut Rng,
+) -> Result<Vec<String>, String> {
+    let line = position
+        .strip_prefix("position megachess ")
+        .unwrap_or(position);
+    let WorldView { mut world, me } =
+        WorldView::parse(line, params).map_err(|error| format!("{error}: {position}"))?;
+    let mut pieces: Vec<_> = world.pieces_of(me).map(|piece| piece.id).collect();
+    let mut moves = Vec::new();
+    let mut targets: Vec<Coord> = Vec::new();
+    while moves.len() < count && !pieces.is_empty() {
+        let id = pieces.swap_remove(rng.index(pieces.len()));
+        let Some(from) = world.piece(id).map(|piece| piece.at) else {
+            continue;
+        };
+        targets.clear();
+        world.targets(id, &mut targets);
+        targets.retain(|&to| world.check(me, Move::new(from, to)).is_ok());
+        if targets.is_empty() {
+            continue;
+        }
+        let mv = Move::new(from, targets[rng.index(targets.len())]);
+        if world.apply(me, mv).is_ok() {
+            moves.push(mv.to_string());
+        }
+    }
+    Ok(moves)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::megachess::{Facing, Team, World};
+
+    #[test]
+    fn chosen_moves_are_legal_in_order_for_different_pieces() {
+        let params = MegachessParams {
+            width: 64,
+            height: 64,
+            ..MegachessParams::default()
+        };
+        let mut world = World::new(params, 1);
+        world.add_player(1, Team::Alabaster).unwrap();
+        world.add_player(2, Team::Metal).unwrap();
+        world
+            .spawn_army(1, Coord::new(10, 10), Facing::North)
+            .unwrap();
+        world
+            .spawn_army(2, Coord::new(10, 16), Facing::South)
+            .unwrap();
+        let line = world.position_line(1, Some(16));
+        let mut rng = Rng::new(3);
+        for _ in 0..20 {
+            let moves = choose_moves(&line, &params, 3, &mut rng).unwrap();
+            assert_eq!(moves.len(), 3);
+            let mut check = world.clone();
+            let mut froms = Vec::new();
+            for text in &moves {
+                let mv = Move::parse(text).unwrap();
+                assert!(!froms.contains(&mv.from), "{moves:?}");
+                froms.push(mv.to);
+                check
+                    .apply(1, mv)
+                    .unwrap_or_else(|error| panic!("{text}: {error}"));
+            }
+        }
+    }
 }
