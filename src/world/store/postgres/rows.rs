@@ -47,7 +47,12 @@ pub(super) fn describe(error: &postgres::Error) -> String {
             Some(detail) => format!("{} ({detail})", db.message()),
             None => db.message().to_string(),
         },
-        None => error.to_string(),
+        // The client's own errors keep their cause apart ("error connecting to server", then
+        // "Connection refused"): both are said.
+        None => match std::error::Error::source(error) {
+            Some(cause) => format!("{error}: {cause}"),
+            None => error.to_string(),
+        },
     }
 }
 

@@ -290,6 +290,7 @@ fn an_unreachable_server_is_a_database_error_that_keeps_the_password() {
         message.starts_with(&format!("postgres://roger:***@127.0.0.1:{port}/worlds"))
             && message.contains("PostgreSQL failed")
             && message.contains("connecting")
+            && message.contains("refused")
             && !message.contains("hunter2"),
         "{message}"
     );
