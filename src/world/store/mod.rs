@@ -172,3 +172,27 @@ pub struct Saved {
     pub players: Vec<PlayerRow>,
     pub server: ServerState,
 }
+
+impl Saved {
+    /// The rows read back from `at`, once they make a valid world.
+    fn checked(
+        at: &StorePlace,
+        (seed, last_turn, world): (u64, u64, WorldSnapshot),
+        players: Vec<PlayerRow>,
+        server: ServerState,
+    ) -> Result<Saved, StoreError> {
+        crate::rules::megachess::World::from_snapshot(&world).map_err(|error| {
+            StoreError::corrupt(
+                at,
+                format!("tables world, world_players and pieces: {error}"),
+            )
+        })?;
+        Ok(Saved {
+            seed,
+            last_turn,
+            world,
+            players,
+            server,
+        })
+    }
+}

@@ -18,7 +18,7 @@ use super::{
     describe_holder, readable_holder, LogEntry, PlayerRow, PostgresUrl, Saved, ServerState,
     StoreError, StorePlace, TurnCommit, WorldStore, APPLICATION_ID, FORMAT_VERSION,
 };
-use crate::rules::megachess::{World, WorldSnapshot};
+use crate::rules::megachess::WorldSnapshot;
 use postgres::{Client, Config, IsolationLevel, NoTls};
 use rows::{describe, WriteError};
 use std::str::FromStr;
@@ -234,29 +234,16 @@ impl PostgresStore {
             .read_only(true)
             .start()
             .map_err(|error| StoreError::database(&at, "reading the world", describe(&error)))?;
-        let (seed, last_turn, world) = rows::read_world(&mut transaction, &at)?;
+        let world = rows::read_world(&mut transaction, &at)?;
         let players = rows::read_players(&mut transaction, &at)?;
         let server = rows::read_server(&mut transaction, &at)?;
         let next_seq = rows::next_event_seq(&mut transaction, &at)?;
         transaction
             .commit()
             .map_err(|error| StoreError::database(&at, "reading the world", describe(&error)))?;
-        World::from_snapshot(&world).map_err(|error| {
-            StoreError::corrupt(
-                &at,
-                format!("tables world, world_players and pieces: {error}"),
-            )
-        })?;
-        let written = Written::of(&world, &players);
-        let store = PostgresStore::named(at, client, written, next_seq);
-        let saved = Saved {
-            seed,
-            last_turn,
-            world,
-            players,
-            server,
-        };
-        Ok((store, saved))
+        let saved = Saved::checked(&at, world, players, server)?;
+        let written = Written::of(&saved.world, &saved.players);
+        Ok((PostgresStore::named(at, client, written, next_seq), saved))
     }
 }
 

@@ -11,7 +11,7 @@ mod schema;
 use super::diff::Written;
 use super::{LogEntry, PlayerRow};
 use super::{Saved, ServerState, StoreError, StorePlace, TurnCommit, WorldStore};
-use crate::rules::megachess::{World, WorldSnapshot};
+use crate::rules::megachess::WorldSnapshot;
 use rusqlite::{Connection, ErrorCode, TransactionBehavior};
 use std::path::{Path, PathBuf};
 use std::time::{SystemTime, UNIX_EPOCH};
@@ -222,23 +222,13 @@ impl SqliteStore {
         // One read transaction: every table as of the same commit.
         let transaction = connection.transaction().map_err(sqlite)?;
         let at = owned();
-        let (seed, last_turn, world) = rows::read_world(&transaction, &at)?;
+        let world = rows::read_world(&transaction, &at)?;
         let players = rows::read_players(&transaction, &at)?;
         let server = rows::read_server(&transaction, &at)?;
         transaction.commit().map_err(sqlite)?;
-        World::from_snapshot(&world).map_err(|error| StoreError::Corrupt {
-            at: owned(),
-            detail: format!("tables world, world_players and pieces: {error}"),
-        })?;
-        let store = SqliteStore::named(path, connection, Written::of(&world, &players));
-        let saved = Saved {
-            seed,
-            last_turn,
-            world,
-            players,
-            server,
-        };
-        Ok((store, saved))
+        let saved = Saved::checked(&at, world, players, server)?;
+        let written = Written::of(&saved.world, &saved.players);
+        Ok((SqliteStore::named(path, connection, written), saved))
     }
 
     fn write_failure(&self, doing: &str, error: rusqlite::Error) -> StoreError {
