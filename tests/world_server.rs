@@ -15,7 +15,7 @@ crate::on_both_stores!(
     pieces_fade_outside_the_kingdom_and_bonus_pieces_appear_over_several_turns,
     garbage_floods_and_oversized_messages_get_errors_while_a_second_clients_turn_goes_through,
     targets_answers_the_legal_squares_of_a_piece_over_the_network,
-    sigterm_stops_the_server_in_order_with_its_summary,
+    sigterm_and_sigint_stop_the_server_in_order_with_its_summary,
 );
 
 const WAIT: Duration = Duration::from_secs(15);
@@ -400,18 +400,25 @@ fn targets_answers_the_legal_squares_of_a_piece_over_the_network(db: &TestDb) {
     assert_eq!(ask(&mut black, 1, 7), [[0, 5], [2, 5]]);
 }
 
-fn sigterm_stops_the_server_in_order_with_its_summary(db: &TestDb) {
-    let mut server = small_world(db, &[]);
-    let pid = server.child.id().to_string();
-    let sent = std::process::Command::new("kill")
-        .args(["-TERM", &pid])
-        .status()
-        .expect("kill runs");
-    assert!(sent.success());
-    let seen = server.wait_line("done:", Duration::from_secs(20));
-    assert!(
-        seen.last().unwrap().contains("(shutdown)"),
-        "the summary names the stop: {seen:?}"
-    );
-    assert_eq!(server.wait_exit(Duration::from_secs(20)), Some(0));
+fn sigterm_and_sigint_stop_the_server_in_order_with_its_summary(db: &TestDb) {
+    // The second server resumes the world the first one stopped.
+    for (signal, extra) in [("-TERM", &[][..]), ("-INT", &["--resume"][..])] {
+        let mut server = small_world(db, extra);
+        let pid = server.child.id().to_string();
+        let sent = std::process::Command::new("kill")
+            .args([signal, &pid])
+            .status()
+            .expect("kill runs");
+        assert!(sent.success());
+        let seen = server.wait_line("done:", Duration::from_secs(20));
+        assert!(
+            seen.last().unwrap().contains("(shutdown)"),
+            "{signal}: the summary names the stop: {seen:?}"
+        );
+        assert_eq!(
+            server.wait_exit(Duration::from_secs(20)),
+            Some(0),
+            "{signal}"
+        );
+    }
 }
