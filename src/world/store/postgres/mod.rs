@@ -29,7 +29,7 @@ const CONNECT_TIMEOUT: Duration = Duration::from_secs(10);
 /// How long a server waits for a held world to be let go: a killed holder's connection is
 /// noticed by PostgreSQL within moments, a live holder keeps it, and the second server is
 /// refused.
-const HOLD_WAIT: Duration = Duration::from_secs(2);
+const HOLD_WAIT: Duration = Duration::from_secs(5);
 
 /// An open world database, held by this process alone until dropped.
 pub struct PostgresStore {
