@@ -305,11 +305,11 @@ impl Cells for Row {
 /// A failure while reading `table`: a missing table or column means the database's contents
 /// are bad; anything else (the connection, permissions) is the database's trouble.
 pub(super) fn read_failure(at: &StorePlace, table: &str, error: postgres::Error) -> StoreError {
+    // (A value of the wrong type is found reading the row, by `Cells`, and is damage too.)
     let damaged = matches!(
         error.code(),
         Some(&SqlState::UNDEFINED_TABLE | &SqlState::UNDEFINED_COLUMN)
-    ) || error.as_db_error().is_none()
-        && error.to_string().contains("error deserializing");
+    );
     if damaged {
         StoreError::corrupt(at, format!("table {table}: {}", describe(&error)))
     } else {
