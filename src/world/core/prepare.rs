@@ -15,7 +15,7 @@ pub(super) struct PreparedTurn {
     /// The world's turn they were made for.
     pub(super) turn: u64,
     /// Each bound player's window (none: no pieces).
-    pub(super) windows: Vec<(PlayerId, Option<Rect>)>,
+    pub(super) windows: HashMap<PlayerId, Option<Rect>>,
     /// The `turn` message of each player to move, its `deadline_ms` 0 (`view` puts the time
     /// left in when it is sent).
     views: HashMap<PlayerId, String>,
@@ -56,7 +56,7 @@ impl ServerWorld {
             players.sort_unstable_by(|a, b| b.cmp(a));
             self.prepared = Some(PreparedTurn {
                 turn,
-                windows: Vec::with_capacity(players.len()),
+                windows: HashMap::with_capacity(players.len()),
                 views: HashMap::new(),
                 left: players,
             });
@@ -84,7 +84,7 @@ impl ServerWorld {
             })
             .collect();
         for (player, window, view) in made {
-            prepared.windows.push((player, window));
+            prepared.windows.insert(player, window);
             if let Some(view) = view {
                 prepared.views.insert(player, view);
             }

@@ -4,7 +4,6 @@
 
 use super::moves::piece_report;
 use super::{Role, ServerWorld};
-use crate::rules::megachess::Rect;
 use crate::rules::megachess::WorldSnapshot;
 use crate::rules::megachess::{PlayerId, World};
 use crate::world::api::{PieceReport, ServerMessage};
@@ -12,7 +11,7 @@ use crate::world::events::{Event, LogEntry};
 use crate::world::hub::ConnectionId;
 use crate::world::store::writer::TurnToStore;
 use rayon::prelude::*;
-use std::collections::{BTreeMap, HashMap};
+use std::collections::BTreeMap;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -91,19 +90,20 @@ impl ServerWorld {
         self.interest.clear();
         let world = &self.world;
         // Made ahead while the last turn was being stored, for the players bound then.
-        let made: HashMap<PlayerId, Option<Rect>> = match &self.prepared {
-            Some(prepared) if prepared.turn == world.turn() => {
-                prepared.windows.iter().copied().collect()
-            }
-            _ => HashMap::new(),
-        };
+        let made = self
+            .prepared
+            .as_ref()
+            .filter(|prepared| prepared.turn == world.turn())
+            .map(|prepared| &prepared.windows);
         let players: Vec<PlayerId> = self.bound.keys().copied().collect();
         let rects: Vec<_> = players
             .par_iter()
-            .map(|&player| match made.get(&player) {
-                Some(&rect) => rect,
-                None => world.army_rect(player, margin),
-            })
+            .map(
+                |&player| match made.and_then(|windows| windows.get(&player)) {
+                    Some(&rect) => rect,
+                    None => world.army_rect(player, margin),
+                },
+            )
             .collect();
         for (player, rect) in players.into_iter().zip(rects) {
             if let Some(rect) = rect {

@@ -37,9 +37,6 @@ const FORMAT_VERSION: i64 = 1;
 
 /// An open world, held by this process alone until dropped.
 pub trait WorldStore: Send {
-    /// Where the world is.
-    fn place(&self) -> &StorePlace;
-
     /// Writes a new player's row at once (its token survives a crash in this turn).
     fn add_player(&mut self, row: &PlayerRow) -> Result<(), StoreError>;
 

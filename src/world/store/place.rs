@@ -2,7 +2,7 @@
 //! PostgreSQL database (`postgres://` or `postgresql://`, shared by servers on other machines).
 
 use std::fmt;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 /// A world's store, by place.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -67,25 +67,11 @@ impl StorePlace {
             StorePlace::File(PathBuf::from(text))
         }
     }
-
-    /// The file, for an SQLite store.
-    pub fn file(&self) -> Option<&Path> {
-        match self {
-            StorePlace::File(path) => Some(path),
-            StorePlace::Postgres(_) => None,
-        }
-    }
 }
 
 impl From<PathBuf> for StorePlace {
     fn from(path: PathBuf) -> StorePlace {
         StorePlace::File(path)
-    }
-}
-
-impl From<&Path> for StorePlace {
-    fn from(path: &Path) -> StorePlace {
-        StorePlace::File(path.to_path_buf())
     }
 }
 

@@ -255,10 +255,6 @@ impl Drop for PostgresStore {
 }
 
 impl WorldStore for PostgresStore {
-    fn place(&self) -> &StorePlace {
-        &self.at
-    }
-
     /// In the `holder` table.
     fn note_listening(&mut self, addr: &str) {
         self.write_note(Some(addr));

@@ -240,10 +240,6 @@ impl SqliteStore {
 }
 
 impl WorldStore for SqliteStore {
-    fn place(&self) -> &StorePlace {
-        &self.at
-    }
-
     /// In the note beside the file.
     fn note_listening(&mut self, addr: &str) {
         holder::write(&self.path, &super::describe_holder(Some(addr)));

@@ -14,6 +14,21 @@ fn world_database(label: &str) -> Option<ScratchDatabase> {
     Some(database)
 }
 
+fn connect(database: &ScratchDatabase) -> ::postgres::Client {
+    ::postgres::Client::connect(database.url().secret(), ::postgres::NoTls).unwrap()
+}
+
+/// How many tables the database's `public` schema holds.
+fn public_tables(client: &mut ::postgres::Client) -> i64 {
+    client
+        .query_one(
+            "SELECT count(*) FROM information_schema.tables WHERE table_schema = 'public'",
+            &[],
+        )
+        .unwrap()
+        .get(0)
+}
+
 /// The URL as errors must print it: with the password hidden.
 fn assert_names_without_password(message: &str, database: &ScratchDatabase) {
     assert!(message.contains(&database.url().to_string()), "{message}");
@@ -40,15 +55,8 @@ fn an_empty_database_holds_no_world_to_resume_and_is_left_empty() {
     let message = error.to_string();
     assert!(message.contains("--resume"), "{message}");
     assert_names_without_password(&message, &database);
-    let mut client =
-        ::postgres::Client::connect(database.url().secret(), ::postgres::NoTls).unwrap();
-    let tables: i64 = client
-        .query_one(
-            "SELECT count(*) FROM information_schema.tables WHERE table_schema = 'public'",
-            &[],
-        )
-        .unwrap()
-        .get(0);
+    let mut client = connect(&database);
+    let tables = public_tables(&mut client);
     assert_eq!(tables, 0);
 }
 
@@ -95,15 +103,8 @@ fn another_programs_tables_are_left_alone() {
             "{message}"
         );
     }
-    let mut client =
-        ::postgres::Client::connect(database.url().secret(), ::postgres::NoTls).unwrap();
-    let tables: i64 = client
-        .query_one(
-            "SELECT count(*) FROM information_schema.tables WHERE table_schema = 'public'",
-            &[],
-        )
-        .unwrap()
-        .get(0);
+    let mut client = connect(&database);
+    let tables = public_tables(&mut client);
     assert_eq!(tables, 1, "nothing of ours was created");
     let minutes: i64 = client
         .query_one("SELECT minutes FROM recipes", &[])
@@ -258,8 +259,7 @@ fn a_second_server_is_refused_by_name_while_the_first_holds_the_world_and_goes_o
     let (turn, events) = game.play_turn();
     commit(first.as_mut(), &game, turn, &events);
     drop(first);
-    let mut client =
-        ::postgres::Client::connect(database.url().secret(), ::postgres::NoTls).unwrap();
+    let mut client = connect(&database);
     let notes: i64 = client
         .query_one("SELECT count(*) FROM holder", &[])
         .unwrap()
