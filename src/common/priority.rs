@@ -18,3 +18,35 @@ pub fn lower_this_thread(increment: i32) {
         }
     }
 }
+
+/// Linux's `SCHED_IDLE` policy.
+const SCHED_IDLE: std::ffi::c_int = 5;
+
+/// `struct sched_param`: the static priority, 0 for `SCHED_IDLE`.
+#[repr(C)]
+struct SchedParam {
+    sched_priority: std::ffi::c_int,
+}
+
+extern "C" {
+    /// glibc's `sched_setscheduler(2)`; pid 0 is the calling thread.
+    fn sched_setscheduler(
+        pid: std::ffi::c_int,
+        policy: std::ffi::c_int,
+        param: *const SchedParam,
+    ) -> std::ffi::c_int;
+}
+
+/// Lets the calling thread (and the threads it starts from now on) run only when a core would
+/// otherwise be idle: `SCHED_IDLE`, below every nice level. `false` if the system refused
+/// (then [`lower_this_thread`] by 19 is the fallback).
+pub fn idle_this_thread() -> bool {
+    let param = SchedParam { sched_priority: 0 };
+    // SAFETY: sched_setscheduler(2) reads the one `sched_param` passed, which lives until the
+    // call returns, and changes only the calling thread's scheduling policy.
+    let done = unsafe { sched_setscheduler(0, SCHED_IDLE, &param) } == 0;
+    if !done {
+        lower_this_thread(19);
+    }
+    done
+}

@@ -39,9 +39,11 @@ impl HouseLink {
         std::thread::Builder::new()
             .name(format!("{label}-inbox"))
             .spawn(move || {
-                while let Some(text) = receiver.blocking_recv() {
-                    if sender.send(text).is_err() {
-                        break;
+                while let Some(message) = receiver.blocking_recv() {
+                    for text in message.texts() {
+                        if sender.send(Arc::clone(text)).is_err() {
+                            return;
+                        }
                     }
                 }
             })

@@ -4,7 +4,8 @@
 //! blocking on it (a full outbox means a reader too slow to keep up, and the loop drops it).
 
 use super::api::ClientMessage;
-use std::sync::atomic::{AtomicU64, Ordering};
+use arrayvec::ArrayVec;
+use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use std::sync::Arc;
 use tokio::sync::{mpsc, oneshot};
 
@@ -21,11 +22,56 @@ pub fn next_connection_id() -> ConnectionId {
 /// broadcast). Dropping every clone of it closes the connection once its queue is sent.
 #[derive(Clone, Debug)]
 pub struct Outbox {
-    sender: mpsc::Sender<Arc<str>>,
+    sender: mpsc::Sender<Outgoing>,
 }
 
 /// The receiving end of an [`Outbox`]: the connection's writer, or a house bot.
-pub type OutboxReceiver = mpsc::Receiver<Arc<str>>;
+pub type OutboxReceiver = mpsc::Receiver<Outgoing>;
+
+/// A message on its way to a connection, or two that go out in one write (a turn's end and
+/// the next turn).
+#[derive(Debug)]
+pub struct Outgoing {
+    texts: ArrayVec<Arc<str>, 2>,
+    /// Counts the message as undelivered until it is dropped: by the writer once written, or
+    /// unwritten with a connection that died.
+    _delivery: Option<Undelivered>,
+}
+
+impl Outgoing {
+    /// The messages, in order.
+    pub fn texts(&self) -> &[Arc<str>] {
+        &self.texts
+    }
+}
+
+/// Messages not yet written to their connections (a turn's `turn` messages, which the turn
+/// loop waits on): counted up as each is queued and down as each is written, or dropped
+/// unwritten with its connection.
+#[derive(Clone, Debug, Default)]
+pub struct Deliveries(Arc<AtomicUsize>);
+
+impl Deliveries {
+    /// The messages sent with these deliveries that are not yet written.
+    pub fn pending(&self) -> usize {
+        self.0.load(Ordering::Acquire)
+    }
+
+    fn mark(&self) -> Undelivered {
+        self.0.fetch_add(1, Ordering::AcqRel);
+        Undelivered(Arc::clone(&self.0))
+    }
+}
+
+/// One message of [`Deliveries`] not yet written.
+#[derive(Debug)]
+struct Undelivered(Arc<AtomicUsize>);
+
+impl Drop for Undelivered {
+    fn drop(&mut self) {
+        self.0.fetch_sub(1, Ordering::AcqRel);
+    }
+}
 
 impl Outbox {
     /// An outbox that holds up to `capacity` unsent messages.
@@ -33,10 +79,40 @@ impl Outbox {
         let (sender, receiver) = mpsc::channel(capacity.max(1));
         (Outbox { sender }, receiver)
     }
+
     /// Queues a message without waiting. `false`: the queue is full (a slow reader) or the
     /// connection is gone; the caller drops the connection.
     pub fn send(&self, text: Arc<str>) -> bool {
-        self.sender.try_send(text).is_ok()
+        self.queue(Outgoing {
+            texts: ArrayVec::from_iter([text]),
+            _delivery: None,
+        })
+    }
+
+    /// Queues `first` and `then` as one item, written together, `then` counted in
+    /// `deliveries` until it is written.
+    pub fn send_pair_counted(
+        &self,
+        first: Arc<str>,
+        then: Arc<str>,
+        deliveries: &Deliveries,
+    ) -> bool {
+        self.queue(Outgoing {
+            texts: ArrayVec::from([first, then]),
+            _delivery: Some(deliveries.mark()),
+        })
+    }
+
+    /// Queues a message as [`Outbox::send`] does, counted in `deliveries` until it is written.
+    pub fn send_counted(&self, text: Arc<str>, deliveries: &Deliveries) -> bool {
+        self.queue(Outgoing {
+            texts: ArrayVec::from_iter([text]),
+            _delivery: Some(deliveries.mark()),
+        })
+    }
+
+    fn queue(&self, message: Outgoing) -> bool {
+        self.sender.try_send(message).is_ok()
     }
 }
 

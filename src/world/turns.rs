@@ -58,8 +58,12 @@ pub struct LoopWork {
     pub max_store: Duration,
     pub max_news: Duration,
     pub max_start: Duration,
-    /// The longest time from a turn's start until every player to move had its view queued.
+    /// The longest time from a turn's start until every player had its `turn` queued, and
+    /// until every one was written to its connection (the turn's moves wait for that).
     pub max_told: Duration,
+    pub max_written: Duration,
+    /// Turns whose moves went ahead before every `turn` was written ([`delivery_wait`]).
+    pub unwritten_turns: u64,
     /// The work of the turn in progress so far.
     current: Duration,
 }
@@ -82,18 +86,24 @@ impl LoopWork {
         self.total.as_secs_f64() * 1000.0 / self.turns as f64
     }
     /// `loop work per turn: mean 3.1 ms, max 9.0 ms (turn end at most: rules 1.0, store 2.0,
-    /// news 0.5, next turn 3.0 ms; every view queued within 8.0 ms of the start)`.
+    /// news 0.5, next turn 3.0 ms; every turn message queued within 8.0 ms of the start and
+    /// written within 9.5 ms)`, and how many turns went on before all were written, if any.
     pub fn text(&self) -> String {
         let ms = |time: Duration| time.as_secs_f64() * 1000.0;
+        let unwritten = match self.unwritten_turns {
+            0 => String::new(),
+            turns => format!(", {turns} turns went on before all were"),
+        };
         format!(
-            "loop work per turn: mean {:.1} ms, max {:.1} ms (turn end at most: rules {:.1}, store {:.1}, news {:.1}, next turn {:.1} ms; every view queued within {:.1} ms of the start)",
+            "loop work per turn: mean {:.1} ms, max {:.1} ms (turn end at most: rules {:.1}, store {:.1}, news {:.1}, next turn {:.1} ms; every turn message queued within {:.1} ms of the start and written within {:.1} ms{unwritten})",
             self.mean_ms(),
             ms(self.max_turn),
             ms(self.max_rules),
             ms(self.max_store),
             ms(self.max_news),
             ms(self.max_start),
-            ms(self.max_told)
+            ms(self.max_told),
+            ms(self.max_written),
         )
     }
 }
@@ -242,6 +252,9 @@ struct TurnLoop {
     work: LoopWork,
     /// Requests that came while a turn was being stored, for the next turn.
     deferred: Vec<Request>,
+    /// Since when every player has had its `turn` queued, while the loop waits for them to be
+    /// written before the turn's moves are made.
+    delivering: Option<Instant>,
 }
 
 /// How long a stopping server waits for its connections to send their last messages.
@@ -257,6 +270,15 @@ const NEWS_BATCH: usize = 2000;
 const PREPARE_BATCH: usize = 1000;
 /// How often the loop asks whether the turn being stored is stored, between requests.
 const STORE_POLL: Duration = Duration::from_millis(1);
+/// How often the loop asks whether every `turn` message has been written, between requests.
+const DELIVERY_POLL: Duration = Duration::from_millis(1);
+
+/// How long the turn's moves wait for every `turn` message to be written: a tenth of the turn,
+/// at most a quarter of a second (a reader that stopped reading holds its message until the
+/// network side drops it, and the turn goes on without it).
+fn delivery_wait(turn_ms: u64) -> Duration {
+    Duration::from_millis(turn_ms / 10).min(Duration::from_millis(250))
+}
 
 impl TurnLoop {
     fn new(world: ServerWorld, inbox: Receiver<Request>, output: Output) -> TurnLoop {
@@ -273,6 +295,7 @@ impl TurnLoop {
             max_stall: Duration::ZERO,
             work: LoopWork::default(),
             deferred: Vec::new(),
+            delivering: None,
         }
     }
 
@@ -304,7 +327,8 @@ impl TurnLoop {
         let mut failure = None;
         let end = loop {
             if self.world.announcing() {
-                // The turn's end goes out a batch at a time; then the next turn begins.
+                // The last turn's end goes out a batch at a time, each connection hearing of
+                // the next turn with it.
                 let began = Instant::now();
                 self.world.announce_some(NEWS_BATCH);
                 self.world.drop_pending();
@@ -312,17 +336,9 @@ impl TurnLoop {
                 self.work.max_news = self.work.max_news.max(spent);
                 self.count_work(spent);
                 if !self.world.announcing() {
-                    if max_turns.is_none_or(|max| self.last_turn < max) {
-                        let starting = Instant::now();
-                        self.world.begin_turn(starting);
-                        self.work.max_start = self.work.max_start.max(starting.elapsed());
-                        self.count_work(starting.elapsed());
-                    }
                     self.work.close_turn();
                     if !self.world.telling() {
-                        for request in std::mem::take(&mut self.deferred) {
-                            self.handle_timed(request);
-                        }
+                        self.everyone_told();
                     }
                     continue;
                 }
@@ -334,6 +350,13 @@ impl TurnLoop {
                     Some(Ok(ended)) => {
                         let began = Instant::now();
                         self.close_stored_turn(ended);
+                        if max_turns.is_none_or(|max| self.last_turn < max) {
+                            // The next turn begins now; its `turn` messages go out with the
+                            // last one's `turn_end`.
+                            let starting = Instant::now();
+                            self.world.begin_turn(starting);
+                            self.work.max_start = self.work.max_start.max(starting.elapsed());
+                        }
                         self.count_work(began.elapsed());
                         continue;
                     }
@@ -394,6 +417,9 @@ impl TurnLoop {
                     self.world.begin_turn(now);
                 }
             } else if self.world.turn_over(now) {
+                // A turn that ran out while its `turn` messages were still being written
+                // leaves the moves kept meanwhile to the next turn.
+                self.delivering = None;
                 let began = Instant::now();
                 if let Err(error) = self.world.begin_end_turn() {
                     (self.output)(&format!("stopping: {error}"));
@@ -401,6 +427,26 @@ impl TurnLoop {
                     break "shutdown";
                 }
                 self.count_work(began.elapsed());
+                continue;
+            }
+            if let Some(since) = self.delivering {
+                // Every player has had its `turn` queued; the moves that came meanwhile wait
+                // until every `turn` is written, so that no player hears of the turn late for
+                // the loop's work on the others' moves, and no player finds the turn's board
+                // changed before it heard of the turn.
+                let turn_ms = self.world.world().params().turn_ms;
+                if self.world.turn_delivered() || since.elapsed() >= delivery_wait(turn_ms) {
+                    self.delivered();
+                    continue;
+                }
+                match self.inbox.recv_timeout(DELIVERY_POLL) {
+                    Ok(Request::Shutdown) | Err(RecvTimeoutError::Disconnected) => {
+                        break "shutdown"
+                    }
+                    Ok(request @ Request::Read { .. }) => self.handle_timed(request),
+                    Ok(request) => self.deferred.push(request),
+                    Err(RecvTimeoutError::Timeout) => {}
+                }
                 continue;
             }
             if self.world.telling() {
@@ -412,11 +458,7 @@ impl TurnLoop {
                 self.world.drop_pending();
                 self.count_work(began.elapsed());
                 if !self.world.telling() {
-                    let told = self.world.turn_began().elapsed();
-                    self.work.max_told = self.work.max_told.max(told);
-                    for request in std::mem::take(&mut self.deferred) {
-                        self.handle_timed(request);
-                    }
+                    self.everyone_told();
                     continue;
                 }
                 match self.inbox.try_recv() {
@@ -465,6 +507,35 @@ impl TurnLoop {
             end: end.to_string(),
         };
         Ok(summary)
+    }
+
+    /// Every player has had its `turn` queued: the loop waits for them to be written.
+    fn everyone_told(&mut self) {
+        if self.world.running() {
+            let told = self.world.turn_began().elapsed();
+            self.work.max_told = self.work.max_told.max(told);
+            self.delivering = Some(Instant::now());
+        } else {
+            self.handle_deferred();
+        }
+    }
+
+    /// Every `turn` is written (or the wait is over): the requests kept meanwhile are handled.
+    fn delivered(&mut self) {
+        self.delivering = None;
+        if self.world.turn_delivered() {
+            let written = self.world.turn_began().elapsed();
+            self.work.max_written = self.work.max_written.max(written);
+        } else {
+            self.work.unwritten_turns += 1;
+        }
+        self.handle_deferred();
+    }
+
+    fn handle_deferred(&mut self) {
+        for request in std::mem::take(&mut self.deferred) {
+            self.handle_timed(request);
+        }
     }
 
     /// One request, with the time it held the loop counted.

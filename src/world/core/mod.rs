@@ -19,7 +19,7 @@ mod tests;
 use super::api::{ErrorCode, ServerMessage, TeamChoice};
 use super::config::WorldConfig;
 use super::events::{Event, LogEntry};
-use super::hub::{ConnectionId, Outbox};
+use super::hub::{ConnectionId, Deliveries, Outbox};
 use super::placement::find_spot;
 use super::store::writer::StoreWriter;
 use super::store::{self, PlayerRow, ServerState, WorldStore};
@@ -73,6 +73,8 @@ pub struct ServerWorld {
     untold: BTreeMap<PlayerId, ConnectionId>,
     /// The `turn` message of the turn in progress for everyone but the players to move.
     watching: Option<Arc<str>>,
+    /// The `turn` messages of the turn in progress not yet written to their connections.
+    deliveries: Deliveries,
     /// The end of the last turn, being told to the connections a batch at a time.
     announcement: Option<news::Announcement>,
     /// The next turn's windows and views, made while the last one was being stored.
@@ -158,6 +160,7 @@ impl ServerWorld {
             spectators: BTreeSet::new(),
             untold: BTreeMap::new(),
             watching: None,
+            deliveries: Deliveries::default(),
             announcement: None,
             prepared: None,
             log: Vec::new(),
@@ -229,6 +232,28 @@ impl ServerWorld {
     fn send_text(&mut self, conn: ConnectionId, text: Arc<str>) {
         if let Some(connection) = self.connections.get(&conn) {
             if !connection.outbox.send(text) {
+                self.to_drop.push(conn);
+            }
+        }
+    }
+
+    /// Sends a `turn` message of the turn in progress, counted until it is written.
+    fn send_turn_text(&mut self, conn: ConnectionId, text: Arc<str>) {
+        if let Some(connection) = self.connections.get(&conn) {
+            if !connection.outbox.send_counted(text, &self.deliveries) {
+                self.to_drop.push(conn);
+            }
+        }
+    }
+
+    /// Sends the last turn's `turn_end` and the next `turn` together (one write), the `turn`
+    /// counted until it is written.
+    fn send_end_and_turn(&mut self, conn: ConnectionId, end: Arc<str>, turn: Arc<str>) {
+        if let Some(connection) = self.connections.get(&conn) {
+            if !connection
+                .outbox
+                .send_pair_counted(end, turn, &self.deliveries)
+            {
                 self.to_drop.push(conn);
             }
         }

@@ -7,7 +7,7 @@ use crate::rules::megachess::{Coord, PlayerId};
 use crate::world::api::{PieceReport, ServerMessage};
 use crate::world::hub::ConnectionId;
 use rayon::prelude::*;
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::sync::Arc;
 
 use super::turn::EndedTurn;
@@ -63,7 +63,20 @@ impl ServerWorld {
         self.announcement.is_some()
     }
 
-    /// Tells up to `count` more connections of the turn's end.
+    /// The spectators still to hear of the last turn's end.
+    pub(super) fn hearing_end(&self) -> HashSet<ConnectionId> {
+        self.announcement.as_ref().map_or_else(HashSet::new, |announcement| {
+            announcement
+                .receivers
+                .iter()
+                .filter(|(_, role)| *role == Role::Spectator)
+                .map(|&(conn, _)| conn)
+                .collect()
+        })
+    }
+
+    /// Tells up to `count` more connections of the turn's end; if the next turn has begun
+    /// meanwhile, each of them hears of it right after, so that one write carries both.
     pub fn announce_some(&mut self, count: usize) {
         let Some(announcement) = &mut self.announcement else {
             return;
@@ -72,7 +85,7 @@ impl ServerWorld {
         let batch = announcement.receivers.split_off(keep);
         let announcement = &*announcement;
         let rows = &self.rows;
-        let texts: Vec<Arc<str>> = batch
+        let ends: Vec<Arc<str>> = batch
             .par_iter()
             .map(|&(_, role)| {
                 let (faded, score) = match role {
@@ -102,8 +115,31 @@ impl ServerWorld {
         if announcement.receivers.is_empty() {
             self.announcement = None;
         }
-        for ((conn, _), text) in batch.into_iter().zip(texts) {
-            self.send_text(conn, text);
+        // The players of the batch still to hear of the turn that began (none before it has).
+        let told: Vec<(PlayerId, ConnectionId)> = batch
+            .iter()
+            .filter_map(|&(conn, role)| match role {
+                Role::Player(player) if self.untold.get(&player) == Some(&conn) => {
+                    Some((player, conn))
+                }
+                _ => None,
+            })
+            .collect();
+        let turns = self.turn_texts(&told);
+        let mut turns = told.into_iter().zip(turns).peekable();
+        let watching = self.running().then(|| self.watching.clone()).flatten();
+        for ((conn, role), end) in batch.into_iter().zip(ends) {
+            if let Some(((player, _), text)) = turns.next_if(|((_, to), _)| *to == conn) {
+                self.untold.remove(&player);
+                self.send_end_and_turn(conn, end, text);
+            } else if let (Role::Spectator, Some(watching)) = (role, &watching) {
+                self.send_end_and_turn(conn, end, Arc::clone(watching));
+            } else {
+                self.send_text(conn, end);
+            }
+        }
+        if self.running() {
+            self.spend_if_told();
         }
     }
 }

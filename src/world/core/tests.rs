@@ -37,6 +37,7 @@ impl Client {
     /// Every message waiting.
     fn read(&mut self) -> Vec<ServerMessage> {
         std::iter::from_fn(|| self.inbox.try_recv().ok())
+            .flat_map(|message| message.texts().to_vec())
             .map(|text| serde_json::from_str(&text).unwrap())
             .collect()
     }
@@ -44,7 +45,7 @@ impl Client {
         world.message(self.conn, ClientMessage::Join { team, name: None });
         // Only `joined` is read; `welcome` and the rest stay for the test.
         let first = self.inbox.try_recv().ok();
-        match first.map(|text| serde_json::from_str(&text).unwrap()) {
+        match first.map(|message| serde_json::from_str(&message.texts()[0]).unwrap()) {
             Some(ServerMessage::Joined { player, .. }) => player,
             other => panic!("{other:?}"),
         }
@@ -542,7 +543,9 @@ fn turn_costs_at_scale() {
         let telling = began.elapsed();
         let mut answers = Vec::new();
         for client in &mut clients {
-            for text in std::iter::from_fn(|| client.inbox.try_recv().ok()) {
+            let texts = std::iter::from_fn(|| client.inbox.try_recv().ok())
+                .flat_map(|message| message.texts().to_vec());
+            for text in texts {
                 if let Ok(ServerMessage::Turn {
                     position: Some(position),
                     ..
@@ -757,4 +760,68 @@ fn views_made_while_a_turn_is_stored_are_those_of_the_next_turn_start() {
         }
     }
     assert!(movers > 0);
+}
+
+/// The loop's way from one turn to the next: the turn begins as soon as the last one is
+/// stored, and each connection gets the last turn's end and the new turn in one item (one
+/// write), the end first; spectators too.
+#[test]
+fn each_connection_hears_of_a_turns_end_and_the_next_turn_in_one_write() {
+    let scratch = Scratch::new("end-and-turn");
+    let mut world = ServerWorld::create(config(&scratch, true)).unwrap();
+    let (mut white, mut black) = two_players(&mut world);
+    let mut watcher = Client::open(&mut world, 3, 100);
+    world.message(watcher.conn, ClientMessage::Spectate);
+    world.start_turn(Instant::now());
+    for client in [&mut white, &mut black, &mut watcher] {
+        client.read();
+    }
+    world.begin_end_turn().unwrap();
+    let ended = world.turn_stored(Duration::from_secs(60)).unwrap().unwrap();
+    world.announce(&ended);
+    world.begin_turn(Instant::now());
+    assert!(
+        watcher.inbox.try_recv().is_err(),
+        "a spectator hears of the turn only after its end"
+    );
+    world.announce_some(usize::MAX);
+    assert!(!world.telling(), "everyone was told with the news");
+    for client in [&mut white, &mut black, &mut watcher] {
+        let item = client.inbox.try_recv().expect("one item");
+        let kinds: Vec<&str> = item
+            .texts()
+            .iter()
+            .map(|text| match serde_json::from_str(text).unwrap() {
+                ServerMessage::TurnEnd { turn: 1, .. } => "turn_end 1",
+                ServerMessage::Turn { turn: 2, .. } => "turn 2",
+                other => panic!("{other:?}"),
+            })
+            .collect();
+        assert_eq!(kinds, ["turn_end 1", "turn 2"], "connection {}", client.conn);
+        assert!(client.inbox.try_recv().is_err(), "nothing else");
+    }
+}
+
+/// A turn's `turn` messages count as undelivered until their writer lets go of them: once
+/// written, or unwritten with a connection that is gone.
+#[test]
+fn turn_messages_are_delivered_once_written_or_their_connection_is_gone() {
+    let scratch = Scratch::new("delivered");
+    let mut world = ServerWorld::create(config(&scratch, true)).unwrap();
+    let (mut white, mut black) = two_players(&mut world);
+    white.read();
+    black.read();
+    world.begin_turn(Instant::now());
+    assert!(world.turn_delivered(), "nothing sent yet");
+    world.tell_movers(usize::MAX);
+    assert!(!world.turn_delivered());
+    let written = white.inbox.try_recv().expect("white's turn");
+    assert!(!world.turn_delivered(), "taken, not yet written");
+    drop(written);
+    assert!(!world.turn_delivered(), "black's is still queued");
+    drop(black);
+    assert!(
+        world.turn_delivered(),
+        "black's connection is gone with its message"
+    );
 }

@@ -8,7 +8,7 @@ use crate::rules::megachess::WorldSnapshot;
 use crate::rules::megachess::{PlayerId, World};
 use crate::world::api::{PieceReport, ServerMessage};
 use crate::world::events::{Event, LogEntry};
-use crate::world::hub::ConnectionId;
+use crate::world::hub::{ConnectionId, Deliveries};
 use crate::world::store::writer::TurnToStore;
 use rayon::prelude::*;
 use std::collections::BTreeMap;
@@ -113,18 +113,30 @@ impl ServerWorld {
         // Everyone but the players to move hears the same words: written once, shared, sent
         // now. The players to move each get their own view, written a batch at a time
         // between requests (`tell_movers`), or at once before any move they would see.
+        // A connection still to hear of the last turn's end hears of this one right after it
+        // (`announce_some`), in the same write.
         let watching: Arc<str> = self.turn_message(0).to_json().into();
+        let hearing_end = self.hearing_end();
+        self.deliveries = Deliveries::default();
         self.untold.clear();
         for (conn, role) in self.roles() {
             match role {
                 Role::Player(player) if self.bound.get(&player) == Some(&conn) => {
                     self.untold.insert(player, conn);
                 }
-                Role::Spectator => self.send_text(conn, Arc::clone(&watching)),
+                Role::Spectator if !hearing_end.contains(&conn) => {
+                    self.send_turn_text(conn, Arc::clone(&watching))
+                }
                 _ => {}
             }
         }
         self.watching = Some(watching);
+    }
+
+    /// Whether every `turn` message of the turn in progress that was sent has been written to
+    /// its connection (or dropped with it).
+    pub fn turn_delivered(&self) -> bool {
+        self.deliveries.pending() == 0
     }
 
     /// Whether players have not been sent their `turn` yet.
@@ -159,17 +171,28 @@ impl ServerWorld {
     }
 
     fn tell(&mut self, batch: Vec<(PlayerId, ConnectionId)>) {
+        let views = self.turn_texts(&batch);
+        for ((player, conn), text) in batch.into_iter().zip(views) {
+            self.untold.remove(&player);
+            self.send_turn_text(conn, text);
+        }
+        self.spend_if_told();
+    }
+
+    /// The `turn` messages of `batch`, written on every core at once: the players to move
+    /// their views, the others the words everyone shares.
+    pub(super) fn turn_texts(&self, batch: &[(PlayerId, ConnectionId)]) -> Vec<Arc<str>> {
         let left = self.time_left();
         let (world, margin) = (&self.world, self.config.window_margin);
-        let watching = self.watching.clone();
+        let watching = &self.watching;
         let team = world.team_to_move();
         let prepared = self
             .prepared
             .as_ref()
             .filter(|prepared| prepared.turn == world.turn());
-        let views: Vec<Arc<str>> = batch
+        batch
             .par_iter()
-            .map(|&(player, _)| match &watching {
+            .map(|&(player, _)| match watching {
                 Some(text) if world.player(player).is_none_or(|p| p.team != team) => {
                     Arc::clone(text)
                 }
@@ -180,13 +203,12 @@ impl ServerWorld {
                         .into(),
                 },
             })
-            .collect();
-        for ((player, conn), text) in batch.into_iter().zip(views) {
-            self.untold.remove(&player);
-            self.send_text(conn, text);
-        }
+            .collect()
+    }
+
+    /// Once everyone has been told of the turn, what was made ahead for it is spent.
+    pub(super) fn spend_if_told(&mut self) {
         if self.untold.is_empty() {
-            // Everyone has been told: what was made ahead is spent.
             self.unprepare();
         }
     }

@@ -117,6 +117,12 @@ impl LoadReport {
                 self.bytes as f64 / 1e6
             ),
         ];
+        if self.delays.partial > 0 {
+            lines.push(format!(
+                "{} turns were not heard of by every client (the fewest: {} clients)",
+                self.delays.partial, self.delays.fewest_heard
+            ));
+        }
         if let Some(summary) = &self.server_summary {
             lines.push(format!("the server's summary: {summary}"));
         }

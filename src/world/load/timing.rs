@@ -30,8 +30,11 @@ pub struct TurnTimes {
 /// The delays of a run's turns, in milliseconds.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct TurnDelays {
-    /// Turns seen by at least one client.
+    /// Turns heard of by every client.
     pub turns: usize,
+    /// Turns some client did not hear of, and the fewest clients that heard of one.
+    pub partial: usize,
+    pub fewest_heard: u64,
     pub median_ms: f64,
     pub p99_ms: f64,
     pub max_ms: f64,
@@ -96,8 +99,15 @@ impl TurnTimes {
             (Some(first), Some(last)) => (last.start_us - first.start_us) as f64 / 1e6,
             _ => 0.0,
         };
+        let partial: Vec<u64> = turns
+            .values()
+            .filter(|seen| seen.messages < clients)
+            .map(|seen| seen.messages)
+            .collect();
         TurnDelays {
             turns: delays.len(),
+            partial: partial.len(),
+            fewest_heard: partial.iter().copied().min().unwrap_or(clients),
             median_ms: percentile(&delays, 0.5),
             p99_ms: percentile(&delays, 0.99),
             max_ms: delays.last().copied().unwrap_or(0.0),
@@ -137,6 +147,7 @@ mod tests {
         times.arrived(3, at(900), Duration::from_millis(1000), length);
         let delays = times.delays(2);
         assert_eq!(delays.turns, 2);
+        assert_eq!((delays.partial, delays.fewest_heard), (1, 1));
         assert!((delays.max_ms - 30.0).abs() < 0.01, "{delays:?}");
         assert!((delays.p99_ms - 30.0).abs() < 0.01);
         assert!((delays.median_ms - 3.0).abs() < 0.01);

@@ -6,7 +6,9 @@ use super::Shared;
 use crate::net::limits::{log_offender, RateLimit, Verdict};
 use crate::net::wire::{accept_upgrade, close_websocket as close, Head, Prefixed};
 use crate::world::api::{ClientMessage, ErrorCode, ServerMessage};
-use crate::world::hub::{next_connection_id, ConnectionId, Outbox, OutboxReceiver, Request};
+use crate::world::hub::{
+    next_connection_id, ConnectionId, Outbox, OutboxReceiver, Outgoing, Request,
+};
 use futures_util::{SinkExt, StreamExt};
 use std::net::SocketAddr;
 use std::sync::atomic::Ordering;
@@ -103,17 +105,25 @@ const BATCH: usize = 64;
 /// within `limit`; `false` when the client did not take them in time.
 async fn send_queued(
     socket: &mut Socket,
-    first: std::sync::Arc<str>,
+    first: Outgoing,
     queue: &mut OutboxReceiver,
     limit: Duration,
 ) -> bool {
+    // Held until flushed: a message counts as delivered once it is written.
+    let mut batch = Vec::with_capacity(4);
     let written = async {
-        socket.feed(Message::text(&*first)).await?;
-        for _ in 1..BATCH {
-            match queue.try_recv() {
-                Ok(text) => socket.feed(Message::text(&*text)).await?,
-                Err(_) => break,
+        for text in first.texts() {
+            socket.feed(Message::text(&**text)).await?;
+        }
+        batch.push(first);
+        while batch.len() < BATCH {
+            let Ok(message) = queue.try_recv() else {
+                break;
+            };
+            for text in message.texts() {
+                socket.feed(Message::text(&**text)).await?;
             }
+            batch.push(message);
         }
         socket.flush().await
     };

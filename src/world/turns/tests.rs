@@ -36,6 +36,8 @@ fn quiet() -> super::Output {
 struct Player {
     conn: ConnectionId,
     inbox: OutboxReceiver,
+    /// Messages taken from the outbox (two can come as one item) and not read yet.
+    unread: std::collections::VecDeque<Arc<str>>,
 }
 
 impl Player {
@@ -59,20 +61,26 @@ impl Player {
             message: join,
         };
         requests.send(message).unwrap();
-        Player { conn, inbox }
+        Player {
+            conn,
+            inbox,
+            unread: Default::default(),
+        }
     }
 
     /// Messages until `pick` takes one, the connection closes or 5 s pass.
     fn until(&mut self, mut pick: impl FnMut(&ServerMessage) -> bool) -> Option<ServerMessage> {
         let end = Instant::now() + Duration::from_secs(5);
         while Instant::now() < end {
-            match self.inbox.try_recv() {
-                Ok(text) => {
-                    let message: ServerMessage = serde_json::from_str(&text).unwrap();
-                    if pick(&message) {
-                        return Some(message);
-                    }
+            if let Some(text) = self.unread.pop_front() {
+                let message: ServerMessage = serde_json::from_str(&text).unwrap();
+                if pick(&message) {
+                    return Some(message);
                 }
+                continue;
+            }
+            match self.inbox.try_recv() {
+                Ok(outgoing) => self.unread.extend(outgoing.texts().iter().cloned()),
                 Err(tokio::sync::mpsc::error::TryRecvError::Empty) => {
                     std::thread::sleep(Duration::from_millis(5))
                 }
@@ -101,8 +109,11 @@ struct Probe {
 impl Write for Probe {
     fn write(&mut self, bytes: &[u8]) -> std::io::Result<usize> {
         let mut told = false;
-        while let Ok(text) = self.inbox.lock().unwrap().try_recv() {
-            told |= text.contains(r#""type":"turn_end""#);
+        while let Ok(message) = self.inbox.lock().unwrap().try_recv() {
+            told |= message
+                .texts()
+                .iter()
+                .any(|text| text.contains(r#""type":"turn_end""#));
         }
         let mut noted = self.told_before_written.lock().unwrap();
         *noted = Some(noted.unwrap_or(false) || told);
@@ -138,6 +149,7 @@ fn the_turn_log_is_written_before_turn_end_is_sent() {
     turn_loop.world.announce_some(usize::MAX);
     assert_eq!(*told_before_written.lock().unwrap(), Some(false));
     let told = std::iter::from_fn(|| inbox.lock().unwrap().try_recv().ok())
+        .flat_map(|message| message.texts().to_vec())
         .any(|text| text.contains(r#""type":"turn_end""#));
     assert!(told, "turn_end is sent after the log is written");
 }
