@@ -199,3 +199,39 @@ fn a_port_in_use_stops_the_server_before_it_creates_its_database() {
     };
     assert!(!scratch.db().exists(), "no stray database: {error}");
 }
+
+/// A turn's moves wait until every `turn` message is written, but a connection that never
+/// reads holds them back only for the delivery wait: the others' turns are still answered.
+#[test]
+fn a_connection_that_never_reads_holds_the_turns_moves_back_only_for_a_while() {
+    let scratch = Scratch::new("unread");
+    let mut config = config(&scratch);
+    config.params.turn_ms = 1000;
+    config.wait_players = 2;
+    let running = RunningWorld::start(config, quiet()).unwrap();
+    let mut reader = Player::join(&running);
+    let never_reads = Player::join(&running);
+    let told = reader.until(|message| {
+        matches!(
+            message,
+            ServerMessage::Turn {
+                you_move: true,
+                ..
+            }
+        )
+    });
+    assert!(told.is_some(), "the reader's team gets a turn");
+    let answer = Request::Message {
+        conn: reader.conn,
+        message: ClientMessage::Turn { moves: Vec::new() },
+    };
+    running.requests().send(answer).unwrap();
+    let result = reader.until(|message| matches!(message, ServerMessage::TurnResult { .. }));
+    assert!(result.is_some(), "the answer was handled");
+    let summary = running.shutdown().unwrap();
+    assert!(
+        summary.work.unwritten_turns >= 1,
+        "the turn went on without the unread message: {summary:?}"
+    );
+    drop(never_reads);
+}
