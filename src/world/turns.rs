@@ -325,7 +325,7 @@ impl TurnLoop {
         }
         let max_turns = self.world.config().max_turns;
         let mut failure = None;
-        let end = loop {
+        let end = 'turns: loop {
             if self.world.announcing() {
                 // The last turn's end goes out a batch at a time, each connection hearing of
                 // the next turn with it.
@@ -439,15 +439,20 @@ impl TurnLoop {
                     self.delivered();
                     continue;
                 }
-                match self.inbox.recv_timeout(DELIVERY_POLL) {
-                    Ok(Request::Shutdown) | Err(RecvTimeoutError::Disconnected) => {
-                        break "shutdown"
+                // A nap, then whatever came meanwhile: thousands of answers arrive now, and
+                // waking the loop for each would take the cores the writers need.
+                std::thread::sleep(DELIVERY_POLL);
+                loop {
+                    match self.inbox.try_recv() {
+                        Ok(Request::Shutdown) | Err(TryRecvError::Disconnected) => {
+                            break;
+                        }
+                        Ok(request @ Request::Read { .. }) => self.handle_timed(request),
+                        Ok(request) => self.deferred.push(request),
+                        Err(TryRecvError::Empty) => continue 'turns,
                     }
-                    Ok(request @ Request::Read { .. }) => self.handle_timed(request),
-                    Ok(request) => self.deferred.push(request),
-                    Err(RecvTimeoutError::Timeout) => {}
                 }
-                continue;
+                break "shutdown";
             }
             if self.world.telling() {
                 // A batch of players hears of the turn. Between batches only reads are

@@ -65,14 +65,16 @@ impl ServerWorld {
 
     /// The spectators still to hear of the last turn's end.
     pub(super) fn hearing_end(&self) -> HashSet<ConnectionId> {
-        self.announcement.as_ref().map_or_else(HashSet::new, |announcement| {
-            announcement
-                .receivers
-                .iter()
-                .filter(|(_, role)| *role == Role::Spectator)
-                .map(|&(conn, _)| conn)
-                .collect()
-        })
+        self.announcement
+            .as_ref()
+            .map_or_else(HashSet::new, |announcement| {
+                announcement
+                    .receivers
+                    .iter()
+                    .filter(|(_, role)| *role == Role::Spectator)
+                    .map(|&(conn, _)| conn)
+                    .collect()
+            })
     }
 
     /// Tells up to `count` more connections of the turn's end; if the next turn has begun

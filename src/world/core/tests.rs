@@ -797,7 +797,12 @@ fn each_connection_hears_of_a_turns_end_and_the_next_turn_in_one_write() {
                 other => panic!("{other:?}"),
             })
             .collect();
-        assert_eq!(kinds, ["turn_end 1", "turn 2"], "connection {}", client.conn);
+        assert_eq!(
+            kinds,
+            ["turn_end 1", "turn 2"],
+            "connection {}",
+            client.conn
+        );
         assert!(client.inbox.try_recv().is_err(), "nothing else");
     }
 }

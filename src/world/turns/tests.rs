@@ -211,15 +211,8 @@ fn a_connection_that_never_reads_holds_the_turns_moves_back_only_for_a_while() {
     let running = RunningWorld::start(config, quiet()).unwrap();
     let mut reader = Player::join(&running);
     let never_reads = Player::join(&running);
-    let told = reader.until(|message| {
-        matches!(
-            message,
-            ServerMessage::Turn {
-                you_move: true,
-                ..
-            }
-        )
-    });
+    let told =
+        reader.until(|message| matches!(message, ServerMessage::Turn { you_move: true, .. }));
     assert!(told.is_some(), "the reader's team gets a turn");
     let answer = Request::Message {
         conn: reader.conn,
