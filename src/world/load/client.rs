@@ -3,6 +3,7 @@
 //! of the window before the next is chosen); every `turn` message's arrival is timed.
 
 use super::planner::Planners;
+use super::timing::TurnTimes;
 use crate::common::Rng;
 use crate::rules::megachess::MegachessParams;
 use crate::world::api::{ClientMessage, ServerMessage, TeamChoice};
@@ -48,6 +49,8 @@ pub struct ClientSetup {
     pub seed: u64,
     /// Where `turn` messages are read and answered.
     pub planners: Planners,
+    /// Where arrivals and eliminations are noted.
+    pub times: Arc<TurnTimes>,
     /// Connections being opened at once are limited by this (a burst of thousands of
     /// handshakes would overflow the server's queue of pending connections).
     pub connecting: Arc<tokio::sync::Semaphore>,
@@ -146,7 +149,7 @@ async fn play(index: u64, setup: &ClientSetup, report: &mut ClientReport) -> Res
                 report.closed_by_world = true;
                 break;
             }
-            ServerMessage::Eliminated { .. } => {}
+            ServerMessage::Eliminated { turn, .. } => setup.times.eliminated(turn),
             ServerMessage::Error { error, reason } => {
                 report
                     .trouble

@@ -119,7 +119,7 @@ impl LoadReport {
         ];
         if self.delays.partial > 0 {
             lines.push(format!(
-                "{} turns were not heard of by every client (the fewest: {} clients)",
+                "{} turns were not heard of by every client still playing (the fewest: {} clients)",
                 self.delays.partial, self.delays.fewest_heard
             ));
         }
@@ -277,6 +277,7 @@ pub fn run(config: &LoadConfig) -> Result<LoadReport, String> {
         moves: config.moves,
         seed: config.seed,
         planners: Planners::start(cores, Arc::clone(&times))?,
+        times: Arc::clone(&times),
         connecting: Arc::new(tokio::sync::Semaphore::new(config.connect_at_once.max(1))),
     });
     let runtime = tokio::runtime::Builder::new_multi_thread()

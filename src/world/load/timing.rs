@@ -25,6 +25,8 @@ struct TurnSeen {
 pub struct TurnTimes {
     origin: Instant,
     turns: Mutex<BTreeMap<u64, TurnSeen>>,
+    /// The turns in which clients' kings were taken: from the next turn on they hear no more.
+    eliminations: Mutex<Vec<u64>>,
 }
 
 /// The delays of a run's turns, in milliseconds.
@@ -47,6 +49,7 @@ impl TurnTimes {
         TurnTimes {
             origin,
             turns: Mutex::new(BTreeMap::new()),
+            eliminations: Mutex::new(Vec::new()),
         }
     }
 
@@ -69,6 +72,14 @@ impl TurnTimes {
         seen.messages += 1;
     }
 
+    /// A client's king was taken in `turn`: it hears of no later turn.
+    pub fn eliminated(&self, turn: u64) {
+        self.eliminations
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner())
+            .push(turn);
+    }
+
     /// The earliest turn's start, after the origin; `None` before any `turn` arrived.
     pub fn first_start(&self) -> Option<Duration> {
         let turns = self
@@ -79,16 +90,25 @@ impl TurnTimes {
         Some(Duration::from_micros(first.start_us.max(0) as u64))
     }
 
-    /// The delays of the turns that every one of `clients` heard of (a turn some client missed,
-    /// the one in progress at the end say, has no last arrival to speak of).
+    /// The delays of the turns that every one of `clients` still in the game heard of (a turn
+    /// some client missed, the one in progress at the end say, has no last arrival to speak of).
     pub fn delays(&self, clients: u64) -> TurnDelays {
         let turns = self
             .turns
             .lock()
             .unwrap_or_else(|poisoned| poisoned.into_inner());
+        let eliminations = self
+            .eliminations
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner());
+        let playing = |turn: u64| {
+            let out = eliminations.iter().filter(|&&taken| taken < turn).count() as u64;
+            clients.saturating_sub(out)
+        };
         let complete: Vec<&TurnSeen> = turns
-            .values()
-            .filter(|seen| seen.messages >= clients)
+            .iter()
+            .filter(|(&turn, seen)| seen.messages >= playing(turn))
+            .map(|(_, seen)| seen)
             .collect();
         let mut delays: Vec<f64> = complete
             .iter()
@@ -100,9 +120,9 @@ impl TurnTimes {
             _ => 0.0,
         };
         let partial: Vec<u64> = turns
-            .values()
-            .filter(|seen| seen.messages < clients)
-            .map(|seen| seen.messages)
+            .iter()
+            .filter(|(&turn, seen)| seen.messages < playing(turn))
+            .map(|(_, seen)| seen.messages)
             .collect();
         TurnDelays {
             turns: delays.len(),
@@ -152,6 +172,15 @@ mod tests {
         assert!((delays.p99_ms - 30.0).abs() < 0.01);
         assert!((delays.median_ms - 3.0).abs() < 0.01);
         assert!((delays.span_s - 0.401).abs() < 0.0001);
+        // The other client's king was taken in turn 2: turn 3 was heard by every client left.
+        times.eliminated(2);
+        let delays = times.delays(2);
+        assert_eq!((delays.turns, delays.partial), (3, 0));
+        // Taken in turn 3 instead, it should have heard of turn 3.
+        let times = TurnTimes::new(origin);
+        times.arrived(3, at(900), Duration::from_millis(1000), length);
+        times.eliminated(3);
+        assert_eq!(times.delays(2).partial, 1);
     }
 
     #[test]
