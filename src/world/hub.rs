@@ -39,6 +39,23 @@ pub struct Outgoing {
 }
 
 impl Outgoing {
+    /// One message.
+    pub fn one(text: Arc<str>) -> Outgoing {
+        Outgoing {
+            texts: ArrayVec::from_iter([text]),
+            _delivery: None,
+        }
+    }
+
+    /// A `turn` message, after the last turn's `turn_end` if one is given (one write for both),
+    /// counted in `deliveries` until it is written.
+    pub fn turn(end: Option<Arc<str>>, turn: Arc<str>, deliveries: &Deliveries) -> Outgoing {
+        Outgoing {
+            texts: end.into_iter().chain([turn]).collect(),
+            _delivery: Some(deliveries.mark()),
+        }
+    }
+
     /// The messages, in order.
     pub fn texts(&self) -> &[Arc<str>] {
         &self.texts
@@ -83,35 +100,11 @@ impl Outbox {
     /// Queues a message without waiting. `false`: the queue is full (a slow reader) or the
     /// connection is gone; the caller drops the connection.
     pub fn send(&self, text: Arc<str>) -> bool {
-        self.queue(Outgoing {
-            texts: ArrayVec::from_iter([text]),
-            _delivery: None,
-        })
+        self.queue(Outgoing::one(text))
     }
 
-    /// Queues `first` and `then` as one item, written together, `then` counted in
-    /// `deliveries` until it is written.
-    pub fn send_pair_counted(
-        &self,
-        first: Arc<str>,
-        then: Arc<str>,
-        deliveries: &Deliveries,
-    ) -> bool {
-        self.queue(Outgoing {
-            texts: ArrayVec::from([first, then]),
-            _delivery: Some(deliveries.mark()),
-        })
-    }
-
-    /// Queues a message as [`Outbox::send`] does, counted in `deliveries` until it is written.
-    pub fn send_counted(&self, text: Arc<str>, deliveries: &Deliveries) -> bool {
-        self.queue(Outgoing {
-            texts: ArrayVec::from_iter([text]),
-            _delivery: Some(deliveries.mark()),
-        })
-    }
-
-    fn queue(&self, message: Outgoing) -> bool {
+    /// Queues `message` as [`Outbox::send`] does.
+    pub fn queue(&self, message: Outgoing) -> bool {
         self.sender.try_send(message).is_ok()
     }
 }

@@ -19,7 +19,7 @@ mod tests;
 use super::api::{ErrorCode, ServerMessage, TeamChoice};
 use super::config::WorldConfig;
 use super::events::{Event, LogEntry};
-use super::hub::{ConnectionId, Deliveries, Outbox};
+use super::hub::{ConnectionId, Deliveries, Outbox, Outgoing};
 use super::placement::find_spot;
 use super::store::writer::StoreWriter;
 use super::store::{self, PlayerRow, ServerState, WorldStore};
@@ -230,30 +230,24 @@ impl ServerWorld {
     }
 
     fn send_text(&mut self, conn: ConnectionId, text: Arc<str>) {
-        if let Some(connection) = self.connections.get(&conn) {
-            if !connection.outbox.send(text) {
-                self.to_drop.push(conn);
-            }
-        }
+        self.queue(conn, Outgoing::one(text));
     }
 
     /// Sends a `turn` message of the turn in progress, counted until it is written.
     fn send_turn_text(&mut self, conn: ConnectionId, text: Arc<str>) {
-        if let Some(connection) = self.connections.get(&conn) {
-            if !connection.outbox.send_counted(text, &self.deliveries) {
-                self.to_drop.push(conn);
-            }
-        }
+        self.queue(conn, Outgoing::turn(None, text, &self.deliveries));
     }
 
     /// Sends the last turn's `turn_end` and the next `turn` together (one write), the `turn`
     /// counted until it is written.
     fn send_end_and_turn(&mut self, conn: ConnectionId, end: Arc<str>, turn: Arc<str>) {
+        self.queue(conn, Outgoing::turn(Some(end), turn, &self.deliveries));
+    }
+
+    /// Queues `message` for the connection; one whose outbox is full is dropped.
+    fn queue(&mut self, conn: ConnectionId, message: Outgoing) {
         if let Some(connection) = self.connections.get(&conn) {
-            if !connection
-                .outbox
-                .send_pair_counted(end, turn, &self.deliveries)
-            {
+            if !connection.outbox.queue(message) {
                 self.to_drop.push(conn);
             }
         }
