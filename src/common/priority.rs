@@ -38,15 +38,13 @@ extern "C" {
 }
 
 /// Lets the calling thread (and the threads it starts from now on) run only when a core would
-/// otherwise be idle: `SCHED_IDLE`, below every nice level. `false` if the system refused
-/// (then [`lower_this_thread`] by 19 is the fallback).
-pub fn idle_this_thread() -> bool {
+/// otherwise be idle: `SCHED_IDLE`, below every nice level; if the system refuses, the lowest
+/// nice level instead.
+pub fn idle_this_thread() {
     let param = SchedParam { sched_priority: 0 };
     // SAFETY: sched_setscheduler(2) reads the one `sched_param` passed, which lives until the
     // call returns, and changes only the calling thread's scheduling policy.
-    let done = unsafe { sched_setscheduler(0, SCHED_IDLE, &param) } == 0;
-    if !done {
+    if unsafe { sched_setscheduler(0, SCHED_IDLE, &param) } != 0 {
         lower_this_thread(19);
     }
-    done
 }

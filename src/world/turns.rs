@@ -325,7 +325,7 @@ impl TurnLoop {
         }
         let max_turns = self.world.config().max_turns;
         let mut failure = None;
-        let end = 'turns: loop {
+        let end = loop {
             if self.world.announcing() {
                 // The last turn's end goes out a batch at a time, each connection hearing of
                 // the next turn with it.
@@ -442,17 +442,10 @@ impl TurnLoop {
                 // A nap, then whatever came meanwhile: thousands of answers arrive now, and
                 // waking the loop for each would take the cores the writers need.
                 std::thread::sleep(DELIVERY_POLL);
-                loop {
-                    match self.inbox.try_recv() {
-                        Ok(Request::Shutdown) | Err(TryRecvError::Disconnected) => {
-                            break;
-                        }
-                        Ok(request @ Request::Read { .. }) => self.handle_timed(request),
-                        Ok(request) => self.deferred.push(request),
-                        Err(TryRecvError::Empty) => continue 'turns,
-                    }
+                if !self.hold_waiting() {
+                    break "shutdown";
                 }
-                break "shutdown";
+                continue;
             }
             if self.world.telling() {
                 // A batch of players hears of the turn. Between batches only reads are
@@ -535,6 +528,18 @@ impl TurnLoop {
             self.work.unwritten_turns += 1;
         }
         self.handle_deferred();
+    }
+
+    /// Takes every request waiting: reads are answered, the rest kept for later. `false`: stop.
+    fn hold_waiting(&mut self) -> bool {
+        loop {
+            match self.inbox.try_recv() {
+                Ok(Request::Shutdown) | Err(TryRecvError::Disconnected) => return false,
+                Ok(request @ Request::Read { .. }) => self.handle_timed(request),
+                Ok(request) => self.deferred.push(request),
+                Err(TryRecvError::Empty) => return true,
+            }
+        }
     }
 
     fn handle_deferred(&mut self) {

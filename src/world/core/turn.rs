@@ -110,9 +110,9 @@ impl ServerWorld {
                 self.interest.set(player, rect);
             }
         }
-        // Everyone but the players to move hears the same words: written once, shared, sent
-        // now. The players to move each get their own view, written a batch at a time
-        // between requests (`tell_movers`), or at once before any move they would see.
+        // Everyone but the players to move hears the same words, written once and shared:
+        // spectators now. The players to move each get their own view, written a batch at a
+        // time between requests (`tell_movers`), or at once before any move they would see.
         // A connection still to hear of the last turn's end hears of this one right after it
         // (`announce_some`), in the same write.
         let watching: Arc<str> = self.turn_message(0).to_json().into();
