@@ -521,6 +521,9 @@ impl TurnLoop {
     /// Every `turn` is written (or the wait is over): the requests kept meanwhile are handled.
     fn delivered(&mut self) {
         self.delivering = None;
+        let began = Instant::now();
+        self.world.forget_spent();
+        self.count_work(began.elapsed());
         if self.world.turn_delivered() {
             let written = self.world.turn_began().elapsed();
             self.work.max_written = self.work.max_written.max(written);

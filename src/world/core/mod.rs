@@ -6,6 +6,7 @@
 //! `mod.rs` holds the state, connections and roles (join, hello, spectate); `moves.rs` the
 //! moves and deltas; `turn.rs` the start and end of turns; `reads.rs` the reads.
 
+mod bindings;
 mod interest;
 mod moves;
 mod news;
@@ -25,6 +26,7 @@ use super::store::writer::StoreWriter;
 use super::store::{self, PlayerRow, ServerState, WorldStore};
 use super::view::Published;
 use crate::rules::megachess::{PlayerId, Team, World, PARAMETERS};
+use bindings::Bindings;
 use interest::Interest;
 use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 use std::sync::Arc;
@@ -60,7 +62,7 @@ pub struct ServerWorld {
     server: ServerState,
     connections: HashMap<ConnectionId, Connection>,
     /// The connection playing each player.
-    bound: HashMap<PlayerId, ConnectionId>,
+    bound: Bindings,
     /// The players of the team to move that have answered (`turn` or `done`) this turn.
     answered: HashSet<PlayerId>,
     /// Each live player's window at the turn's start (or when it joined), and the players
@@ -77,8 +79,13 @@ pub struct ServerWorld {
     deliveries: Deliveries,
     /// The end of the last turn, being told to the connections a batch at a time.
     announcement: Option<news::Announcement>,
-    /// The next turn's windows and views, made while the last one was being stored.
+    /// The end of the turn being stored, its texts made meanwhile, to tell once it is stored.
+    next_announcement: Option<news::Announcement>,
+    /// The next turn's windows and views, made while the last one was being stored; once
+    /// spent, kept (with the last turn's windows) until the turn's messages are written, so
+    /// that freeing them does not delay the writers.
     prepared: Option<prepare::PreparedTurn>,
+    spent: Option<prepare::PreparedTurn>,
     /// The log of the turn in progress.
     log: Vec<LogEntry>,
     /// When the turn in progress began and must end; `None` before turns run.
@@ -154,7 +161,7 @@ impl ServerWorld {
             tokens,
             server,
             connections: HashMap::new(),
-            bound: HashMap::new(),
+            bound: Bindings::default(),
             answered: HashSet::new(),
             interest: Interest::default(),
             spectators: BTreeSet::new(),
@@ -162,7 +169,9 @@ impl ServerWorld {
             watching: None,
             deliveries: Deliveries::default(),
             announcement: None,
+            next_announcement: None,
             prepared: None,
+            spent: None,
             log: Vec::new(),
             turn_began: Instant::now(),
             deadline: None,

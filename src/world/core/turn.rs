@@ -85,29 +85,35 @@ impl ServerWorld {
         self.turn_began = now;
         self.deadline = Some(now + Duration::from_millis(self.world.params().turn_ms));
         self.answered.clear();
-        // Every window is fixed now, before any move of the turn can arrive.
+        // Every window is fixed now, before any move of the turn can arrive: made while the
+        // last turn was being stored, for the players bound then, or else now.
         let margin = self.config.window_margin;
-        self.interest.clear();
-        let world = &self.world;
-        // Made ahead while the last turn was being stored, for the players bound then.
-        let made = self
-            .prepared
-            .as_ref()
-            .filter(|prepared| prepared.turn == world.turn())
-            .map(|prepared| &prepared.windows);
-        let players: Vec<PlayerId> = self.bound.keys().copied().collect();
-        let rects: Vec<_> = players
-            .par_iter()
-            .map(
-                |&player| match made.and_then(|windows| windows.get(&player)) {
-                    Some(&rect) => rect,
-                    None => world.army_rect(player, margin),
-                },
-            )
-            .collect();
-        for (player, rect) in players.into_iter().zip(rects) {
-            if let Some(rect) = rect {
-                self.interest.set(player, rect);
+        let made = self.windows_made().is_some();
+        match self.prepared.as_mut().filter(|_| made) {
+            Some(prepared) => std::mem::swap(&mut self.interest, &mut prepared.interest),
+            None => {
+                self.interest.clear();
+                let world = &self.world;
+                let some_made = self
+                    .prepared
+                    .as_ref()
+                    .filter(|prepared| prepared.turn == world.turn())
+                    .map(|prepared| &prepared.windows);
+                let players: Vec<PlayerId> = self.bound.keys().copied().collect();
+                let rects: Vec<_> = players
+                    .par_iter()
+                    .map(
+                        |&player| match some_made.and_then(|windows| windows.get(&player)) {
+                            Some(&rect) => rect,
+                            None => world.army_rect(player, margin),
+                        },
+                    )
+                    .collect();
+                for (player, rect) in players.into_iter().zip(rects) {
+                    if let Some(rect) = rect {
+                        self.interest.set(player, rect);
+                    }
+                }
             }
         }
         // Everyone but the players to move hears the same words, written once and shared:
@@ -206,11 +212,19 @@ impl ServerWorld {
             .collect()
     }
 
-    /// Once everyone has been told of the turn, what was made ahead for it is spent.
+    /// Once everyone has been told of the turn, what was made ahead for it is spent: set aside
+    /// until [`ServerWorld::forget_spent`].
     pub(super) fn spend_if_told(&mut self) {
         if self.untold.is_empty() {
-            self.unprepare();
+            if let Some(spent) = self.prepared.take() {
+                self.spent = Some(spent);
+            }
         }
+    }
+
+    /// Frees what the turn in progress was made from (once its messages are written).
+    pub fn forget_spent(&mut self) {
+        self.spent = None;
     }
 
     /// How long the turn in progress has left.
@@ -316,17 +330,18 @@ impl ServerWorld {
         self.deadline = None;
         self.untold.clear();
         self.store.store_turn(to_store)?;
-        self.pending = Some(PendingTurn {
-            ended: EndedTurn {
-                turn: ended.turn,
-                log,
-                faded,
-                bonus,
-                rules_time: began.elapsed(),
-                store_time: Duration::ZERO,
-            },
-            snapshot,
-        });
+        let ended = EndedTurn {
+            turn: ended.turn,
+            log,
+            faded,
+            bonus,
+            rules_time: began.elapsed(),
+            store_time: Duration::ZERO,
+        };
+        // Nothing a connection hears of changes until the turn is stored (every request but a
+        // read waits): its end can be written meanwhile.
+        self.announce_later(&ended);
+        self.pending = Some(PendingTurn { ended, snapshot });
         Ok(())
     }
 

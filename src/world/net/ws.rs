@@ -153,8 +153,15 @@ async fn session(
     let handshake = tokio::time::sleep(limits.handshake_timeout);
     tokio::pin!(handshake);
     let mut stopping = shared.stopping.clone();
+    // Made once: a `changed()` made afresh on every pass would join and leave the shared
+    // waiter list (a lock every connection takes) each time a message goes out.
+    let stop = stopping.changed();
+    tokio::pin!(stop);
     loop {
+        // In order, not at random, what the turn loop queued first: a wake for a message polls
+        // that branch alone (ten thousand of them at a turn's start).
         tokio::select! {
+            biased;
             outgoing = receiver.recv() => match outgoing {
                 Some(text) => {
                     if !send_queued(socket, text, &mut receiver, write_limit).await {
@@ -251,7 +258,7 @@ async fn session(
                 }
                 break;
             },
-            _ = stopping.changed() => {
+            _ = &mut stop => {
                 let _ = timeout(Duration::from_millis(200), socket.close(None)).await;
                 break;
             },

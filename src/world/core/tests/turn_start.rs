@@ -63,8 +63,9 @@ fn a_player_hears_of_the_turn_before_any_move_of_it_and_sees_the_turn_as_it_bega
     ));
 }
 
-/// The windows and views made while a turn is stored are those of the next turn's start: the
-/// same texts (but the time left) as views written when the turn begins, and the same windows.
+/// The windows, views and `turn_end` texts made while a turn is stored are those of the next
+/// turn's start: the same texts (but the time left) as views written when the turn begins, the
+/// same ends, and the same windows.
 #[test]
 fn views_made_while_a_turn_is_stored_are_those_of_the_next_turn_start() {
     let scratch = Scratch::new("prepared");
@@ -110,7 +111,20 @@ fn views_made_while_a_turn_is_stored_are_those_of_the_next_turn_start() {
             break stored.unwrap();
         }
     };
+    // The turn's end was written while it was stored: the texts sent are those written now.
+    assert!(world.ends_made());
+    let ends = world.end_texts_now(&ended);
+    assert_eq!(ends.len(), clients.len());
     world.tell_turn_end(&ended);
+    for client in &mut clients {
+        let told: Vec<ServerMessage> = client
+            .read()
+            .into_iter()
+            .filter(|message| matches!(message, ServerMessage::TurnEnd { .. }))
+            .collect();
+        let want: ServerMessage = serde_json::from_str(&ends[&client.conn]).unwrap();
+        assert_eq!(told, [want], "connection {}", client.conn);
+    }
     // What the views must be: written now from the world as it stands.
     let left = Duration::from_millis(params.turn_ms);
     let players: Vec<u32> = world.bound.keys().copied().collect();
