@@ -57,10 +57,13 @@ impl ServerWorld {
     /// between; [`ServerWorld::prepared`] says when all are made.
     pub fn prepare_some(&mut self, count: usize) {
         let turn = self.world.turn();
+        // Made afresh for a new turn, or if players were bound or let go meanwhile (requests
+        // wait while a turn is stored, so this is for safety, not speed).
+        let bindings = self.bound.changes();
         if self
             .prepared
             .as_ref()
-            .is_none_or(|prepared| prepared.turn != turn)
+            .is_none_or(|prepared| prepared.turn != turn || prepared.bindings != bindings)
         {
             let mut players: Vec<PlayerId> = self.bound.keys().copied().collect();
             // Taken from the end: the lowest ids first, as the views are sent.
@@ -71,7 +74,7 @@ impl ServerWorld {
                 interest: Interest::default(),
                 views: HashMap::new(),
                 left: players,
-                bindings: self.bound.changes(),
+                bindings,
             });
         }
         let margin = self.config.window_margin;
@@ -119,13 +122,13 @@ impl ServerWorld {
     /// Whether the next turn's windows and views, and the last turn's `turn_end` texts, are all
     /// made.
     pub fn prepared(&self) -> bool {
-        self.windows_made().is_some() && self.ends_made()
+        self.windows_made() && self.ends_made()
     }
 
     /// The next turn's windows, once they are all made for the players bound now (nobody
     /// joins or leaves while a turn is stored, but a turn's start checks).
-    pub(super) fn windows_made(&self) -> Option<&PreparedTurn> {
-        self.prepared.as_ref().filter(|prepared| {
+    pub(super) fn windows_made(&self) -> bool {
+        self.prepared.as_ref().is_some_and(|prepared| {
             prepared.turn == self.world.turn()
                 && prepared.left.is_empty()
                 && prepared.bindings == self.bound.changes()

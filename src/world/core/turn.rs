@@ -88,7 +88,7 @@ impl ServerWorld {
         // Every window is fixed now, before any move of the turn can arrive: made while the
         // last turn was being stored, for the players bound then, or else now.
         let margin = self.config.window_margin;
-        let made = self.windows_made().is_some();
+        let made = self.windows_made();
         match self.prepared.as_mut().filter(|_| made) {
             Some(prepared) => std::mem::swap(&mut self.interest, &mut prepared.interest),
             None => {
