@@ -103,18 +103,21 @@ fn a_huge_line_gets_one_short_error_and_is_not_kept() {
         )
     );
     // The engine holds the first 1 MiB while it reads, and the allocator may keep a few MiB of
-    // what was freed for reuse (mimalloc keeps about 8): far from the line's 64 MiB, and a
-    // second such line adds nothing.
+    // what was freed for reuse (mimalloc keeps about 8, and may take a little more on the next
+    // line before it reuses what it kept: a CI run saw 6 MiB more after a second line): far
+    // from the line's 64 MiB, so three more such lines stay within the same bound.
     let after = status_kib(roger.pid(), "VmRSS");
     assert!(
         after < before + 16 * 1024,
         "resident memory grew from {before} KiB to {after} KiB"
     );
-    assert_eq!(huge_line(&mut roger).len(), 1);
+    for _ in 0..3 {
+        assert_eq!(huge_line(&mut roger).len(), 1);
+    }
     let again = status_kib(roger.pid(), "VmRSS");
     assert!(
-        again < after + 2 * 1024,
-        "resident memory grew from {after} KiB to {again} KiB with a second huge line"
+        again < before + 16 * 1024,
+        "resident memory grew from {before} KiB to {again} KiB after four huge lines"
     );
     // The engine kept its state and serves on.
     assert_eq!(roger.fen(), START_FEN);
