@@ -75,15 +75,16 @@ impl Game for Chess {
     fn piece_keys(&self) -> Option<[u64; 2]> {
         use crate::rules::chess::PieceKind;
         let key = |color| {
-            let [knights, bishops, rooks, queens, kings] = [
-                PieceKind::Knight,
-                PieceKind::Bishop,
-                PieceKind::Rook,
-                PieceKind::Queen,
-                PieceKind::King,
-            ]
-            .map(|kind| self.pieces(color, kind));
-            crate::rules::structure_key([knights, bishops, rooks, queens, kings])
+            crate::rules::structure_key(
+                [
+                    PieceKind::Knight,
+                    PieceKind::Bishop,
+                    PieceKind::Rook,
+                    PieceKind::Queen,
+                    PieceKind::King,
+                ]
+                .map(|kind| self.pieces(color, kind)),
+            )
         };
         Some([key(Color::White), key(Color::Black)])
     }
