@@ -301,6 +301,13 @@ pub trait Game: Clone + Send + Sync + Debug + 'static {
     /// A hash of the pawns of both sides (where they stand), for the search's correction of
     /// the evaluation by pawn structure.
     fn pawn_key(&self) -> u64;
+    /// A hash per side (White's, then Black's) of its pieces other than pawns, where they
+    /// stand, for the search's correction of the evaluation by piece placement; `None` in a
+    /// game that corrects by pawn structure alone.
+    #[inline(always)]
+    fn piece_keys(&self) -> Option<[u64; 2]> {
+        None
+    }
 
     /// Counts the leaf nodes of the legal move tree (bulk counting at the last ply).
     fn perft(&self, depth: u32) -> u64 {
@@ -367,12 +374,35 @@ pub const HISTORY_SIZE: usize = 128 * 128;
 /// empty square, stands for "no move", as after a null move) by 128 squares.
 pub const PIECE_TO_SIZE: usize = 13 * 128;
 
-/// Mixes two pawn sets into one key (the search's correction history reads its low bits).
+/// Mixes bitboards into one key every bit of which depends on every bit of every word (the
+/// search's correction tables read its low bits): each word times an odd constant of its own,
+/// then MurmurHash3's finaliser, which carries the high bits down (a product alone never does:
+/// its low bits depend only on the words' low bits).
+#[inline(always)]
+pub fn structure_key<const N: usize>(words: [u64; N]) -> u64 {
+    const FACTORS: [u64; 6] = [
+        0x9E37_79B9_7F4A_7C15,
+        0xC2B2_AE3D_27D4_EB4F,
+        0x1656_67B1_9E37_79F9,
+        0xD6E8_FEB8_6659_FD93,
+        0xA076_1D64_78BD_642F,
+        0xE703_7ED1_A0B4_28DB,
+    ];
+    let mut x = 0u64;
+    for (word, factor) in words.iter().zip(FACTORS) {
+        x ^= word.wrapping_mul(factor);
+    }
+    x ^= x >> 33;
+    x = x.wrapping_mul(0xFF51_AFD7_ED55_8CCD);
+    x ^= x >> 33;
+    x = x.wrapping_mul(0xC4CE_B9FE_1A85_EC53);
+    x ^ (x >> 33)
+}
+
+/// Mixes two pawn sets into one key (see [`structure_key`]).
 #[inline(always)]
 pub fn pawn_structure_key(white: u64, black: u64) -> u64 {
-    (white.wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ black.wrapping_mul(0xC2B2_AE3D_27D4_EB4F))
-        .rotate_left(29)
-        .wrapping_mul(0x1656_67B1_9E37_79F9)
+    structure_key([white, black])
 }
 
 /// Checks every game's rules code the same way, for the games' tests.
@@ -419,6 +449,41 @@ pub(crate) mod checks {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The correction tables index by a key's low 14 bits: every square of every word must
+    /// move them (a product alone left the seventh rank out of them).
+    #[test]
+    fn every_input_bit_moves_a_structure_keys_low_bits() {
+        const LOW: u64 = (1 << 14) - 1;
+        let starts = [
+            [0xFF00, 0x00FF_0000_0000_0000],
+            [0, 0],
+            [0x0010_2400_0000_4200, 0x81],
+        ];
+        for [white, black] in starts {
+            let base = pawn_structure_key(white, black) & LOW;
+            for bit in 0..64 {
+                let flip = 1u64 << bit;
+                assert_ne!(
+                    pawn_structure_key(white ^ flip, black) & LOW,
+                    base,
+                    "white bit {bit}"
+                );
+                assert_ne!(
+                    pawn_structure_key(white, black ^ flip) & LOW,
+                    base,
+                    "black bit {bit}"
+                );
+            }
+            let pieces = [white, black, white ^ black, 0, 1 << 60];
+            let base = structure_key(pieces) & LOW;
+            for (word, bit) in (0..5).flat_map(|word| (0..64).map(move |bit| (word, bit))) {
+                let mut changed = pieces;
+                changed[word] ^= 1 << bit;
+                assert_ne!(structure_key(changed) & LOW, base, "word {word} bit {bit}");
+            }
+        }
+    }
 
     /// The keys are part of what the `d` command prints and of every table: pinned to the
     /// values the games have always had.

@@ -52,22 +52,30 @@ impl SearchMemory {
 
 #[cfg(test)]
 mod tests {
+    use super::super::correction::CorrectionKeys;
     use super::*;
 
     #[test]
     fn tables_come_back_until_cleared() {
         let memory = SearchMemory::default();
         let mut first = memory.take(1);
+        let keys = CorrectionKeys {
+            pawns: 7,
+            pieces: None,
+        };
         first
             .correction
-            .learn(crate::rules::Color::White, 7, 50, 10);
+            .learn(crate::rules::Color::White, keys, 50, 10);
         memory.keep(1, first);
         let again = memory.take(1);
-        assert!(again.correction.get(crate::rules::Color::White, 7) > 0);
+        assert!(again.correction.get(crate::rules::Color::White, keys) > 0);
         memory.keep(1, again);
         memory.clear();
         assert_eq!(
-            memory.take(1).correction.get(crate::rules::Color::White, 7),
+            memory
+                .take(1)
+                .correction
+                .get(crate::rules::Color::White, keys),
             0
         );
     }

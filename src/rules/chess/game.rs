@@ -71,6 +71,23 @@ impl Game for Chess {
             self.pieces(Color::Black, crate::rules::chess::PieceKind::Pawn),
         )
     }
+    #[inline(always)]
+    fn piece_keys(&self) -> Option<[u64; 2]> {
+        use crate::rules::chess::PieceKind;
+        let key = |color| {
+            crate::rules::structure_key(
+                [
+                    PieceKind::Knight,
+                    PieceKind::Bishop,
+                    PieceKind::Rook,
+                    PieceKind::Queen,
+                    PieceKind::King,
+                ]
+                .map(|kind| self.pieces(color, kind)),
+            )
+        };
+        Some([key(Color::White), key(Color::Black)])
+    }
     fn make_null(&mut self) {
         self.apply_null();
     }

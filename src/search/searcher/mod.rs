@@ -1,6 +1,6 @@
 //! One search thread: iterative deepening, principal variation search and quiescence.
 
-use super::correction::Correction;
+use super::correction::{Correction, CorrectionKeys};
 use super::history::{self, History, NO_PIECE_TO};
 use super::memory::ThreadMemory;
 use super::time::Budget;
@@ -430,7 +430,10 @@ impl<'a, G: Game + Evaluate> Searcher<'a, G> {
         let static_eval = if in_check {
             -INFINITY
         } else {
-            raw_eval + self.correction.get(pos.side_to_move(), pos.pawn_key())
+            raw_eval
+                + self
+                    .correction
+                    .get(pos.side_to_move(), CorrectionKeys::of(pos))
         };
         self.stack[ply].static_eval = static_eval;
         if ply > 0 {

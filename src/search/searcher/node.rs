@@ -7,6 +7,7 @@
 use super::{history, reduction, Searcher};
 use crate::eval::Evaluate;
 use crate::rules::{Game, MoveList};
+use crate::search::correction::CorrectionKeys;
 use crate::search::history::NO_PIECE_TO;
 use crate::search::tt::{Bound, Entry};
 use crate::search::MATE_BOUND;
@@ -318,8 +319,12 @@ impl<G: Game + Evaluate> Searcher<'_, G> {
             && best_score.abs() < MATE_BOUND
         {
             let error = best_score - raw_eval;
-            self.correction
-                .learn(pos.side_to_move(), pos.pawn_key(), error, node.depth);
+            self.correction.learn(
+                pos.side_to_move(),
+                CorrectionKeys::of(pos),
+                error,
+                node.depth,
+            );
         }
     }
 }

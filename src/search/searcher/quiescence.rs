@@ -4,6 +4,7 @@
 use super::{score_from_tt, ScoredMoves, Searcher, INFINITY, QUIESCENCE_MAX_PLIES};
 use crate::eval::Evaluate;
 use crate::rules::{Game, MoveList};
+use crate::search::correction::CorrectionKeys;
 use crate::search::tt::Bound;
 use crate::search::{MATE, MAX_PLY};
 
@@ -47,7 +48,11 @@ impl<G: Game + Evaluate> Searcher<'_, G> {
         };
         self.stack[ply].raw_eval = raw_eval;
         let stand_pat = match raw_eval {
-            Some(eval) => eval + self.correction.get(pos.side_to_move(), pos.pawn_key()),
+            Some(eval) => {
+                eval + self
+                    .correction
+                    .get(pos.side_to_move(), CorrectionKeys::of(pos))
+            }
             None => -INFINITY,
         };
         if !in_check {
