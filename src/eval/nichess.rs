@@ -366,6 +366,26 @@ pub fn evaluate_with<T: Tracer>(pos: &Nichess, w: &NichessWeights, tr: &mut T) -
     score + w.tempo
 }
 
+/// How much `side`'s material less the other side's grew from `before` to `after`: the change
+/// of [`Evaluate::material_balance`] seen from `side`, counted on the squares that differ only
+/// (the exchange measure asks it of every hit it plays out).
+pub fn material_gain(before: &Nichess, after: &Nichess, side: Color) -> i32 {
+    let worth = |pos: &Nichess, sq: Square| match pos.piece_at(sq) {
+        Some(piece) => {
+            let v = value(W, piece.kind.index(), pos.hp_tens(sq.index()));
+            if piece.color == side {
+                v
+            } else {
+                -v
+            }
+        }
+        None => 0,
+    };
+    Bitboard::squares(before.differing_squares(after))
+        .map(|sq| worth(after, sq) - worth(before, sq))
+        .sum()
+}
+
 impl Evaluate for Nichess {
     /// The hand-set evaluation with the built-in network's correction (or `EvalFile`'s).
     type PathState = GamePath;
@@ -473,6 +493,36 @@ mod tests {
         ] {
             assert_eq!(eval(fen), eval(&mirror(fen)), "{fen}");
         }
+    }
+
+    /// Along random games, for every move: the gain counted on the changed squares equals the
+    /// change of the whole board's balance, and the test sees hits, kills and throws.
+    #[test]
+    fn material_gain_equals_the_change_of_the_balance() {
+        use crate::common::Rng;
+        use crate::rules::MoveList;
+        let (mut checked, mut changed) = (0, 0);
+        for seed in 0..12 {
+            let mut rng = Rng::new(seed);
+            let mut position = Nichess::startpos();
+            for _ in 0..160 {
+                let mut moves = MoveList::new();
+                position.generate_moves(&mut moves);
+                if moves.is_empty() {
+                    break;
+                }
+                for &mv in moves.iter() {
+                    let child = position.play(mv);
+                    let whole = -child.material_balance() - position.material_balance();
+                    let gain = material_gain(&position, &child, position.side());
+                    assert_eq!(gain, whole, "{} {mv:?}", position.fen());
+                    checked += 1;
+                    changed += usize::from(gain != 0);
+                }
+                position = position.play(moves[rng.index(moves.len())]);
+            }
+        }
+        assert!(checked > 10_000 && changed > 500, "{checked} moves, {changed} gains");
     }
 
     #[test]

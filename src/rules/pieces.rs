@@ -130,6 +130,12 @@ impl<B: Bitboard, K: KindIndex, const N: usize> PieceBoard<B, K, N> {
         self.mailbox[sq.index()]
     }
 
+    /// Every square's piece code ([`NO_PIECE`] where empty), square by square.
+    #[inline(always)]
+    pub fn mailbox(&self) -> &[u8; N] {
+        &self.mailbox
+    }
+
     /// The piece on `sq`, if any.
     #[inline(always)]
     pub fn piece_at(&self, sq: Square) -> Option<Piece<K>> {

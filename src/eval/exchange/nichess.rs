@@ -5,7 +5,7 @@
 
 use super::Exchange;
 use crate::board::Square;
-use crate::eval::Evaluate;
+use crate::eval::nichess::material_gain;
 use crate::rules::nichess::{Move, MoveKind, Nichess};
 use crate::rules::{Game, MoveList};
 
@@ -23,12 +23,11 @@ impl Exchange for Nichess {
 /// What the side to move wins by `mv`, less the best the opponent then wins on the square where
 /// the moved piece stands (each side may stop instead of going on).
 fn exchange_value(pos: &Nichess, mv: Move, plies: u32) -> i32 {
-    let before = pos.material_balance();
     let child = pos.play(mv);
     if child.king_destroyed(child.side()) {
         return KING_VALUE;
     }
-    let won = -child.material_balance() - before;
+    let won = material_gain(pos, &child, pos.side());
     if plies == 0 {
         return won;
     }

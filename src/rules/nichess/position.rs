@@ -115,6 +115,18 @@ impl Nichess {
     pub fn hp_tens(&self, sq: usize) -> u8 {
         self.hp[sq]
     }
+    /// The squares whose piece or health differs between `self` and `other`: what a move
+    /// changed, for measures that only need the difference.
+    #[inline]
+    pub fn differing_squares(&self, other: &Nichess) -> u64 {
+        let (mine, theirs) = (self.board.mailbox(), other.board.mailbox());
+        let mut differ = 0u64;
+        for sq in 0..64 {
+            let changed = (mine[sq] != theirs[sq]) | (self.hp[sq] != other.hp[sq]);
+            differ |= (changed as u64) << sq;
+        }
+        differ
+    }
     /// Plies played in the game so far.
     #[inline(always)]
     pub fn plies(&self) -> u32 {
