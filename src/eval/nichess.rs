@@ -522,7 +522,10 @@ mod tests {
                 position = position.play(moves[rng.index(moves.len())]);
             }
         }
-        assert!(checked > 10_000 && changed > 500, "{checked} moves, {changed} gains");
+        assert!(
+            checked > 10_000 && changed > 500,
+            "{checked} moves, {changed} gains"
+        );
     }
 
     #[test]
