@@ -97,9 +97,20 @@ pub fn free_port() -> u16 {
 
 /// A plain HTTP/1.1 request; the status and the body as JSON (`Value::Null` when not JSON).
 fn http(port: u16, method: &str, path: &str, body: Option<&Value>) -> Result<(u16, Value), String> {
+    http_within(port, method, path, body, Duration::from_secs(120))
+}
+
+/// [`http`] with its own bound on each read.
+fn http_within(
+    port: u16,
+    method: &str,
+    path: &str,
+    body: Option<&Value>,
+    read_timeout: Duration,
+) -> Result<(u16, Value), String> {
     let mut stream = TcpStream::connect(("127.0.0.1", port)).map_err(|e| e.to_string())?;
     stream
-        .set_read_timeout(Some(Duration::from_secs(120)))
+        .set_read_timeout(Some(read_timeout))
         .map_err(|e| e.to_string())?;
     let body = body.map(Value::to_string).unwrap_or_default();
     let request = format!(
@@ -170,6 +181,57 @@ fn unchunk(mut body: &str) -> String {
     out
 }
 
+fn driver_path() -> &'static str {
+    ["/usr/bin/chromedriver", "/usr/lib/chromium/chromedriver"]
+        .into_iter()
+        .find(|path| std::path::Path::new(path).exists())
+        .expect("chromedriver is not installed: .ci/run installs Debian's chromium-driver")
+}
+
+/// chromedriver listening on a free port; the port and the child. A port found free can be
+/// taken again before chromedriver binds it (a test with hundreds of client sockets draws from
+/// the same ephemeral range): chromedriver then exits, and it is started again on another port.
+fn start_driver(driver_path: &str, mut next_port: impl FnMut() -> u16) -> (u16, ChildGuard) {
+    let mut exits = Vec::new();
+    for _ in 0..5 {
+        let port = next_port();
+        let mut driver = ChildGuard(
+            Command::new(driver_path)
+                .arg(format!("--port={port}"))
+                .stdout(Stdio::null())
+                .stderr(Stdio::null())
+                .spawn()
+                .expect("start chromedriver"),
+        );
+        // Bounded only against a chromedriver that neither listens nor exits.
+        let deadline = Instant::now() + Duration::from_secs(120);
+        loop {
+            // A short read bound: something else listening on the port may never answer, and
+            // a slow answer is only asked again.
+            let probe = http_within(port, "GET", "/status", None, Duration::from_secs(2));
+            if let Ok((200, status)) = probe {
+                if status["value"]["ready"] == true {
+                    return (port, driver);
+                }
+            }
+            if let Ok(Some(exit)) = driver.0.try_wait() {
+                exits.push(format!("port {port}: {exit}"));
+                break;
+            }
+            assert!(
+                Instant::now() < deadline,
+                "chromedriver on port {port} neither answered nor exited in 120 s"
+            );
+            std::thread::sleep(Duration::from_millis(100));
+        }
+    }
+    panic!(
+        "chromedriver exited {} times: {}",
+        exits.len(),
+        exits.join("; ")
+    );
+}
+
 /// A headless Chromium session.
 pub struct Browser {
     port: u16,
@@ -195,28 +257,8 @@ impl Browser {
         let one = ONE_BROWSER
             .lock()
             .unwrap_or_else(|poisoned| poisoned.into_inner());
-        let driver_path = ["/usr/bin/chromedriver", "/usr/lib/chromium/chromedriver"]
-            .into_iter()
-            .find(|path| std::path::Path::new(path).exists())
-            .expect("chromedriver is not installed: .ci/run installs Debian's chromium-driver");
-        let port = free_port();
-        let driver = Command::new(driver_path)
-            .arg(format!("--port={port}"))
-            .stdout(Stdio::null())
-            .stderr(Stdio::null())
-            .spawn()
-            .expect("start chromedriver");
-        let driver = ChildGuard(driver);
-        let deadline = Instant::now() + Duration::from_secs(30);
-        loop {
-            if let Ok((200, status)) = http(port, "GET", "/status", None) {
-                if status["value"]["ready"] == true {
-                    break;
-                }
-            }
-            assert!(Instant::now() < deadline, "chromedriver did not start");
-            std::thread::sleep(Duration::from_millis(100));
-        }
+        let driver_path = driver_path();
+        let (port, driver) = start_driver(driver_path, free_port);
         let profile =
             std::env::temp_dir().join(format!("roger-chromium-{}-{port}", std::process::id()));
         let _ = std::fs::create_dir_all(&profile);
@@ -490,4 +532,24 @@ fn decode_base64(text: &str) -> Vec<u8> {
         out.extend_from_slice(&bytes[..chunk.len().saturating_sub(1)]);
     }
     out
+}
+
+/// A port taken between the draw and chromedriver's bind (as in the world test that failed in
+/// CI, its 625 players' sockets drawing from the same range) makes chromedriver exit; it is
+/// started again on the next port.
+#[test]
+fn chromedriver_started_on_a_taken_port_starts_again_on_another() {
+    let taken = TcpListener::bind("127.0.0.1:0").expect("a port to hold");
+    let taken_port = taken.local_addr().unwrap().port();
+    let mut drawn = 0;
+    let (port, _driver) = start_driver(driver_path(), || {
+        drawn += 1;
+        if drawn == 1 {
+            taken_port
+        } else {
+            free_port()
+        }
+    });
+    assert_ne!(port, taken_port);
+    assert_eq!(drawn, 2, "one exit, one start");
 }
