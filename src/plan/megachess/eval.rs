@@ -436,28 +436,11 @@ mod tests {
     /// (the king takes it) until another of mine defends it; its own pieces take squares.
     #[test]
     fn king_escapes_count_the_squares_no_piece_of_mine_strikes() {
-        use crate::rules::megachess::{MegachessParams, World};
-        let escapes = |pieces: &[(u16, Kind, u32, u32)], king: (u32, u32)| {
-            let params = MegachessParams {
-                width: 64,
-                height: 64,
-                bonus_every: 0,
-                ..MegachessParams::default()
-            };
-            let mut world = World::new(params, 7);
-            world.add_player(1, Team::Alabaster).unwrap();
-            world.add_player(2, Team::Metal).unwrap();
-            world
-                .place(1, Kind::King, Coord::new(5, 5), true, false, None)
-                .unwrap();
-            world
-                .place(2, Kind::King, Coord::new(king.0, king.1), true, false, None)
-                .unwrap();
-            for &(owner, kind, x, y) in pieces {
-                world
-                    .place(owner.into(), kind, Coord::new(x, y), true, false, None)
-                    .unwrap();
-            }
+        use crate::plan::megachess::tests::world_with;
+        let escapes = |pieces: &[(u32, Kind, u32, u32)], king: (u32, u32)| {
+            let mut all = vec![(1, Kind::King, 5, 5), (2, Kind::King, king.0, king.1)];
+            all.extend_from_slice(pieces);
+            let world = world_with(&all);
             let local = Local::from_world(&world, 1, 40).unwrap();
             king_escapes(&local, Coord::new(king.0, king.1))
         };
