@@ -19,14 +19,8 @@ const KING_ATTACKER: i32 = 2_000;
 const KING_PENDING: i32 = KING_CAPTURE * 9 / 10;
 /// An enemy king that my pieces attack at the end of the turn.
 const KING_ATTACKED: i32 = 300;
-/// A net around an enemy king by the squares it has left (its own and the eight around it
-/// that are free of its own side's pieces and that none of my pieces strike): a king with
-/// none left is taken next turn unless the enemy breaks the net, and each square fewer is
-/// worth more than the one before. Against the guard on scatter worlds (`nodes=12000`, seeds
-/// 24 to 27, 800 worlds): the old 12 per attacked empty square 63.5%, this table 74.0%; at a
-/// quarter of it 70.0% (seeds 24 and 25), at three quarters 70.4%, at 1.4 times 59.4%; no net
-/// term at all 22.5% (seeds 26 and 27).
-const NET_BY_ESCAPES: [i32; 10] = [6_400, 3_200, 1_600, 800, 400, 200, 100, 48, 0, 0];
+/// Each square of an enemy king's neighbourhood my pieces attack.
+const KING_NET: i32 = 12;
 /// Per square of king-step distance from a piece of mine to the nearest enemy king.
 const APPROACH: i32 = 3;
 /// Distances beyond this count as this (far beyond any board: the sum stays in range).
@@ -106,32 +100,6 @@ pub fn my_attack(local: &Local, square: Coord, except: usize, enough: MyAttack) 
         }
     }
     best
-}
-
-/// The squares an enemy king on `at` may stand on after its next turn without one of my
-/// pieces striking it there: its own square and the eight around it, less squares off the
-/// board, squares its own side holds, and squares my pieces attack (lines as they stand; a
-/// piece of mine next to it counts as an escape unless another of mine defends it).
-fn king_escapes(local: &Local, at: Coord) -> usize {
-    let square_escapes = |square: Coord| match local.at(square) {
-        None => my_attack(local, square, usize::MAX, MyAttack::Moved) == MyAttack::None,
-        Some(i) => {
-            local.pieces[i].side == Side::Mine
-                && my_attack(local, square, i, MyAttack::Moved) == MyAttack::None
-        }
-    };
-    let mut escapes =
-        usize::from(my_attack(local, at, usize::MAX, MyAttack::Moved) == MyAttack::None);
-    for (dx, dy) in DIRECTIONS {
-        let x = at.x as i64 + dx as i64;
-        let y = at.y as i64 + dy as i64;
-        if x < 0 || y < 0 || x >= local.width() as i64 || y >= local.height() as i64 {
-            continue;
-        }
-        // Outside the window nothing of mine is seen: the king is free there.
-        escapes += local.step(at, dx, dy).is_none_or(square_escapes) as usize;
-    }
-    escapes
 }
 
 /// The king-step distance from `square` to the nearest of `targets`, capped.
@@ -332,7 +300,15 @@ impl Judge {
                 MyAttack::Moved => score += KING_ATTACKED,
                 MyAttack::None => {}
             }
-            score += NET_BY_ESCAPES[king_escapes(local, at)];
+            for (dx, dy) in DIRECTIONS {
+                if let Some(near) = local.step(at, dx, dy) {
+                    if local.at(near).is_none()
+                        && my_attack(local, near, usize::MAX, MyAttack::Moved) != MyAttack::None
+                    {
+                        score += KING_NET;
+                    }
+                }
+            }
         }
         // What the enemy's next turn can take: each enemy piece takes at most one, the
         // cheapest free attacker the dearest loss.
@@ -430,45 +406,6 @@ mod tests {
     use crate::common::Rng;
     use crate::plan::megachess::crowd::{crowd_world, CROWD_ME};
     use crate::rules::megachess::{Team, NEUTRAL};
-
-    /// The squares left to an enemy king: the open board leaves all nine; a rook's rank takes
-    /// three; the board's edge takes three more; a piece of mine beside the king is an escape
-    /// (the king takes it) until another of mine defends it; its own pieces take squares.
-    #[test]
-    fn king_escapes_count_the_squares_no_piece_of_mine_strikes() {
-        use crate::plan::megachess::tests::world_with;
-        let escapes = |pieces: &[(u32, Kind, u32, u32)], king: (u32, u32)| {
-            let mut all = vec![(1, Kind::King, 5, 5), (2, Kind::King, king.0, king.1)];
-            all.extend_from_slice(pieces);
-            let world = world_with(&all);
-            let local = Local::from_world(&world, 1, 40).unwrap();
-            king_escapes(&local, Coord::new(king.0, king.1))
-        };
-        assert_eq!(escapes(&[], (30, 30)), 9);
-        // A rook along rank 31 strikes 29..31 on it.
-        assert_eq!(escapes(&[(1, Kind::Rook, 26, 31)], (30, 30)), 6);
-        // On the board's south edge three squares are gone; the rook takes the rank above.
-        assert_eq!(escapes(&[], (30, 0)), 6);
-        assert_eq!(escapes(&[(1, Kind::Rook, 26, 1)], (30, 0)), 3);
-        // A knight of mine beside the king strikes two squares beside it, and the king may
-        // take it; once a rook defends it (and strikes 31,31 too), it is no escape.
-        assert_eq!(escapes(&[(1, Kind::Knight, 31, 30)], (30, 30)), 7);
-        assert_eq!(
-            escapes(
-                &[(1, Kind::Knight, 31, 30), (1, Kind::Rook, 31, 36)],
-                (30, 30)
-            ),
-            5
-        );
-        // Its own pawns take two squares.
-        assert_eq!(
-            escapes(
-                &[(2, Kind::Pawn, 29, 29), (2, Kind::Pawn, 30, 29)],
-                (30, 30)
-            ),
-            7
-        );
-    }
 
     /// Along random plans (moves tried and taken back, moves kept, enemy kings taken, bonus
     /// pieces collected), the judge's kept threats on every piece of mine are what a fresh

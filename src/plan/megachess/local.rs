@@ -206,10 +206,6 @@ impl Local {
         self.params.width
     }
 
-    pub fn height(&self) -> u32 {
-        self.params.height
-    }
-
     /// The piece on a square of the window, if any.
     pub fn at(&self, square: Coord) -> Option<usize> {
         self.grid.get(square).map(|i| i as usize)

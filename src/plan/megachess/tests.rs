@@ -14,7 +14,7 @@ const ME: PlayerId = 1;
 const ENEMY: PlayerId = 2;
 
 /// A 64 x 64 world without bonus spawns, alabaster (player 1) to move against metal (player 2).
-pub(super) fn world_with(pieces: &[(PlayerId, Kind, u32, u32)]) -> World {
+fn world_with(pieces: &[(PlayerId, Kind, u32, u32)]) -> World {
     let params = MegachessParams {
         width: 64,
         height: 64,
