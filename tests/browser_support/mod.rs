@@ -257,8 +257,7 @@ impl Browser {
         let one = ONE_BROWSER
             .lock()
             .unwrap_or_else(|poisoned| poisoned.into_inner());
-        let driver_path = driver_path();
-        let (port, driver) = start_driver(driver_path, free_port);
+        let (port, driver) = start_driver(driver_path(), free_port);
         let profile =
             std::env::temp_dir().join(format!("roger-chromium-{}-{port}", std::process::id()));
         let _ = std::fs::create_dir_all(&profile);
