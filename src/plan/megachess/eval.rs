@@ -112,6 +112,32 @@ pub fn approach_distance(square: Coord, targets: &[Coord]) -> u32 {
         .min(APPROACH_CAP)
 }
 
+/// A pawn farther than this (king steps) from every enemy king stays by my king instead of
+/// heading out: at a square a turn it would arrive long after the fight is decided, and a king
+/// left alone while its pawns march off is netted in the open by a few raiders.
+pub const PAWN_HOME_RANGE: u32 = 24;
+
+/// The distance the approach term counts for a piece of `kind` of mine on `square`: to the
+/// nearest of `targets`, except for a pawn out of [`PAWN_HOME_RANGE`] of them, whose distance
+/// is to a square beside my king (`king`) while the army is not out looking for enemies.
+pub fn piece_approach(
+    local: &Local,
+    kind: Kind,
+    square: Coord,
+    targets: &[Coord],
+    king: Option<Coord>,
+) -> u32 {
+    let distance = approach_distance(square, targets);
+    match king {
+        Some(king)
+            if kind == Kind::Pawn && !local.king_approaches && distance > PAWN_HOME_RANGE =>
+        {
+            square.chebyshev(king).saturating_sub(1).min(APPROACH_CAP)
+        }
+        _ => distance,
+    }
+}
+
 /// The squares my pieces head for: the enemy kings in view, else `fallback`.
 pub fn approach_targets(local: &Local, fallback: Option<Coord>, out: &mut Vec<Coord>) {
     out.clear();
@@ -266,7 +292,7 @@ impl Judge {
         }
         for &i in &local.mine {
             let piece = &local.pieces[i];
-            let distance = approach_distance(piece.at, targets) as i32;
+            let distance = piece_approach(local, piece.kind, piece.at, targets, king_square) as i32;
             let kept = if piece.kind == Kind::King {
                 if local.king_approaches {
                     score -= 2 * APPROACH * distance;

@@ -198,6 +198,41 @@ fn it_collects_an_adjacent_bonus_piece() {
     assert_eq!(after.piece_at(Coord::new(14, 14)).unwrap().owner, ME);
 }
 
+/// Pawns far from every enemy king stay beside their own king (a straggler comes back), so that
+/// raiders find it sheltered; within range of an enemy king they head for it.
+#[test]
+fn pawns_far_from_the_fight_stay_by_their_king() {
+    let king = Coord::new(10, 10);
+    let pawns = [(9, 11), (10, 11), (11, 11), (20, 20)];
+    let army = |enemy_king: (u32, u32)| {
+        let mut pieces = vec![(ME, Kind::King, king.x, king.y)];
+        pieces.extend(pawns.iter().map(|&(x, y)| (ME, Kind::Pawn, x, y)));
+        pieces.push((ENEMY, Kind::King, enemy_king.0, enemy_king.1));
+        world_with(&pieces)
+    };
+    let pawn_squares = |world: &World| -> Vec<Coord> {
+        let mut squares: Vec<Coord> = world
+            .pieces_of(ME)
+            .filter(|p| p.kind == Kind::Pawn)
+            .map(|p| p.at)
+            .collect();
+        squares.sort_by_key(|at| at.chebyshev(king));
+        squares
+    };
+
+    let far = planned(&army((60, 60)));
+    let squares = pawn_squares(&far);
+    assert_eq!(squares.len(), 4);
+    assert!(squares[..3].iter().all(|at| at.chebyshev(king) == 1), "{squares:?}");
+    assert!(squares[3].chebyshev(king) < 10, "the straggler stayed out: {squares:?}");
+
+    let enemy = Coord::new(30, 11);
+    let near = planned(&army((enemy.x, enemy.y)));
+    let closer = |squares: &[Coord]| squares.iter().map(|at| at.chebyshev(enemy)).sum::<u32>();
+    let before: Vec<Coord> = pawns.iter().map(|&(x, y)| Coord::new(x, y)).collect();
+    assert!(closer(&pawn_squares(&near)) < closer(&before), "{:?}", pawn_squares(&near));
+}
+
 #[test]
 fn it_keeps_a_piece_from_fading() {
     let mut world = world_with(&[(ME, Kind::King, 5, 5), (ENEMY, Kind::King, 60, 60)]);
