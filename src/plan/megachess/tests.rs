@@ -198,39 +198,49 @@ fn it_collects_an_adjacent_bonus_piece() {
     assert_eq!(after.piece_at(Coord::new(14, 14)).unwrap().owner, ME);
 }
 
-/// Pawns far from every enemy king stay beside their own king (a straggler comes back), so that
-/// raiders find it sheltered; within range of an enemy king they head for it.
+/// Pawns and knights far from every enemy king stay beside their own king (stragglers come
+/// back), so that raiders find it sheltered; within range of an enemy king they head for it.
 #[test]
-fn pawns_far_from_the_fight_stay_by_their_king() {
+fn slow_pieces_far_from_the_fight_stay_by_their_king() {
     let king = Coord::new(10, 10);
     let pawns = [(9, 11), (10, 11), (11, 11), (20, 20)];
-    let army = |enemy_king: (u32, u32)| {
-        let mut pieces = vec![(ME, Kind::King, king.x, king.y)];
+    let knight = Coord::new(30, 30);
+    let army = |enemy_king: Coord| {
+        let mut pieces = vec![
+            (ME, Kind::King, king.x, king.y),
+            (ME, Kind::Knight, knight.x, knight.y),
+        ];
         pieces.extend(pawns.iter().map(|&(x, y)| (ME, Kind::Pawn, x, y)));
-        pieces.push((ENEMY, Kind::King, enemy_king.0, enemy_king.1));
+        pieces.push((ENEMY, Kind::King, enemy_king.x, enemy_king.y));
         world_with(&pieces)
     };
-    let pawn_squares = |world: &World| -> Vec<Coord> {
+    let squares_of = |world: &World, kind: Kind| -> Vec<Coord> {
         let mut squares: Vec<Coord> = world
             .pieces_of(ME)
-            .filter(|p| p.kind == Kind::Pawn)
+            .filter(|p| p.kind == kind)
             .map(|p| p.at)
             .collect();
         squares.sort_by_key(|at| at.chebyshev(king));
         squares
     };
 
-    let far = planned(&army((60, 60)));
-    let squares = pawn_squares(&far);
-    assert_eq!(squares.len(), 4);
-    assert!(squares[..3].iter().all(|at| at.chebyshev(king) == 1), "{squares:?}");
-    assert!(squares[3].chebyshev(king) < 10, "the straggler stayed out: {squares:?}");
+    let far = planned(&army(Coord::new(60, 60)));
+    let pawns_after = squares_of(&far, Kind::Pawn);
+    assert_eq!(pawns_after.len(), 4);
+    let beside = pawns_after[..3].iter().all(|at| at.chebyshev(king) == 1);
+    assert!(beside, "{pawns_after:?}");
+    let straggler = pawns_after[3].chebyshev(king);
+    assert!(straggler < 10, "the pawn stayed out: {pawns_after:?}");
+    let knight_after = squares_of(&far, Kind::Knight);
+    let home = knight_after[0].chebyshev(king) < knight.chebyshev(king);
+    assert!(home, "the knight went from {knight} to {knight_after:?}");
 
-    let enemy = Coord::new(30, 11);
-    let near = planned(&army((enemy.x, enemy.y)));
-    let closer = |squares: &[Coord]| squares.iter().map(|at| at.chebyshev(enemy)).sum::<u32>();
+    let enemy = Coord::new(20, 12);
+    let near = planned(&army(enemy));
+    let to_enemy = |squares: &[Coord]| squares.iter().map(|at| at.chebyshev(enemy)).sum::<u32>();
     let before: Vec<Coord> = pawns.iter().map(|&(x, y)| Coord::new(x, y)).collect();
-    assert!(closer(&pawn_squares(&near)) < closer(&before), "{:?}", pawn_squares(&near));
+    let after = squares_of(&near, Kind::Pawn);
+    assert!(to_enemy(&after) < to_enemy(&before), "{after:?}");
 }
 
 #[test]
