@@ -3,7 +3,8 @@
 //! what the enemy team's whole next turn can take (every enemy piece may move once, so its
 //! lines pass through its own pieces, which may move out of the way first; each enemy piece
 //! takes at most one of mine; a defended piece costs the exchange), my king's danger, enemy
-//! kings my unmoved pieces can still take this turn, and the approach to enemy kings.
+//! kings my unmoved pieces can still take this turn, and the approach to enemy kings (pawns and
+//! knights far from every enemy king approach my own king instead: [`HOME_RANGE`]).
 
 use super::grid::Walk;
 pub use super::local::KING_CAPTURE;
@@ -110,6 +111,35 @@ pub fn approach_distance(square: Coord, targets: &[Coord]) -> u32 {
         .min()
         .unwrap_or(0)
         .min(APPROACH_CAP)
+}
+
+/// A pawn or knight farther than this (king steps) from every enemy king stays by my king
+/// instead of heading out: at a square or two a turn it would arrive after the fight is
+/// decided, and a king left alone while its slow pieces march off is netted in the open by a
+/// few raiders. The fast pieces (queen, rooks, bishops) make the attack. (12 did better on
+/// 1 v 1 `facing` worlds but lost 8 v 8 ones, where the armies stand about that far apart:
+/// docs/strength.md.)
+pub const HOME_RANGE: u32 = 24;
+
+/// The distance the approach term counts for a piece of `kind` of mine on `square`: to the
+/// nearest of `targets`, except for a pawn or knight out of [`HOME_RANGE`] of them, whose
+/// distance is to a square beside my king (`king`) while the army is not out looking for
+/// enemies.
+pub fn piece_approach(
+    local: &Local,
+    kind: Kind,
+    square: Coord,
+    targets: &[Coord],
+    king: Option<Coord>,
+) -> u32 {
+    let distance = approach_distance(square, targets);
+    let slow = matches!(kind, Kind::Pawn | Kind::Knight);
+    match king {
+        Some(king) if slow && !local.king_approaches && distance > HOME_RANGE => {
+            square.chebyshev(king).saturating_sub(1).min(APPROACH_CAP)
+        }
+        _ => distance,
+    }
 }
 
 /// The squares my pieces head for: the enemy kings in view, else `fallback`.
@@ -266,7 +296,7 @@ impl Judge {
         }
         for &i in &local.mine {
             let piece = &local.pieces[i];
-            let distance = approach_distance(piece.at, targets) as i32;
+            let distance = piece_approach(local, piece.kind, piece.at, targets, king_square) as i32;
             let kept = if piece.kind == Kind::King {
                 if local.king_approaches {
                     score -= 2 * APPROACH * distance;

@@ -6,7 +6,7 @@
 //! by construction. It stops when no move improves, at the deadline (time or moves judged:
 //! [`super::meter`]), or on `stop`.
 
-use super::eval::{affected, approach_distance, approach_targets, Judge, KING_CAPTURE};
+use super::eval::{affected, approach_targets, piece_approach, Judge, KING_CAPTURE};
 use super::local::{reach, Local, Side, DIRECTIONS};
 use super::meter::Deadline;
 use crate::common::Rng;
@@ -225,8 +225,9 @@ fn quick_score(
         quick += MUST_JUDGE;
     }
     if p.kind != Kind::King || local.king_approaches {
-        let before = approach_distance(p.at, targets) as i32;
-        let after = approach_distance(to, targets) as i32;
+        let king = local.king_of(local.me).map(|k| local.pieces[k].at);
+        let before = piece_approach(local, p.kind, p.at, targets, king) as i32;
+        let after = piece_approach(local, p.kind, to, targets, king) as i32;
         quick += 3 * (before - after);
     }
     quick += judge.hanging.get(piece).copied().unwrap_or(0);

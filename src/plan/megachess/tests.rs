@@ -198,6 +198,51 @@ fn it_collects_an_adjacent_bonus_piece() {
     assert_eq!(after.piece_at(Coord::new(14, 14)).unwrap().owner, ME);
 }
 
+/// Pawns and knights far from every enemy king stay beside their own king (stragglers come
+/// back), so that raiders find it sheltered; within range of an enemy king they head for it.
+#[test]
+fn slow_pieces_far_from_the_fight_stay_by_their_king() {
+    let king = Coord::new(10, 10);
+    let pawns = [(9, 11), (10, 11), (11, 11), (20, 20)];
+    let knight = Coord::new(30, 30);
+    let army = |enemy_king: Coord| {
+        let mut pieces = vec![
+            (ME, Kind::King, king.x, king.y),
+            (ME, Kind::Knight, knight.x, knight.y),
+        ];
+        pieces.extend(pawns.iter().map(|&(x, y)| (ME, Kind::Pawn, x, y)));
+        pieces.push((ENEMY, Kind::King, enemy_king.x, enemy_king.y));
+        world_with(&pieces)
+    };
+    let squares_of = |world: &World, kind: Kind| -> Vec<Coord> {
+        let mut squares: Vec<Coord> = world
+            .pieces_of(ME)
+            .filter(|p| p.kind == kind)
+            .map(|p| p.at)
+            .collect();
+        squares.sort_by_key(|at| at.chebyshev(king));
+        squares
+    };
+
+    let far = planned(&army(Coord::new(60, 60)));
+    let pawns_after = squares_of(&far, Kind::Pawn);
+    assert_eq!(pawns_after.len(), 4);
+    let beside = pawns_after[..3].iter().all(|at| at.chebyshev(king) == 1);
+    assert!(beside, "{pawns_after:?}");
+    let straggler = pawns_after[3].chebyshev(king);
+    assert!(straggler < 10, "the pawn stayed out: {pawns_after:?}");
+    let knight_after = squares_of(&far, Kind::Knight);
+    let home = knight_after[0].chebyshev(king) < knight.chebyshev(king);
+    assert!(home, "the knight went from {knight} to {knight_after:?}");
+
+    let enemy = Coord::new(20, 12);
+    let near = planned(&army(enemy));
+    let to_enemy = |squares: &[Coord]| squares.iter().map(|at| at.chebyshev(enemy)).sum::<u32>();
+    let before: Vec<Coord> = pawns.iter().map(|&(x, y)| Coord::new(x, y)).collect();
+    let after = squares_of(&near, Kind::Pawn);
+    assert!(to_enemy(&after) < to_enemy(&before), "{after:?}");
+}
+
 #[test]
 fn it_keeps_a_piece_from_fading() {
     let mut world = world_with(&[(ME, Kind::King, 5, 5), (ENEMY, Kind::King, 60, 60)]);
