@@ -83,13 +83,14 @@ pub fn plan(
         meter.charge(1);
         outcome.score = base;
         let reveal = reveal_squares(local);
+        let my_king = local.king_of(local.me).map(|k| local.pieces[k].at);
         candidates.clear();
         let movable: Vec<usize> = local.movable().collect();
         for &piece in &movable {
             destinations.clear();
             local.targets(piece, &mut destinations);
             for &to in &destinations {
-                let quick = quick_score(local, &judge, &targets, &reveal, piece, to);
+                let quick = quick_score(local, &judge, &targets, &reveal, my_king, piece, to);
                 candidates.push(Candidate { piece, to, quick });
             }
         }
@@ -210,6 +211,7 @@ fn quick_score(
     judge: &Judge,
     targets: &[Coord],
     reveal: &[Coord],
+    my_king: Option<Coord>,
     piece: usize,
     to: Coord,
 ) -> i32 {
@@ -225,9 +227,8 @@ fn quick_score(
         quick += MUST_JUDGE;
     }
     if p.kind != Kind::King || local.king_approaches {
-        let king = local.king_of(local.me).map(|k| local.pieces[k].at);
-        let before = piece_approach(local, p.kind, p.at, targets, king) as i32;
-        let after = piece_approach(local, p.kind, to, targets, king) as i32;
+        let before = piece_approach(local, p.kind, p.at, targets, my_king) as i32;
+        let after = piece_approach(local, p.kind, to, targets, my_king) as i32;
         quick += 3 * (before - after);
     }
     quick += judge.hanging.get(piece).copied().unwrap_or(0);
@@ -250,8 +251,7 @@ fn quick_score(
     if judge.king_in_danger {
         if p.kind == Kind::King {
             quick += MUST_JUDGE;
-        } else if let Some(king) = local.king_of(local.me) {
-            let k = local.pieces[king].at;
+        } else if let Some(k) = my_king {
             let dx = to.x.abs_diff(k.x);
             let dy = to.y.abs_diff(k.y);
             if dx.max(dy) <= 7 && (dx == 0 || dy == 0 || dx == dy || dx + dy == 3) {
