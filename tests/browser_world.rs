@@ -7,7 +7,7 @@ use crate::browser_support;
 use crate::world_support;
 
 use browser_support::{Browser, Served};
-use roger::world::api::TeamChoice;
+use roger::world::api::{ServerMessage, TeamChoice};
 use serde_json::{json, Value};
 use std::time::{Duration, Instant};
 use world_support::{Client, Server, TempDir};
@@ -365,6 +365,12 @@ fn the_spectator_sees_pieces_fade_and_vanish_and_bonus_pieces_appear() {
     let (_served, browser) = open_world_page(&world);
     let mut client = Client::connect(&world.url());
     client.join(TeamChoice::Alabaster, "idle");
+    // The player stays connected until the world has begun: one that left at once could be
+    // gone before the loop saw it, and the world would wait for a player for ever.
+    client.until(WAIT, |message| match message {
+        ServerMessage::Turn { .. } => Some(()),
+        _ => None,
+    });
     drop(client);
     let fading = browser.wait_for(
         "a fading piece and a bonus piece",
