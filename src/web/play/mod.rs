@@ -298,7 +298,7 @@ impl PlaySession {
             changed = true;
         }
         if changed {
-            let lines: Vec<&serde_json::Value> = self.lines.iter().flatten().collect();
+            let lines = distinct_lines(&self.lines);
             out.send(json!({ "type": "analysis", "fen": game.fen(), "lines": lines }));
         }
     }
@@ -422,4 +422,19 @@ impl PageSession for PlaySession {
         self.follow_search(out);
         self.think(out);
     }
+}
+
+/// The lines to show, best first, each with a first move of its own. The latest line of each
+/// MultiPV index is kept, so between two reports of one depth a line of the new depth stands
+/// beside the older depth's lines, and its move may be one of theirs: that older line is left
+/// out until its own report comes.
+fn distinct_lines(lines: &[Option<serde_json::Value>]) -> Vec<&serde_json::Value> {
+    let mut shown: Vec<&serde_json::Value> = Vec::new();
+    for line in lines.iter().flatten() {
+        let first = line["pv"].get(0);
+        if first.is_none() || shown.iter().all(|other| other["pv"].get(0) != first) {
+            shown.push(line);
+        }
+    }
+    shown
 }

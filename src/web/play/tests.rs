@@ -445,3 +445,23 @@ fn roger_takes_a_draw_only_when_it_does_not_stand_better() {
     assert_eq!(answer[0]["why"], "Roger thinks it stands better");
     assert!(last_state(&page.send(json!({"type": "state"})))["result"].is_null());
 }
+
+#[test]
+fn a_line_of_an_older_depth_that_repeats_a_newer_line_s_move_is_left_out() {
+    let line = |multipv: u32, depth: u32, pv: &[&str]| {
+        Some(json!({ "multipv": multipv, "depth": depth, "score": 0, "pv": pv }))
+    };
+    // Depth 9's best line has come; depth 8's second line still stands, with the same move.
+    let lines = [
+        line(1, 9, &["e7e5", "g1f3"]),
+        line(2, 8, &["e7e5", "d2d4"]),
+        line(3, 8, &["c7c5"]),
+        line(4, 8, &[]),
+    ];
+    let shown = super::distinct_lines(&lines);
+    let firsts: Vec<&Value> = shown.iter().map(|l| &l["pv"][0]).collect();
+    assert_eq!(firsts, [&json!("e7e5"), &json!("c7c5"), &Value::Null]);
+    // Once depth 9's second line comes, both show.
+    let lines = [line(1, 9, &["e7e5"]), line(2, 9, &["c7c5"])];
+    assert_eq!(super::distinct_lines(&lines).len(), 2);
+}
