@@ -126,7 +126,7 @@ impl<'a> Judge<'a> {
             view.strikes(index, |target, n| {
                 strikers[target as usize].push((index as u8, n, 0))
             });
-            x_rays(view, index, reaction, |target, n, clear| {
+            x_rays(view, index, |target, n, clear| {
                 strikers[target as usize].push((index as u8, n, clear))
             });
         }
@@ -398,10 +398,9 @@ impl<'a> Judge<'a> {
 }
 
 /// Calls `f(target, ticks, clear)` for the squares a slider strikes through one piece of its own
-/// colour that may move out of its way (a pawn on a file does not), from `clear`: a side starts
-/// one order a decision, so the slider can start a `reaction` after the screen's first ms to
-/// leave.
-fn x_rays(view: &View, index: usize, reaction: Ms, mut f: impl FnMut(u8, u32, Ms)) {
+/// colour that may move out of its way (a pawn on a file does not), from `clear`, that piece's
+/// first ms to start.
+fn x_rays(view: &View, index: usize, mut f: impl FnMut(u8, u32, Ms)) {
     let slider = &view.pieces[index];
     let (orthogonal, diagonal) = match slider.piece.kind {
         Kind::Rook => (true, false),
@@ -443,7 +442,7 @@ fn x_rays(view: &View, index: usize, reaction: Ms, mut f: impl FnMut(u8, u32, Ms
                         if !own || pawn_on_file {
                             break;
                         }
-                        screen = Some(blocker.ready.max(view.now) + reaction.max(1));
+                        screen = Some(blocker.ready.max(1));
                     }
                 }
             }
