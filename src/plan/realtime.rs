@@ -170,6 +170,12 @@ impl RealtimePlayer for RealtimePlanner {
             if Instant::now() >= rollout_deadline {
                 break;
             }
+            // An order the one-step judgement sees losing the king, where waiting does not, is
+            // not played out: the play-outs decide a tick apart and can miss the blow that
+            // judgement sees coming.
+            if score <= -eval::WIN / 4 && ranked.waiting > -eval::WIN / 4 {
+                continue;
+            }
             let Some(outcome) = self.rollout(state, side, order, rollout_deadline) else {
                 continue;
             };
@@ -408,6 +414,21 @@ mod tests {
         end.advance_to(6000, &mut Vec::new());
         let strike = Order::parse("e8e1").unwrap();
         assert!(end.check(Color::Black, strike).is_err(), "{orders:?}");
+    }
+
+    #[test]
+    fn does_not_let_a_play_out_step_its_king_onto_a_line_a_screen_is_about_to_open() {
+        // At tick 1000 the black rook on h2 faces a2 through its own bishop on c2, which may
+        // leave at 53200; the rook can start a poll later and take a king on a2 at 59801, while
+        // a king stepping there at 49100 sits out its delay until 60100. The one-step judgement
+        // sees it; the play-outs, deciding a tick apart, did not, and stepped there.
+        let start = state(
+            "8/2P1rk2/p2pN3/P7/4ppp1/2p5/2b4r/1KB5 - 49100 47001 d:c1:57500 d:c2:53200 \
+             d:h2:52100 d:d6:54200 d:e6:53200 d:c7:56300 d:e7:57300 d:f7:56500",
+        );
+        let mut planner = RealtimePlanner::new();
+        let order = planner.decide(&start, Color::White, BUDGET);
+        assert_ne!(order, Some(Order::parse("b1a2").unwrap()));
     }
 
     #[test]
