@@ -9,8 +9,10 @@
 //! exposed king all come out of that judgement. Then the best few orders and waiting are played
 //! out five polls on copies, both sides deciding by that one-step judgement, and the best
 //! outcome is started: exchanges that lose material a move later, and threats the opponent
-//! answers, show there. It answers within its budget: orders are judged until a quarter of it is
-//! spent and played out until three fifths.
+//! answers, show there; but an order that judgement sees losing the king, where waiting does
+//! not, is not played out (play-outs deciding a tick apart can miss the blow). It answers within
+//! its budget: orders are judged until a quarter of it is spent and played out until three
+//! fifths.
 
 pub mod eval;
 pub mod skill;
