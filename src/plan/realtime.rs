@@ -37,6 +37,10 @@ const ROLLOUT_CANDIDATES: usize = 4;
 /// ... for how many polls.
 const ROLLOUT_POLLS: u32 = 5;
 
+/// A judgement at or below this has lost the king (a king taken for certain costs half a win;
+/// material, even all of it, stays far above).
+const KING_LOST: i32 = -eval::WIN / 4;
+
 /// The longest reaction it assumes: decisions farther apart than this are not a poll.
 const MAX_REACTION: Ms = 10_000;
 
@@ -175,7 +179,7 @@ impl RealtimePlayer for RealtimePlanner {
             // An order the one-step judgement sees losing the king, where waiting does not, is
             // not played out: the play-outs decide a tick apart and can miss the blow that
             // judgement sees coming.
-            if score <= -eval::WIN / 4 && ranked.waiting > -eval::WIN / 4 {
+            if score <= KING_LOST && ranked.waiting > KING_LOST {
                 continue;
             }
             let Some(outcome) = self.rollout(state, side, order, rollout_deadline) else {
