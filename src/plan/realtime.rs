@@ -10,7 +10,8 @@
 //! out five polls on copies, both sides deciding by that one-step judgement, and the best
 //! outcome is started: exchanges that lose material a move later, and threats the opponent
 //! answers, show there; but an order that judgement sees losing the king, where waiting does
-//! not, is not played out (play-outs deciding a tick apart can miss the blow). It answers within
+//! not, or a choice it judges a king worse than the best, is not played out (play-outs deciding
+//! a tick apart can miss the blow). It answers within
 //! its budget: orders are judged until a quarter of it is spent and played out until three
 //! fifths.
 
@@ -170,6 +171,10 @@ impl RealtimePlayer for RealtimePlanner {
         let mut best: Option<((i32, i32), Option<Order>)> = None;
         // Waiting's play-out alone is no comparison.
         let mut finished = 0;
+        let best_judged = ranked
+            .orders
+            .first()
+            .map_or(ranked.waiting, |&(score, _)| score.max(ranked.waiting));
         let candidates = ranked.orders.iter().take(ROLLOUT_CANDIDATES);
         let candidates = candidates.map(|&(score, order)| (score, Some(order)));
         for (score, order) in std::iter::once((ranked.waiting, None)).chain(candidates) {
@@ -178,8 +183,11 @@ impl RealtimePlayer for RealtimePlanner {
             }
             // An order the one-step judgement sees losing the king, where waiting does not, is
             // not played out: the play-outs decide a tick apart and can miss the blow that
-            // judgement sees coming.
-            if score <= KING_LOST && ranked.waiting > KING_LOST {
+            // judgement sees coming. Nor is a choice (waiting too) it judges a king worse than
+            // the best: where both kings look lost, the play-outs' opponent may save its own
+            // and leave ours, where the real one takes it.
+            let loses_king = score <= KING_LOST && ranked.waiting > KING_LOST;
+            if loses_king || score <= best_judged.saturating_add(KING_LOST) {
                 continue;
             }
             let Some(outcome) = self.rollout(state, side, order, rollout_deadline) else {
@@ -435,6 +443,38 @@ mod tests {
         let mut planner = RealtimePlanner::new();
         let order = planner.decide(&start, Color::White, BUDGET);
         assert_ne!(order, Some(Order::parse("b1a2").unwrap()));
+    }
+
+    #[test]
+    fn does_not_step_its_king_into_a_strike_when_both_kings_look_lost() {
+        // The black bishop on c5 is free to move and has f2 on its diagonal: a king stepping
+        // f1-f2 lands at 73300 and sits out its delay there. White's pieces round the black king
+        // make that king look lost too, so the one-step judgement puts the step a king below
+        // waiting but not below the line of a lost king; the play-outs, where Black saves its
+        // own king first, chose it.
+        let start = state(
+            "3kN2Q/8/4Q3/2bp4/1pb5/8/4Bp2/1r3K2 - 72300 52601 d:e2:82100 d:c4:76200 \
+             d:e6:76300 d:d8:73100 d:e8:73200 d:h8:73200 m:R:e5f5:72200",
+        );
+        let mut planner = RealtimePlanner::new();
+        let order = planner.decide(&start, Color::White, BUDGET);
+        assert_ne!(order, Some(Order::parse("f1f2").unwrap()));
+    }
+
+    #[test]
+    fn does_not_take_a_queen_with_its_king_next_to_a_rook_free_to_strike() {
+        // The white king on e2 stands next to a black rook on e1 that is free to move: waiting
+        // loses it, and so does taking the queen on d1 (it lands beside the rook and sits out
+        // its delay); stepping to f2 saves it. The one-step judgement sees both lost kings, the
+        // play-outs, where Black defends its own king first, preferred the queen.
+        let start = state(
+            "5Q2/3N1Qk1/8/8/8/3B4/4K3/3qr3 - 80000 49501 d:d1:81100 d:d7:86900 d:f7:89900 \
+             d:g7:83400 d:f8:83500",
+        );
+        let mut planner = RealtimePlanner::new();
+        let order = planner.decide(&start, Color::White, BUDGET);
+        assert_ne!(order, Some(Order::parse("e2d1").unwrap()));
+        assert_ne!(order, None);
     }
 
     #[test]
