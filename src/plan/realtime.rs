@@ -11,9 +11,8 @@
 //! outcome is started: exchanges that lose material a move later, and threats the opponent
 //! answers, show there; but an order that judgement sees losing the king, where waiting does
 //! not, or a choice it judges a king worse than the best, is not played out (play-outs deciding
-//! a tick apart can miss the blow). It answers within
-//! its budget: orders are judged until a quarter of it is spent and played out until three
-//! fifths.
+//! a tick apart can miss the blow). It answers within its budget: orders are judged until a
+//! quarter of it is spent and played out until three fifths.
 
 pub mod eval;
 pub mod skill;
@@ -321,6 +320,11 @@ mod tests {
         RealtimeState::from_text(text, RealtimeParams::default()).unwrap()
     }
 
+    /// A fresh planner's choice for White in `start`.
+    fn white_choice(start: &RealtimeState) -> Option<Order> {
+        RealtimePlanner::new().decide(start, Color::White, BUDGET)
+    }
+
     /// Lets the planner play `side` every 100 ms up to `until` against a side that gives no
     /// orders; returns the final state and the planner's orders.
     fn run(mut state: RealtimeState, side: Color, until: Ms) -> (RealtimeState, Vec<(Ms, Order)>) {
@@ -354,8 +358,7 @@ mod tests {
     fn takes_a_piece_that_sits_out_its_delay() {
         // The black knight on a5 may not move before 13000; the rook reaches it at 8501.
         let start = state("7k/8/8/n7/8/8/8/R3K3 - 5000 0 d:a5:13000");
-        let mut planner = RealtimePlanner::new();
-        let order = planner.decide(&start, Color::White, BUDGET);
+        let order = white_choice(&start);
         assert_eq!(order, Some(Order::parse("a1a5").unwrap()));
         let (end, _) = run(start, Color::White, 9000);
         assert!(!has(&end, Color::Black, Kind::Knight));
@@ -440,8 +443,7 @@ mod tests {
             "8/2P1rk2/p2pN3/P7/4ppp1/2p5/2b4r/1KB5 - 49100 47001 d:c1:57500 d:c2:53200 \
              d:h2:52100 d:d6:54200 d:e6:53200 d:c7:56300 d:e7:57300 d:f7:56500",
         );
-        let mut planner = RealtimePlanner::new();
-        let order = planner.decide(&start, Color::White, BUDGET);
+        let order = white_choice(&start);
         assert_ne!(order, Some(Order::parse("b1a2").unwrap()));
     }
 
@@ -456,8 +458,7 @@ mod tests {
             "3kN2Q/8/4Q3/2bp4/1pb5/8/4Bp2/1r3K2 - 72300 52601 d:e2:82100 d:c4:76200 \
              d:e6:76300 d:d8:73100 d:e8:73200 d:h8:73200 m:R:e5f5:72200",
         );
-        let mut planner = RealtimePlanner::new();
-        let order = planner.decide(&start, Color::White, BUDGET);
+        let order = white_choice(&start);
         assert_ne!(order, Some(Order::parse("f1f2").unwrap()));
     }
 
@@ -471,8 +472,7 @@ mod tests {
             "5Q2/3N1Qk1/8/8/8/3B4/4K3/3qr3 - 80000 49501 d:d1:81100 d:d7:86900 d:f7:89900 \
              d:g7:83400 d:f8:83500",
         );
-        let mut planner = RealtimePlanner::new();
-        let order = planner.decide(&start, Color::White, BUDGET);
+        let order = white_choice(&start);
         assert_ne!(order, Some(Order::parse("e2d1").unwrap()));
         assert_ne!(order, None);
     }
