@@ -11,10 +11,12 @@
 //! outcome is started: exchanges that lose material a move later, and threats the opponent
 //! answers, show there; but an order that judgement sees losing the king, where waiting does
 //! not, or a choice it judges a king worse than the best, is not played out (play-outs deciding
-//! a tick apart can miss the blow). It answers within its budget: orders are judged until a
+//! a tick apart can miss the blow). Hunting a bare king ([`hunt`]), each order is judged after
+//! the king's worst answer instead. It answers within its budget: orders are judged until a
 //! quarter of it is spent and played out until three fifths.
 
 pub mod eval;
+pub mod hunt;
 pub mod skill;
 pub mod view;
 
@@ -157,7 +159,7 @@ impl RealtimePlayer for RealtimePlanner {
             return None;
         }
         let deadline = began + budget.mul_f64(JUDGE_SHARE);
-        let ranked = self.rank(state, side, deadline)?;
+        let ranked = self.rank(state, side, deadline, true)?;
         if !self.skill.full_strength() {
             return self.weaker_choice(&ranked);
         }
@@ -176,6 +178,12 @@ impl RealtimePlayer for RealtimePlanner {
             .map_or(ranked.waiting, |&(score, _)| score.max(ranked.waiting));
         let candidates = ranked.orders.iter().take(ROLLOUT_CANDIDATES);
         let candidates = candidates.map(|&(score, order)| (score, Some(order)));
+        // Hunting, the other side's answer at this poll is the one it gives not seeing ours: a
+        // piece set down next to a bare king strikes before the king has seen it come.
+        let unseen_answer = ranked.answered.then(|| {
+            self.rank(state, side.flip(), rollout_deadline, false)
+                .and_then(|r| r.choice())
+        });
         for (score, order) in std::iter::once((ranked.waiting, None)).chain(candidates) {
             if Instant::now() >= rollout_deadline {
                 break;
@@ -189,7 +197,8 @@ impl RealtimePlayer for RealtimePlanner {
             if loses_king || score <= best_judged.saturating_add(KING_LOST) {
                 continue;
             }
-            let Some(outcome) = self.rollout(state, side, order, rollout_deadline) else {
+            let Some(outcome) = self.rollout(state, side, order, unseen_answer, rollout_deadline)
+            else {
                 continue;
             };
             finished += 1;
@@ -213,6 +222,8 @@ impl RealtimePlayer for RealtimePlanner {
 struct Ranked {
     orders: Vec<(i32, Order)>,
     waiting: i32,
+    /// Whether each was judged after the other side's worst answer ([`hunt`]).
+    answered: bool,
 }
 
 impl RealtimePlanner {
@@ -250,17 +261,31 @@ impl Ranked {
 impl RealtimePlanner {
     /// Every order `side` may start now judged one step ahead (most promising first, until
     /// `deadline`), best first.
-    fn rank(&self, state: &RealtimeState, side: Color, deadline: Instant) -> Option<Ranked> {
+    fn rank(
+        &self,
+        state: &RealtimeState,
+        side: Color,
+        deadline: Instant,
+        answers: bool,
+    ) -> Option<Ranked> {
         let mut orders = state.orders(side);
         let view = View::new(state);
         orders.sort_by_cached_key(|&order| std::cmp::Reverse(promise(&view, side, order)));
-        let waiting = self.judge(state, side, None)?;
+        let hunting = answers && hunt::bare_king(state, side);
+        let judge = |order| {
+            if hunting {
+                hunt::answered(state, side, order, self.reaction)
+            } else {
+                self.judge(state, side, order)
+            }
+        };
+        let waiting = judge(None)?;
         let mut judged = Vec::with_capacity(orders.len());
         for order in orders {
             if Instant::now() >= deadline {
                 break;
             }
-            if let Some(score) = self.judge(state, side, Some(order)) {
+            if let Some(score) = judge(Some(order)) {
                 judged.push((score, order));
             }
         }
@@ -268,17 +293,21 @@ impl RealtimePlanner {
         Some(Ranked {
             orders: judged,
             waiting,
+            answered: hunting,
         })
     }
 
     /// The judgement for `side` after it starts `order` (or waits) and both sides then decide
     /// by the one-step judgement at every poll (or tick, if longer) for [`ROLLOUT_POLLS`] polls.
-    /// `None` if it could not finish by `deadline`.
+    /// With `unseen_answer` the other side decides this poll without seeing `order` (that
+    /// answer) and sees it a reaction later, as in play; without, it answers `order` at once, the
+    /// cautious model outside the hunt. `None` if it could not finish by `deadline`.
     fn rollout(
         &self,
         state: &RealtimeState,
         side: Color,
         order: Option<Order>,
+        unseen_answer: Option<Option<Order>>,
         deadline: Instant,
     ) -> Option<i32> {
         let mut game = state.clone();
@@ -286,16 +315,26 @@ impl RealtimePlanner {
         if let Some(order) = order {
             game.apply(side, order, &mut events).ok()?;
         }
+        let unseen = unseen_answer.is_some();
+        if let Some(answer) = unseen_answer {
+            if let Some(answer) = answer {
+                let _ = game.apply(side.flip(), answer, &mut events);
+            }
+            game.advance_to(game.now() + self.reaction, &mut events);
+        }
         // Both sides decide once a poll, but at least a tick apart: a slow game is played out
         // far enough for moves to land.
         let step = self.reaction.max(state.params().tick());
         for poll in 0..ROLLOUT_POLLS {
-            // At the first poll only the opponent has still to answer.
+            // At the first poll only the opponent has still to answer (if it answers at once).
             for mover in [side.flip(), side] {
-                if game.outcome().is_some() || (poll == 0 && mover == side) {
+                if game.outcome().is_some() || (poll == 0 && mover == side && !unseen) {
                     continue;
                 }
-                if let Some(choice) = self.rank(&game, mover, deadline).and_then(|r| r.choice()) {
+                if let Some(choice) = self
+                    .rank(&game, mover, deadline, false)
+                    .and_then(|r| r.choice())
+                {
                     let _ = game.apply(mover, choice, &mut events);
                 }
             }
@@ -327,7 +366,17 @@ mod tests {
 
     /// Lets the planner play `side` every 100 ms up to `until` against a side that gives no
     /// orders; returns the final state and the planner's orders.
-    fn run(mut state: RealtimeState, side: Color, until: Ms) -> (RealtimeState, Vec<(Ms, Order)>) {
+    fn run(state: RealtimeState, side: Color, until: Ms) -> (RealtimeState, Vec<(Ms, Order)>) {
+        run_with(state, side, until, BUDGET)
+    }
+
+    /// [`run`] with a budget for each decision.
+    fn run_with(
+        mut state: RealtimeState,
+        side: Color,
+        until: Ms,
+        budget: Duration,
+    ) -> (RealtimeState, Vec<(Ms, Order)>) {
         let mut planner = RealtimePlanner::new();
         let mut events = Vec::new();
         let mut orders = Vec::new();
@@ -337,7 +386,7 @@ mod tests {
             if state.outcome().is_some() {
                 break;
             }
-            if let Some(order) = planner.decide(&state, side, BUDGET) {
+            if let Some(order) = planner.decide(&state, side, budget) {
                 assert_eq!(state.check(side, order), Ok(()), "{order} at {t}");
                 state.apply(side, order, &mut events).unwrap();
                 orders.push((t, order));
@@ -475,6 +524,35 @@ mod tests {
         let order = white_choice(&start);
         assert_ne!(order, Some(Order::parse("e2d1").unwrap()));
         assert_ne!(order, None);
+    }
+
+    /// A budget no decision here needs in full: the planner's choices do not depend on the
+    /// machine's load.
+    const UNHURRIED: Duration = Duration::from_secs(5);
+
+    #[test]
+    fn strikes_a_bare_king_next_to_its_queen_before_it_sees_it_come() {
+        // The queen on e7 is free and guarded by the king on d6. Taking the king on e8 lands
+        // half a tick after it starts: the black king sees the strike a poll later and, were it
+        // to answer at once, would get away by stepping off as the queen sets off.
+        let start = state("4k3/4Q3/3K4/8/8/8/8/8 - 310000 184001");
+        let order = RealtimePlanner::new().decide(&start, Color::White, UNHURRIED);
+        assert_eq!(order, Some(Order::parse("e7e8").unwrap()));
+    }
+
+    #[test]
+    fn hunts_down_a_bare_king_that_stands_still() {
+        // A king that never moves is safe from strikes it can see coming: the queen must be set
+        // down next to it, guarded and a tick away, so that every square it could flee to is
+        // next to the queen, and strike once free. Judged one step ahead, every order looked
+        // worse than waiting (a king on delay, a queen on delay) and nothing happened.
+        let start = state("4k1Q1/8/3K4/8/8/8/8/8 - 250000 184001");
+        let (end, orders) = run_with(start, Color::White, 300_000, UNHURRIED);
+        assert_eq!(
+            end.outcome().and_then(|o| o.winner),
+            Some(Color::White),
+            "{orders:?}"
+        );
     }
 
     #[test]

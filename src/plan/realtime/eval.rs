@@ -30,6 +30,9 @@ const HUNT_LEAD: i32 = 250;
 const HUNT_CAGE: i32 = 10;
 /// ... and for each on a line of a hunter's piece, struck in time or not (yet).
 const HUNT_LINES: i32 = 8;
+/// The hunter's bonus for a guarded piece one tick from a square next to the king that would
+/// leave it nowhere to go.
+const HUNT_NET: i32 = 150;
 
 /// A piece's worth in the material count (the king's loss is the game, judged apart).
 fn material(kind: Kind) -> i32 {
@@ -69,6 +72,7 @@ struct Exit {
     first: u8,
     /// Whether any enemy has the square on a line, in time or not (yet).
     lined: bool,
+    square: u8,
 }
 
 impl Exit {
@@ -117,6 +121,8 @@ struct Judge<'a> {
     room: Option<[Room; 2]>,
     /// How far into the endgame the position is: 0 with every piece on, 64 with pawns and kings.
     endgame: i32,
+    /// Whether each side has a piece besides its king and pawns.
+    armed: [bool; 2],
 }
 
 impl<'a> Judge<'a> {
@@ -143,6 +149,11 @@ impl<'a> Judge<'a> {
             doomed: vec![false; view.pieces.len()],
             room: None,
             endgame: (64 - 64 * pieces / OPENING_PIECES).clamp(0, 64),
+            armed: [Color::White, Color::Black].map(|color| {
+                view.pieces.iter().any(|p| {
+                    p.piece.color == color && !matches!(p.piece.kind, Kind::King | Kind::Pawn)
+                })
+            }),
         };
         judge.doomed = judge.certain_victims();
         judge.room = Some([judge.room(Color::White), judge.room(Color::Black)]);
@@ -178,7 +189,10 @@ impl<'a> Judge<'a> {
                 let square = (r * 8 + f) as u8;
                 if !view.at(square).is_some_and(|p| p.piece.color == color) {
                     exits[square as usize] = Some(room.exits.len());
-                    room.exits.push(Exit::default());
+                    room.exits.push(Exit {
+                        square,
+                        ..Exit::default()
+                    });
                 }
             }
         }
@@ -257,6 +271,20 @@ impl<'a> Judge<'a> {
                 .is_some_and(|room| room[piece.piece.color.index()].closed_against(attacker))
     }
 
+    /// Whether `piece` is a bare king (pawns aside: no piece of its own can take an attacker
+    /// or clear a square for it) every square of whose room some enemy piece strikes in time,
+    /// whichever it is.
+    fn pinned(&self, piece: &Placed) -> bool {
+        piece.piece.kind == Kind::King
+            && !self.armed[piece.piece.color.index()]
+            && self.room.as_ref().is_some_and(|room| {
+                room[piece.piece.color.index()]
+                    .exits
+                    .iter()
+                    .all(|e| e.strikers > 0)
+            })
+    }
+
     /// Whether `victim` can start leaving by `deadline`: it sees the threat now and answers at
     /// the next decision (leaving before the attacker can start is as good).
     fn escapes(&self, victim: &Placed, deadline: Ms) -> bool {
@@ -280,7 +308,12 @@ impl<'a> Judge<'a> {
             let start = view.now.max(attacker.ready).max(free_from).max(clear);
             let deadline = dodge_deadline(attacker.piece.kind, start, n, view.tick);
             if self.escapes(victim, deadline) && !self.caged(victim, a as usize) {
-                continue;
+                // A king that must be gone before the attacker can set off, not seeing it start,
+                // leaves it its lines: it needs a square the attacker does not strike either.
+                let sees_it_start = victim.ready.max(start + self.reaction) <= deadline;
+                if sees_it_start || !self.pinned(victim) {
+                    continue;
+                }
             }
             let landed = start + n as Ms * view.tick;
             let landed_piece = promoted(attacker.piece, victim.square);
@@ -323,7 +356,10 @@ impl<'a> Judge<'a> {
                 continue;
             }
             total += sign * (material(placed.piece.kind) + placement(placed, self.endgame));
-            if placed.piece.kind == Kind::King && placed.ready > view.now + self.reaction {
+            if placed.piece.kind == Kind::King
+                && placed.ready > view.now + self.reaction
+                && self.armed[placed.piece.color.flip().index()]
+            {
                 // A king sitting out its delay cannot dodge.
                 total -= sign * KING_ON_DELAY;
             }
@@ -369,7 +405,63 @@ impl<'a> Judge<'a> {
             ((2 * f - 7).abs() + (2 * r - 7).abs()) * 3
         };
         let near = (7 - ticks(Kind::King, own, prey) as i32) * 4;
-        sign * (cage + edge + near) * self.endgame.max(16) / 64
+        let net = if !self.armed[hunted.index()] && self.net_threat(hunter, prey, room) {
+            HUNT_NET
+        } else {
+            0
+        };
+        sign * ((cage + edge + near) * self.endgame.max(16) / 64 + net)
+    }
+
+    /// Whether a piece of `hunter` can step next to the king on `prey`, one tick away and
+    /// guarded, where every square the king could flee to is next to it on its lines or struck
+    /// in time by another piece: then the king, free now, cannot wait for it to be free.
+    fn net_threat(&self, hunter: Color, prey: u8, room: &Room) -> bool {
+        let view = self.view;
+        let near = |a: u8, b: u8| a != b && ticks(Kind::King, a, b) == 1;
+        let steps = |kind: Kind, a: u8, b: u8| {
+            near(a, b)
+                && match kind {
+                    Kind::Queen => true,
+                    Kind::Rook => file(a) == file(b) || rank(a) == rank(b),
+                    Kind::Bishop => file(a) != file(b) && rank(a) != rank(b),
+                    _ => false,
+                }
+        };
+        for (index, piece) in view.pieces.iter().enumerate() {
+            let kind = piece.piece.kind;
+            if piece.piece.color != hunter
+                || self.doomed[index]
+                || !matches!(kind, Kind::Queen | Kind::Rook | Kind::Bishop)
+                || near(piece.square, prey)
+            {
+                continue;
+            }
+            for exit in &room.exits {
+                let target = exit.square;
+                if !steps(kind, piece.square, target) || view.board[target as usize] != EMPTY {
+                    continue;
+                }
+                let guarded = self.strikers[target as usize].iter().any(|&(g, n, clear)| {
+                    let guard = &view.pieces[g as usize];
+                    g as usize != index
+                        && clear == 0
+                        && guard.piece.color == hunter
+                        && !self.doomed[g as usize]
+                        && (n as Ms) * view.tick < view.delay
+                });
+                let closed = room.exits.iter().all(|e| {
+                    e.square == target
+                        || steps(kind, target, e.square)
+                        || e.strikers >= 2
+                        || e.strikers == 1 && e.first as usize != index
+                });
+                if guarded && closed {
+                    return true;
+                }
+            }
+        }
+        false
     }
 
     /// How hard `color` presses the enemy king: its pieces that strike the king's square or the
