@@ -271,7 +271,7 @@ impl RealtimePlanner {
         let mut orders = state.orders(side);
         let view = View::new(state);
         orders.sort_by_cached_key(|&order| std::cmp::Reverse(promise(&view, side, order)));
-        let hunting = answers && hunt::bare_king(state, side);
+        let hunting = answers && hunt::bare_king(&view, side);
         let judge = |order| {
             if hunting {
                 hunt::answered(state, side, order, self.reaction)

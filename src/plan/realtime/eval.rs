@@ -72,6 +72,7 @@ struct Exit {
     first: u8,
     /// Whether any enemy has the square on a line, in time or not (yet).
     lined: bool,
+    /// The square itself.
     square: u8,
 }
 

@@ -11,10 +11,9 @@ use super::eval;
 use super::view::{value, View};
 use crate::rules::realtime::{Color, Kind, Ms, Order, RealtimeState};
 
-/// Whether `hunter` hunts a bare king: the other side has nothing but its king and pawns, and
-/// `hunter` a rook's worth more in pieces.
-pub fn bare_king(state: &RealtimeState, hunter: Color) -> bool {
-    let view = View::new(state);
+/// Whether `hunter` hunts a bare king in `view`: the other side has nothing but its king and
+/// pawns, and `hunter` a rook's worth of pieces.
+pub fn bare_king(view: &View, hunter: Color) -> bool {
     let mut hunter_pieces = 0;
     for placed in &view.pieces {
         let kind = placed.piece.kind;
@@ -44,8 +43,11 @@ pub fn answered(
         next.apply(side, order, &mut events).ok()?;
     }
     next.advance_to(state.now() + reaction, &mut events);
-    if next.outcome().is_some() {
-        return Some(eval::evaluate(&next, side, reaction));
+    // A strike no answer escapes (the king's answer is in that judgement's timing) stays one:
+    // after the king's step it may judge as lost only later, and waiting, lost too, would win.
+    let alone = eval::evaluate(&next, side, reaction);
+    if next.outcome().is_some() || alone >= eval::WIN / 2 {
+        return Some(alone);
     }
     let other = side.flip();
     let replies = next.orders(other);
@@ -68,26 +70,26 @@ mod tests {
     use super::*;
     use crate::rules::realtime::RealtimeParams;
 
-    fn state(text: &str) -> RealtimeState {
-        RealtimeState::from_text(text, RealtimeParams::default()).unwrap()
+    fn view(text: &str) -> View {
+        View::new(&RealtimeState::from_text(text, RealtimeParams::default()).unwrap())
     }
 
     #[test]
     fn a_king_with_pawns_only_is_bare_to_a_rook_or_more() {
-        let rook = state("4k3/4p3/8/8/8/8/8/R3K3 - 5000 0");
+        let rook = view("4k3/4p3/8/8/8/8/8/R3K3 - 5000 0");
         assert!(bare_king(&rook, Color::White));
         assert!(!bare_king(&rook, Color::Black));
         // A knight is no bare king, and a bishop is too little to hunt with.
         assert!(!bare_king(
-            &state("4k3/4n3/8/8/8/8/8/R3K3 - 5000 0"),
+            &view("4k3/4n3/8/8/8/8/8/R3K3 - 5000 0"),
             Color::White
         ));
         assert!(!bare_king(
-            &state("4k3/8/8/8/8/8/8/B3K3 - 5000 0"),
+            &view("4k3/8/8/8/8/8/8/B3K3 - 5000 0"),
             Color::White
         ));
         // A queen on its way counts.
-        let moving = state("4k3/8/8/8/8/8/8/4K3 - 5000 0 m:Q:d1d4:4500");
+        let moving = view("4k3/8/8/8/8/8/8/4K3 - 5000 0 m:Q:d1d4:4500");
         assert!(bare_king(&moving, Color::White));
     }
 }
