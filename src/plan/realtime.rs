@@ -87,14 +87,9 @@ impl RealtimePlanner {
     /// a piece sent on its way that a move under way strikes before the last of them lands counts as
     /// lost.
     fn judge(&self, state: &RealtimeState, side: Color, order: Option<Order>) -> Option<i32> {
-        let mut next = state.clone();
-        let mut events = Vec::new();
-        let mut mover = None;
-        if let Some(order) = order {
-            mover = state.unit_on(order.from).map(|u| (u.id, u.piece.kind));
-            next.apply(side, order, &mut events).ok()?;
-        }
-        next.advance_to(state.now() + self.reaction, &mut events);
+        let next = started(state, side, order, self.reaction)?;
+        let mover = order.and_then(|order| state.unit_on(order.from));
+        let mover = mover.map(|u| (u.id, u.piece.kind));
         let score = eval::evaluate(&next, side, self.reaction);
         let Some((id, kind)) = mover else {
             return Some(score);
@@ -109,7 +104,7 @@ impl RealtimePlanner {
             Motion::Standing { .. } => 0,
         });
         let mut probe = next.clone();
-        probe.advance_to(last_landing.max().unwrap_or(0) + 1, &mut events);
+        probe.advance_to(last_landing.max().unwrap_or(0) + 1, &mut Vec::new());
         let survives = probe.units().iter().any(|u| u.id == id);
         Some(if survives {
             score
@@ -117,6 +112,23 @@ impl RealtimePlanner {
             score - view::value(kind).min(eval::WIN / 4)
         })
     }
+}
+
+/// The game after `side` starts `order` (or waits) now and the next decision comes, `reaction`
+/// later; `None` if `order` cannot start.
+pub(super) fn started(
+    state: &RealtimeState,
+    side: Color,
+    order: Option<Order>,
+    reaction: Ms,
+) -> Option<RealtimeState> {
+    let mut next = state.clone();
+    let mut events = Vec::new();
+    if let Some(order) = order {
+        next.apply(side, order, &mut events).ok()?;
+    }
+    next.advance_to(state.now() + reaction, &mut events);
+    Some(next)
 }
 
 /// A quick guess at an order's promise, to weigh the likeliest orders first.

@@ -30,6 +30,9 @@ const HUNT_LEAD: i32 = 250;
 const HUNT_CAGE: i32 = 10;
 /// ... and for each on a line of a hunter's piece, struck in time or not (yet).
 const HUNT_LINES: i32 = 8;
+/// The hunter's bonus for each piece (pawns and king aside) a square closer to the hunted king,
+/// once nothing has been taken for a quarter of the no-capture draw's time (less before).
+const HUNT_APPROACH: i32 = 8;
 /// The hunter's bonus for a guarded piece one tick from a square next to the king that would
 /// leave it nowhere to go.
 const HUNT_NET: i32 = 150;
@@ -65,11 +68,10 @@ struct Room {
 }
 
 /// One square a king may step to.
-#[derive(Clone, Copy, Debug, Default)]
+#[derive(Clone, Debug, Default)]
 struct Exit {
-    /// How many enemy pieces could take the king there in time (counted up to 2), and the first.
-    strikers: u8,
-    first: u8,
+    /// The enemy pieces that could take the king there in time (the first three).
+    strikers: ArrayVec<u8, 3>,
     /// Whether any enemy has the square on a line, in time or not (yet).
     lined: bool,
     /// The square itself.
@@ -79,19 +81,21 @@ struct Exit {
 impl Exit {
     fn strike(&mut self, index: u8, timely: bool) {
         self.lined = true;
-        if timely && (self.strikers == 0 || self.first != index) {
-            if self.strikers == 0 {
-                self.first = index;
-            }
-            self.strikers = (self.strikers + 1).min(2);
+        if timely && !self.strikers.contains(&index) && !self.strikers.is_full() {
+            self.strikers.push(index);
         }
+    }
+
+    /// Whether a piece other than those `leaving` strikes the square in time.
+    fn struck_without(&self, leaving: &[u8]) -> bool {
+        self.strikers.iter().any(|s| !leaving.contains(s))
     }
 }
 
 impl Room {
     /// The squares no enemy strikes in time.
     fn safe(&self) -> i32 {
-        self.exits.iter().filter(|e| e.strikers == 0).count() as i32
+        self.exits.iter().filter(|e| e.strikers.is_empty()).count() as i32
     }
 
     /// The squares no enemy has on a line.
@@ -100,11 +104,11 @@ impl Room {
     }
 
     /// Whether every square is struck in time by some enemy piece other than `attacker` (which
-    /// leaves its lines when it sets off for the king): then the king, attacked, has nowhere to go.
-    fn closed_against(&self, attacker: usize) -> bool {
-        self.exits
-            .iter()
-            .all(|e| e.strikers >= 2 || e.strikers == 1 && e.first as usize != attacker)
+    /// leaves its lines when it sets off for the king) and the `screen` it strikes through
+    /// (which must leave first): then the king, attacked, has nowhere to go.
+    fn closed_against(&self, attacker: usize, screen: u8) -> bool {
+        let leaving = [attacker as u8, screen];
+        self.exits.iter().all(|e| e.struck_without(&leaving))
     }
 }
 
@@ -113,8 +117,9 @@ struct Judge<'a> {
     view: &'a View,
     reaction: Ms,
     /// For each square, the pieces that strike it: (index, ticks, the ms from which the path is
-    /// clear: 0, or when an own piece in the way may move off it).
-    strikers: Vec<Vec<(u8, u32, Ms)>>,
+    /// clear: 0, or when an own piece in the way may move off it, and that piece: `EMPTY` if
+    /// none).
+    strikers: Vec<Vec<(u8, u32, Ms, u8)>>,
     /// Pieces a move under way takes for certain.
     doomed: Vec<bool>,
     /// For each colour, the squares next to its king it may step to (see [`Judge::room`]);
@@ -131,10 +136,10 @@ impl<'a> Judge<'a> {
         let mut strikers = vec![Vec::new(); 64];
         for index in 0..view.pieces.len() {
             view.strikes(index, |target, n| {
-                strikers[target as usize].push((index as u8, n, 0))
+                strikers[target as usize].push((index as u8, n, 0, EMPTY))
             });
-            x_rays(view, index, |target, n, clear| {
-                strikers[target as usize].push((index as u8, n, clear))
+            x_rays(view, index, |target, n, clear, screen| {
+                strikers[target as usize].push((index as u8, n, clear, screen))
             });
         }
         let pieces: i32 = view
@@ -251,7 +256,7 @@ impl<'a> Judge<'a> {
                     let struck = match other.moving {
                         None => {
                             !self.escapes(other, dodge_deadline(kind, start, k, tick))
-                                || self.caged(other, mover_index)
+                                || self.caged(other, mover_index, EMPTY)
                         }
                         Some((_, _, landing)) => k < n && landing <= passed,
                     };
@@ -262,14 +267,13 @@ impl<'a> Judge<'a> {
         doomed
     }
 
-    /// Whether `piece` is a king with no square to step to when `attacker` comes for it: caught
-    /// however soon it sees the threat.
-    fn caged(&self, piece: &Placed, attacker: usize) -> bool {
+    /// Whether `piece` is a king with no square to step to when `attacker` comes for it (through
+    /// `screen`, or `EMPTY`): caught however soon it sees the threat.
+    fn caged(&self, piece: &Placed, attacker: usize, screen: u8) -> bool {
         piece.piece.kind == Kind::King
-            && self
-                .room
-                .as_ref()
-                .is_some_and(|room| room[piece.piece.color.index()].closed_against(attacker))
+            && self.room.as_ref().is_some_and(|room| {
+                room[piece.piece.color.index()].closed_against(attacker, screen)
+            })
     }
 
     /// Whether `piece` is a bare king (pawns aside: no piece of its own can take an attacker
@@ -282,7 +286,7 @@ impl<'a> Judge<'a> {
                 room[piece.piece.color.index()]
                     .exits
                     .iter()
-                    .all(|e| e.strikers > 0)
+                    .all(|e| !e.strikers.is_empty())
             })
     }
 
@@ -301,14 +305,14 @@ impl<'a> Judge<'a> {
         // The square is free to move to once a piece moving there has landed (rule 3).
         let free_from = victim.moving.map_or(view.now, |(_, _, arrive)| arrive);
         let mut best: Option<i32> = None;
-        for &(a, n, clear) in &self.strikers[square] {
+        for &(a, n, clear, screen) in &self.strikers[square] {
             let attacker = &view.pieces[a as usize];
             if attacker.piece.color == victim.piece.color || self.doomed[a as usize] {
                 continue;
             }
             let start = view.now.max(attacker.ready).max(free_from).max(clear);
             let deadline = dodge_deadline(attacker.piece.kind, start, n, view.tick);
-            if self.escapes(victim, deadline) && !self.caged(victim, a as usize) {
+            if self.escapes(victim, deadline) && !self.caged(victim, a as usize, screen) {
                 // A king that must be gone before the attacker can set off, not seeing it start,
                 // leaves it its lines: it needs a square the attacker does not strike either.
                 let sees_it_start = victim.ready.max(start + self.reaction) <= deadline;
@@ -318,7 +322,7 @@ impl<'a> Judge<'a> {
             }
             let landed = start + n as Ms * view.tick;
             let landed_piece = promoted(attacker.piece, victim.square);
-            let retaken = self.strikers[square].iter().any(|&(b, m, clear)| {
+            let retaken = self.strikers[square].iter().any(|&(b, m, clear, _)| {
                 let guard = &view.pieces[b as usize];
                 if b as usize == victim_index
                     || guard.piece.color != victim.piece.color
@@ -406,12 +410,28 @@ impl<'a> Judge<'a> {
             ((2 * f - 7).abs() + (2 * r - 7).abs()) * 3
         };
         let near = (7 - ticks(Kind::King, own, prey) as i32) * 4;
+        // The pieces close in too, the more the longer nothing was taken: with nothing to gain a
+        // move ahead they would stand still into the no-capture draw.
+        let approach: i32 = view
+            .pieces
+            .iter()
+            .enumerate()
+            .filter(|&(index, p)| {
+                p.piece.color == hunter
+                    && !self.doomed[index]
+                    && !matches!(p.piece.kind, Kind::King | Kind::Pawn)
+            })
+            .map(|(_, p)| 7 - ticks(Kind::King, p.square, prey) as i32)
+            .sum::<i32>()
+            * HUNT_APPROACH
+            * view.stale
+            / 64;
         let net = if !self.armed[hunted.index()] && self.net_threat(hunter, prey, room) {
             HUNT_NET
         } else {
             0
         };
-        sign * ((cage + edge + near) * self.endgame.max(16) / 64 + net)
+        sign * ((cage + edge + near) * self.endgame.max(16) / 64 + approach + net)
     }
 
     /// Whether a piece of `hunter` can step next to the king on `prey`, one tick away and
@@ -443,19 +463,20 @@ impl<'a> Judge<'a> {
                 if !steps(kind, piece.square, target) || view.board[target as usize] != EMPTY {
                     continue;
                 }
-                let guarded = self.strikers[target as usize].iter().any(|&(g, n, clear)| {
-                    let guard = &view.pieces[g as usize];
-                    g as usize != index
-                        && clear == 0
-                        && guard.piece.color == hunter
-                        && !self.doomed[g as usize]
-                        && (n as Ms) * view.tick < view.delay
-                });
+                let guarded = self.strikers[target as usize]
+                    .iter()
+                    .any(|&(g, n, clear, _)| {
+                        let guard = &view.pieces[g as usize];
+                        g as usize != index
+                            && clear == 0
+                            && guard.piece.color == hunter
+                            && !self.doomed[g as usize]
+                            && (n as Ms) * view.tick < view.delay
+                    });
                 let closed = room.exits.iter().all(|e| {
                     e.square == target
                         || steps(kind, target, e.square)
-                        || e.strikers >= 2
-                        || e.strikers == 1 && e.first as usize != index
+                        || e.struck_without(&[index as u8])
                 });
                 if guarded && closed {
                     return true;
@@ -480,7 +501,7 @@ impl<'a> Judge<'a> {
                 continue;
             }
             let weight = if square == king { 40 } else { 6 };
-            for &(a, _, clear) in &self.strikers[square as usize] {
+            for &(a, _, clear, _) in &self.strikers[square as usize] {
                 if clear == 0 && view.pieces[a as usize].piece.color == color {
                     pressure += weight;
                 }
@@ -490,10 +511,10 @@ impl<'a> Judge<'a> {
     }
 }
 
-/// Calls `f(target, ticks, clear)` for the squares a slider strikes through one piece of its own
+/// Calls `f(target, ticks, clear, screen)` for the squares a slider strikes through one piece of its own
 /// colour that may move out of its way (a pawn on a file does not), from `clear`, that piece's
-/// first ms to start.
-fn x_rays(view: &View, index: usize, mut f: impl FnMut(u8, u32, Ms)) {
+/// first ms to start, and `screen` its index.
+fn x_rays(view: &View, index: usize, mut f: impl FnMut(u8, u32, Ms, u8)) {
     let slider = &view.pieces[index];
     let (orthogonal, diagonal) = match slider.piece.kind {
         Kind::Rook => (true, false),
@@ -509,7 +530,7 @@ fn x_rays(view: &View, index: usize, mut f: impl FnMut(u8, u32, Ms)) {
             }
             let (mut f0, mut r0) = (file(slider.square), rank(slider.square));
             let mut n = 0;
-            let mut screen: Option<Ms> = None;
+            let mut screen: Option<(Ms, u8)> = None;
             loop {
                 f0 += df;
                 r0 += dr;
@@ -519,14 +540,14 @@ fn x_rays(view: &View, index: usize, mut f: impl FnMut(u8, u32, Ms)) {
                 }
                 let square = (r0 * 8 + f0) as u8;
                 let Some(blocker) = view.at(square) else {
-                    if let Some(clear) = screen {
-                        f(square, n, clear);
+                    if let Some((clear, screen)) = screen {
+                        f(square, n, clear, screen);
                     }
                     continue;
                 };
                 match screen {
-                    Some(clear) => {
-                        f(square, n, clear);
+                    Some((clear, screen)) => {
+                        f(square, n, clear, screen);
                         break;
                     }
                     None => {
@@ -535,7 +556,7 @@ fn x_rays(view: &View, index: usize, mut f: impl FnMut(u8, u32, Ms)) {
                         if !own || pawn_on_file {
                             break;
                         }
-                        screen = Some(blocker.ready.max(1));
+                        screen = Some((blocker.ready.max(1), view.board[square as usize]));
                     }
                 }
             }
@@ -576,5 +597,32 @@ fn placement(placed: &Placed, endgame: i32) -> i32 {
             let home = if forward == 0 { 30 } else { -10 * forward };
             (home * (64 - endgame) + 8 * centre * endgame) / 64
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::realtime::RealtimeParams;
+
+    fn black(text: &str) -> i32 {
+        let state = RealtimeState::from_text(text, RealtimeParams::default()).unwrap();
+        evaluate(&state, Color::Black, 100)
+    }
+
+    #[test]
+    fn a_king_caged_by_the_screen_of_a_slider_is_not_struck_through_it() {
+        // The black rook on f5 strikes the white king on f1 through its own bishop on f3, and
+        // that bishop holds e2 and g2, two of the king's squares: when it leaves the file it
+        // opens them, so the king is not caught. Judged caught, Roger stood still for 300 s with
+        // a queen and two minor pieces ahead, a king's threat to gain that never came.
+        assert!(black("8/8/1q4k1/3n1r1p/2p4P/2b2b2/8/R4K2 - 180000 54801") < WIN / 4);
+    }
+
+    #[test]
+    fn a_king_caged_by_other_pieces_is_struck_through_a_screen() {
+        // The rook on a8 strikes the king on a1 through the knight on a5; the rook on b8 and the
+        // bishop on d5 hold every square the king could go to, whether the knight leaves or not.
+        assert!(black("rr5k/8/8/n2b4/8/8/8/K7 - 5000 0") >= WIN / 4);
     }
 }

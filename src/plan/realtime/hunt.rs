@@ -37,12 +37,7 @@ pub fn answered(
     order: Option<Order>,
     reaction: Ms,
 ) -> Option<i32> {
-    let mut next = state.clone();
-    let mut events = Vec::new();
-    if let Some(order) = order {
-        next.apply(side, order, &mut events).ok()?;
-    }
-    next.advance_to(state.now() + reaction, &mut events);
+    let next = super::started(state, side, order, reaction)?;
     // A strike no answer escapes (the king's answer is in that judgement's timing) stays one:
     // after the king's step it may judge as lost only later, and waiting, lost too, would win.
     let alone = eval::evaluate(&next, side, reaction);
@@ -50,6 +45,7 @@ pub fn answered(
         return Some(alone);
     }
     let other = side.flip();
+    let mut events = Vec::new();
     let replies = next.orders(other);
     let mut worst = i32::MAX;
     for reply in std::iter::once(None).chain(replies.into_iter().map(Some)) {

@@ -42,6 +42,8 @@ pub struct View {
     /// The index in `pieces` of the piece that blocks each square: standing pieces, and moving
     /// pieces at their destination when nothing stands there.
     pub board: [u8; 64],
+    /// How long nothing has been taken, from 0 to 64 at a quarter of the no-capture draw's time.
+    pub stale: i32,
 }
 
 impl View {
@@ -54,6 +56,11 @@ impl View {
             delay: params.delay(),
             pieces: Vec::with_capacity(32),
             board: [EMPTY; 64],
+            stale: {
+                let quarter = (params.no_capture_draw() / 4).max(1);
+                let since = now.saturating_sub(state.last_removal()).min(quarter);
+                (since * 64 / quarter) as i32
+            },
         };
         for unit in state.units() {
             let placed = match unit.motion {
