@@ -112,14 +112,26 @@ impl Room {
     }
 }
 
+/// A piece that strikes a square.
+#[derive(Clone, Copy, Debug)]
+struct Strike {
+    /// The striker's index in the view.
+    piece: u8,
+    /// How many ticks it takes.
+    ticks: u32,
+    /// The ms from which its path is clear: 0, or when an own piece in the way (the screen) may
+    /// move off it.
+    clear: Ms,
+    /// That screen's index, `EMPTY` if none.
+    screen: u8,
+}
+
 /// Who strikes each square, in how many ticks.
 struct Judge<'a> {
     view: &'a View,
     reaction: Ms,
-    /// For each square, the pieces that strike it: (index, ticks, the ms from which the path is
-    /// clear: 0, or when an own piece in the way may move off it, and that piece: `EMPTY` if
-    /// none).
-    strikers: Vec<Vec<(u8, u32, Ms, u8)>>,
+    /// For each square, the pieces that strike it.
+    strikers: Vec<Vec<Strike>>,
     /// Pieces a move under way takes for certain.
     doomed: Vec<bool>,
     /// For each colour, the squares next to its king it may step to (see [`Judge::room`]);
@@ -135,11 +147,22 @@ impl<'a> Judge<'a> {
     fn new(view: &'a View, reaction: Ms) -> Judge<'a> {
         let mut strikers = vec![Vec::new(); 64];
         for index in 0..view.pieces.len() {
-            view.strikes(index, |target, n| {
-                strikers[target as usize].push((index as u8, n, 0, EMPTY))
+            let piece = index as u8;
+            view.strikes(index, |target, ticks| {
+                strikers[target as usize].push(Strike {
+                    piece,
+                    ticks,
+                    clear: 0,
+                    screen: EMPTY,
+                })
             });
-            x_rays(view, index, |target, n, clear, screen| {
-                strikers[target as usize].push((index as u8, n, clear, screen))
+            x_rays(view, index, |target, ticks, clear, screen| {
+                strikers[target as usize].push(Strike {
+                    piece,
+                    ticks,
+                    clear,
+                    screen,
+                })
             });
         }
         let pieces: i32 = view
@@ -305,7 +328,13 @@ impl<'a> Judge<'a> {
         // The square is free to move to once a piece moving there has landed (rule 3).
         let free_from = victim.moving.map_or(view.now, |(_, _, arrive)| arrive);
         let mut best: Option<i32> = None;
-        for &(a, n, clear, screen) in &self.strikers[square] {
+        for &Strike {
+            piece: a,
+            ticks: n,
+            clear,
+            screen,
+        } in &self.strikers[square]
+        {
             let attacker = &view.pieces[a as usize];
             if attacker.piece.color == victim.piece.color || self.doomed[a as usize] {
                 continue;
@@ -322,7 +351,8 @@ impl<'a> Judge<'a> {
             }
             let landed = start + n as Ms * view.tick;
             let landed_piece = promoted(attacker.piece, victim.square);
-            let retaken = self.strikers[square].iter().any(|&(b, m, clear, _)| {
+            let retaken = self.strikers[square].iter().any(|strike| {
+                let (b, m, clear) = (strike.piece, strike.ticks, strike.clear);
                 let guard = &view.pieces[b as usize];
                 if b as usize == victim_index
                     || guard.piece.color != victim.piece.color
@@ -463,16 +493,15 @@ impl<'a> Judge<'a> {
                 if !steps(kind, piece.square, target) || view.board[target as usize] != EMPTY {
                     continue;
                 }
-                let guarded = self.strikers[target as usize]
-                    .iter()
-                    .any(|&(g, n, clear, _)| {
-                        let guard = &view.pieces[g as usize];
-                        g as usize != index
-                            && clear == 0
-                            && guard.piece.color == hunter
-                            && !self.doomed[g as usize]
-                            && (n as Ms) * view.tick < view.delay
-                    });
+                let guarded = self.strikers[target as usize].iter().any(|strike| {
+                    let (g, n, clear) = (strike.piece, strike.ticks, strike.clear);
+                    let guard = &view.pieces[g as usize];
+                    g as usize != index
+                        && clear == 0
+                        && guard.piece.color == hunter
+                        && !self.doomed[g as usize]
+                        && (n as Ms) * view.tick < view.delay
+                });
                 let closed = room.exits.iter().all(|e| {
                     e.square == target
                         || steps(kind, target, e.square)
@@ -501,8 +530,8 @@ impl<'a> Judge<'a> {
                 continue;
             }
             let weight = if square == king { 40 } else { 6 };
-            for &(a, _, clear, _) in &self.strikers[square as usize] {
-                if clear == 0 && view.pieces[a as usize].piece.color == color {
+            for strike in &self.strikers[square as usize] {
+                if strike.clear == 0 && view.pieces[strike.piece as usize].piece.color == color {
                     pressure += weight;
                 }
             }
@@ -511,9 +540,9 @@ impl<'a> Judge<'a> {
     }
 }
 
-/// Calls `f(target, ticks, clear, screen)` for the squares a slider strikes through one piece of its own
-/// colour that may move out of its way (a pawn on a file does not), from `clear`, that piece's
-/// first ms to start, and `screen` its index.
+/// Calls `f(target, ticks, clear, screen)` for the squares a slider strikes through one piece of
+/// its own colour that may move out of its way (a pawn on a file does not), from `clear`, that
+/// piece's first ms to start; `screen` is that piece's index.
 fn x_rays(view: &View, index: usize, mut f: impl FnMut(u8, u32, Ms, u8)) {
     let slider = &view.pieces[index];
     let (orthogonal, diagonal) = match slider.piece.kind {
