@@ -3,7 +3,7 @@
 //! its play-outs (without its check of a mover struck on its way).
 //!
 //! `cargo run --release --example rtjudge -- "STATE" w|b`
-use roger::plan::realtime::eval;
+use roger::plan::realtime::{eval, started};
 use roger::rules::realtime::{Color, RealtimeParams, RealtimeState};
 
 fn main() {
@@ -16,12 +16,7 @@ fn main() {
     };
     let reaction = 100;
     let after = |order| {
-        let mut next = state.clone();
-        let mut events = Vec::new();
-        if let Some(order) = order {
-            next.apply(side, order, &mut events).ok()?;
-        }
-        next.advance_to(state.now() + reaction, &mut events);
+        let next = started(&state, side, order, reaction)?;
         Some(eval::evaluate(&next, side, reaction))
     };
     println!("now {}", eval::evaluate(&state, side, reaction));

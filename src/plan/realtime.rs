@@ -116,7 +116,7 @@ impl RealtimePlanner {
 
 /// The game after `side` starts `order` (or waits) now and the next decision comes, `reaction`
 /// later; `None` if `order` cannot start.
-pub(super) fn started(
+pub fn started(
     state: &RealtimeState,
     side: Color,
     order: Option<Order>,
