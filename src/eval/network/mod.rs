@@ -221,6 +221,24 @@ impl Network {
         }
     }
 
+    /// The float weights this network was quantised from, as near as its integers tell:
+    /// [`Network::quantise`] undone (`feature_weights[input][unit]`, the biases, the output
+    /// weights, the output bias), so that training can go on from a shipped network.
+    pub fn dequantise(&self) -> (Vec<f32>, Vec<f32>, Vec<f32>, f32) {
+        let f = |values: &[i16], scale: i32| -> Vec<f32> {
+            values
+                .iter()
+                .map(|&v| f32::from(v) / scale as f32)
+                .collect()
+        };
+        (
+            f(&self.feature_weights, QA),
+            f(&self.feature_bias, QA),
+            f(&self.output_weights, QB),
+            self.output_bias as f32 / (QA * QB) as f32,
+        )
+    }
+
     pub fn inputs(&self) -> usize {
         self.inputs
     }

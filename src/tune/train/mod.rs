@@ -11,7 +11,7 @@ pub mod model;
 pub mod stream;
 
 use crate::common::Rng;
-use crate::eval::network::{Activation, NetworkInputs, EVAL_SCALE, HIDDEN_RANGE};
+use crate::eval::network::{Activation, Network, NetworkInputs, EVAL_SCALE, HIDDEN_RANGE};
 use crate::rules::chess::Chess;
 use crate::rules::millennium::Millennium;
 use crate::rules::nichess::Nichess;
@@ -88,8 +88,13 @@ pub struct TrainOptions {
     #[arg(long)]
     pub checkpoint: Option<PathBuf>,
     /// ... and go on from such a state (its game, width, activation and kind must match).
-    #[arg(long)]
+    #[arg(long, conflicts_with = "init")]
     pub resume: Option<PathBuf>,
+    /// Start from this network file's weights instead of random ones (its game, width,
+    /// activation and kind must match; Adam starts afresh): a shipped network trained on
+    /// with new data, usually at a lower `--rate`.
+    #[arg(long)]
+    pub init: Option<PathBuf>,
     /// Where to write the network; the file this build embeds when left out.
     #[arg(long)]
     pub out: Option<PathBuf>,
@@ -228,6 +233,32 @@ fn resume<G: Tunable + NetworkInputs>(
     Ok(Some(checkpoint))
 }
 
+/// The weights of the network file `--init` names, if any, checked to be of this run's game
+/// and shape.
+fn initial_weights<G: Tunable + NetworkInputs>(
+    options: &TrainOptions,
+) -> Result<Option<Weights>, String> {
+    let Some(path) = &options.init else {
+        return Ok(None);
+    };
+    let bytes = std::fs::read(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+    let network = Network::from_bytes(&bytes, G::INPUTS)
+        .map_err(|e| format!("{}: not a {} network: {e}", path.display(), G::VARIANT))?;
+    if network.hidden() != options.hidden
+        || network.activation() != options.activation
+        || network.is_residual() != options.residual
+    {
+        return Err(format!(
+            "{} is a network of {} units ({}, correction {}): not this run's",
+            path.display(),
+            network.hidden(),
+            network.activation(),
+            network.is_residual()
+        ));
+    }
+    Ok(Some(Weights::from_network(&network)))
+}
+
 /// One pass over the data, in an order of its own (files shuffled, positions shuffled within
 /// each chunk): Adam's steps and the pass's summed loss and count.
 fn train_pass<G: Tunable + NetworkInputs>(
@@ -351,8 +382,25 @@ pub fn run<G: Tunable + NetworkInputs>(
         }
         None => {
             let mut rng = Rng::new(options.seed);
+            let weights = match initial_weights::<G>(options)? {
+                Some(weights) => {
+                    if !options.held_out.is_empty() {
+                        let (held_loss, _) = file_loss::<G>(
+                            &options.held_out,
+                            options.chunk,
+                            held_targets,
+                            &|data| loss(&weights, options.activation, data, scale),
+                        )?;
+                        report(&format!(
+                            "the starting network's loss on the held-out positions: {held_loss:.6}"
+                        ));
+                    }
+                    weights
+                }
+                None => Weights::random(G::INPUTS, options.hidden, &mut rng),
+            };
             let adam = Adam {
-                weights: Weights::random(G::INPUTS, options.hidden, &mut rng),
+                weights,
                 first_moment: Weights::zero(G::INPUTS, options.hidden),
                 second_moment: Weights::zero(G::INPUTS, options.hidden),
                 steps: 0,

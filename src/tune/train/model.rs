@@ -99,6 +99,18 @@ impl Weights {
         weights
     }
 
+    /// The weights of a quantised network, to train on from.
+    pub fn from_network(network: &Network) -> Weights {
+        let (feature, feature_bias, output, output_bias) = network.dequantise();
+        Weights {
+            hidden: network.hidden(),
+            feature,
+            feature_bias,
+            output,
+            output_bias,
+        }
+    }
+
     pub fn inputs(&self) -> usize {
         self.feature.len() / self.hidden
     }

@@ -29,6 +29,7 @@ fn options(variant: &str, data: PathBuf, out: PathBuf) -> TrainOptions {
         stop_after: None,
         checkpoint: None,
         resume: None,
+        init: None,
         out: Some(out),
     }
 }
@@ -192,6 +193,77 @@ fn a_run_resumed_from_its_checkpoint_ends_where_a_whole_run_ends() {
                 &TrainOptions {
                     hidden: 32,
                     resume: Some(checkpoint.clone()),
+                    ..base.clone()
+                },
+                &mut |_| {},
+            )
+        })
+        .unwrap_err();
+    assert!(error.contains("not this run's"), "{error}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn a_run_from_a_network_file_starts_where_that_network_stands() {
+    let dir = temp_dir("init");
+    let data = dir.join("data.txt");
+    let lines = [
+        "4k3/8/8/8/8/8/8/3QK3 w - - 0 1 | 900 | 1",
+        "3qk3/8/8/8/8/8/8/4K3 w - - 0 1 | -900 | 0",
+        "4k3/pppppppp/8/8/8/8/PPPPPPPP/4K3 w - - 0 1 | 0 | 0.5",
+        "4k3/pppppppp/8/8/8/8/PPPPPPPP/3QK3 b - - 0 1 | 700 | 1",
+    ];
+    std::fs::write(&data, lines.join("\n")).unwrap();
+    let first = dir.join("first.nnue");
+    let again = dir.join("again.nnue");
+    let base = TrainOptions {
+        epochs: 4,
+        batch: 2,
+        chunk: 3,
+        ..options("chess", data.clone(), first.clone())
+    };
+    let trained = run_quietly::<Chess>(&base);
+    // No pass at all: the network read is the network written, integer for integer, and its
+    // loss is reported before any pass, near the float network's after the last one.
+    let lines = run_quietly::<Chess>(&TrainOptions {
+        epochs: 0,
+        init: Some(first.clone()),
+        out: Some(again.clone()),
+        ..base.clone()
+    });
+    assert_eq!(
+        std::fs::read(&first).unwrap(),
+        std::fs::read(&again).unwrap()
+    );
+    let start: f64 = lines
+        .iter()
+        .find_map(|l| l.strip_prefix("the starting network's loss on the held-out positions: "))
+        .expect("the starting loss is reported")
+        .parse()
+        .unwrap();
+    let last = *held_out_losses(&trained).last().unwrap();
+    assert!(
+        (start - last).abs() < 0.01 * last.max(1e-3),
+        "{start} against {last}"
+    );
+    // Passes from there go on lowering the loss a random start would begin far above.
+    let lines = run_quietly::<Chess>(&TrainOptions {
+        init: Some(first.clone()),
+        out: Some(again.clone()),
+        ..base.clone()
+    });
+    let first_pass = held_out_losses(&lines)[0];
+    assert!(first_pass < held_out_losses(&trained)[0], "{first_pass}");
+    // A network of another shape is refused.
+    let error = rayon::ThreadPoolBuilder::new()
+        .num_threads(1)
+        .build()
+        .unwrap()
+        .install(|| {
+            run::<Chess>(
+                &TrainOptions {
+                    hidden: 32,
+                    init: Some(first.clone()),
                     ..base.clone()
                 },
                 &mut |_| {},
