@@ -247,6 +247,7 @@ fn search_position<G: Game + Evaluate>(
     record: &GameRecord<G>,
     nodes: u64,
     tt: &TranspositionTable,
+    memory: &search::SearchMemory,
 ) -> Option<(G::Move, i32)> {
     let limits = Limits {
         nodes: Some(nodes),
@@ -264,7 +265,7 @@ fn search_position<G: Game + Evaluate>(
         &limits,
         options,
         tt,
-        &search::SearchMemory::default(),
+        memory,
         &stop,
         &mut |info| score = info.score,
     );
@@ -286,6 +287,7 @@ fn opening<G: Game + Evaluate>(
     options: &DatagenOptions,
     rng: &mut Rng,
     tt: &TranspositionTable,
+    memory: &search::SearchMemory,
 ) -> Option<GameRecord<G>> {
     'attempt: for _ in 0..200 {
         let mut record = GameRecord::new(G::startpos());
@@ -301,7 +303,7 @@ fn opening<G: Game + Evaluate>(
             }
         }
         let quick = (options.nodes / 4).max(200);
-        match search_position(&record, quick, tt) {
+        match search_position(&record, quick, tt, memory) {
             Some((_, score)) if score.abs() <= options.opening_limit => return Some(record),
             _ => continue,
         }
@@ -314,7 +316,11 @@ fn opening<G: Game + Evaluate>(
 pub fn play_game<G: Game + Evaluate>(options: &DatagenOptions, index: u64) -> Option<RawGame> {
     let mut rng = Rng::new(mix(options.seed, index));
     let tt = TranspositionTable::new(options.hash.max(1));
-    let mut record = opening::<G>(options, &mut rng, &tt)?;
+    // The histories and corrections are kept from move to move, as the engine keeps them
+    // through a game: the searches order their moves as in play, and the tables (megabytes)
+    // are not zeroed again for every position.
+    let memory = search::SearchMemory::default();
+    let mut record = opening::<G>(options, &mut rng, &tt, &memory)?;
     let start = record.position().fen();
     let mut plies = Vec::new();
     let mut streak = 0i32; // plies in a row beyond the win score, signed by the side ahead
@@ -328,7 +334,7 @@ pub fn play_game<G: Game + Evaluate>(options: &DatagenOptions, index: u64) -> Op
         if record.moves().len() >= options.max_plies {
             break GameResult::Draw;
         }
-        let Some((mv, score)) = search_position(&record, options.nodes, &tt) else {
+        let Some((mv, score)) = search_position(&record, options.nodes, &tt, &memory) else {
             break GameResult::Draw;
         };
         streak = if score >= options.win_score {
