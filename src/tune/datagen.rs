@@ -260,15 +260,9 @@ fn search_position<G: Game + Evaluate>(
     };
     let stop = AtomicBool::new(false);
     let mut score = Score::Cp(0);
-    let outcome = search::search(
-        record,
-        &limits,
-        options,
-        tt,
-        memory,
-        &stop,
-        &mut |info| score = info.score,
-    );
+    let outcome = search::search(record, &limits, options, tt, memory, &stop, &mut |info| {
+        score = info.score
+    });
     let cp = match score {
         Score::Cp(cp) => cp,
         Score::Mate(n) if n > 0 => search::MATE - 2 * n,
