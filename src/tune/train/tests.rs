@@ -46,6 +46,30 @@ fn run_quietly<G: Tunable + NetworkInputs>(options: &TrainOptions) -> Vec<String
     lines
 }
 
+/// A file of five chess positions with scores and results, a queen up or level, in `dir`.
+fn queen_positions(dir: &std::path::Path) -> PathBuf {
+    let data = dir.join("data.txt");
+    let lines = [
+        "4k3/8/8/8/8/8/8/3QK3 w - - 0 1 | 900 | 1",
+        "3qk3/8/8/8/8/8/8/4K3 w - - 0 1 | -900 | 0",
+        "4k3/pppppppp/8/8/8/8/PPPPPPPP/4K3 w - - 0 1 | 0 | 0.5",
+        "4k3/pppppppp/8/8/8/8/PPPPPPPP/3QK3 b - - 0 1 | 700 | 1",
+        "3qk3/8/8/8/8/8/8/4K3 b - - 0 1 | -900 | 0",
+    ];
+    std::fs::write(&data, lines.join("\n")).unwrap();
+    data
+}
+
+/// The error a chess run with `options` stops with (it must stop with one).
+fn refusal(options: &TrainOptions) -> String {
+    rayon::ThreadPoolBuilder::new()
+        .num_threads(1)
+        .build()
+        .unwrap()
+        .install(|| run::<Chess>(options, &mut |_| {}))
+        .unwrap_err()
+}
+
 /// The held-out losses the epoch lines report.
 fn held_out_losses(lines: &[String]) -> Vec<f64> {
     lines
@@ -146,15 +170,7 @@ fn a_network_learns_that_a_queen_up_wins() {
 #[test]
 fn a_run_resumed_from_its_checkpoint_ends_where_a_whole_run_ends() {
     let dir = temp_dir("resume");
-    let data = dir.join("data.txt");
-    let lines = [
-        "4k3/8/8/8/8/8/8/3QK3 w - - 0 1 | 900 | 1",
-        "3qk3/8/8/8/8/8/8/4K3 w - - 0 1 | -900 | 0",
-        "4k3/pppppppp/8/8/8/8/PPPPPPPP/4K3 w - - 0 1 | 0 | 0.5",
-        "4k3/pppppppp/8/8/8/8/PPPPPPPP/3QK3 b - - 0 1 | 700 | 1",
-        "3qk3/8/8/8/8/8/8/4K3 b - - 0 1 | -900 | 0",
-    ];
-    std::fs::write(&data, lines.join("\n")).unwrap();
+    let data = queen_positions(&dir);
     let whole = dir.join("whole.nnue");
     let resumed = dir.join("resumed.nnue");
     let checkpoint = dir.join("run.ckpt");
@@ -184,21 +200,11 @@ fn a_run_resumed_from_its_checkpoint_ends_where_a_whole_run_ends() {
         std::fs::read(&resumed).unwrap()
     );
     // A checkpoint of another shape is refused.
-    let error = rayon::ThreadPoolBuilder::new()
-        .num_threads(1)
-        .build()
-        .unwrap()
-        .install(|| {
-            run::<Chess>(
-                &TrainOptions {
-                    hidden: 32,
-                    resume: Some(checkpoint.clone()),
-                    ..base.clone()
-                },
-                &mut |_| {},
-            )
-        })
-        .unwrap_err();
+    let error = refusal(&TrainOptions {
+        hidden: 32,
+        resume: Some(checkpoint.clone()),
+        ..base.clone()
+    });
     assert!(error.contains("not this run's"), "{error}");
     std::fs::remove_dir_all(&dir).unwrap();
 }
@@ -206,14 +212,7 @@ fn a_run_resumed_from_its_checkpoint_ends_where_a_whole_run_ends() {
 #[test]
 fn a_run_from_a_network_file_starts_where_that_network_stands() {
     let dir = temp_dir("init");
-    let data = dir.join("data.txt");
-    let lines = [
-        "4k3/8/8/8/8/8/8/3QK3 w - - 0 1 | 900 | 1",
-        "3qk3/8/8/8/8/8/8/4K3 w - - 0 1 | -900 | 0",
-        "4k3/pppppppp/8/8/8/8/PPPPPPPP/4K3 w - - 0 1 | 0 | 0.5",
-        "4k3/pppppppp/8/8/8/8/PPPPPPPP/3QK3 b - - 0 1 | 700 | 1",
-    ];
-    std::fs::write(&data, lines.join("\n")).unwrap();
+    let data = queen_positions(&dir);
     let first = dir.join("first.nnue");
     let again = dir.join("again.nnue");
     let base = TrainOptions {
@@ -255,21 +254,11 @@ fn a_run_from_a_network_file_starts_where_that_network_stands() {
     let first_pass = held_out_losses(&lines)[0];
     assert!(first_pass < held_out_losses(&trained)[0], "{first_pass}");
     // A network of another shape is refused.
-    let error = rayon::ThreadPoolBuilder::new()
-        .num_threads(1)
-        .build()
-        .unwrap()
-        .install(|| {
-            run::<Chess>(
-                &TrainOptions {
-                    hidden: 32,
-                    init: Some(first.clone()),
-                    ..base.clone()
-                },
-                &mut |_| {},
-            )
-        })
-        .unwrap_err();
+    let error = refusal(&TrainOptions {
+        hidden: 32,
+        init: Some(first.clone()),
+        ..base.clone()
+    });
     assert!(error.contains("not this run's"), "{error}");
     std::fs::remove_dir_all(&dir).unwrap();
 }
