@@ -14,6 +14,9 @@ use crate::rules::chess::{
     CASTLE_WHITE_QUEEN,
 };
 use crate::rules::Color;
+pub use pawn_cache::{PawnCache, PawnKingTerms};
+
+mod pawn_cache;
 
 /// The weights the evaluation reads (`src/eval/weights/chess.rs`, written by `roger tune`).
 pub const W: &ChessWeights = &WEIGHTS;
@@ -269,18 +272,25 @@ fn chebyshev(a: Square, b: Square) -> i32 {
 /// The terms one side scores on its own: material, placement, mobility, pawn structure; and
 /// its attacks. Each part is a helper of its own, inlined back into this one.
 #[inline(always)]
-fn side_terms<T: Tracer>(pos: &Chess, us: Color, w: &ChessWeights, t: &mut T) -> SideScore {
+fn side_terms<T: Tracer>(
+    pos: &Chess,
+    us: Color,
+    pawn_king: &PawnKingTerms,
+    w: &ChessWeights,
+    t: &mut T,
+) -> SideScore {
     let b = Board8x8::tables();
-    let them = us.flip();
     let sign = sign_of(us);
     let mut score = SideScore::default();
     let pawns = pos.pieces(us, PieceKind::Pawn);
-    let their_pawns = pos.pieces(them, PieceKind::Pawn);
     score.pawn_attacks = pawn_attacks(pawns, us);
     score.attacks = score.pawn_attacks | b.king[pos.king_square(us).index()];
     piece_terms(pos, us, w, t, &mut score);
     outpost_terms(pos, us, w, t, &mut score);
-    pawn_terms(pos, us, w, t, &mut score);
+    score.mg += pawn_king.mg;
+    score.eg += pawn_king.eg;
+    score.passer_fronts = pawn_king.passer_fronts;
+    blocked_passers(pos, us, pawn_king.passer_fronts, w, t, &mut score);
     if pos.pieces(us, PieceKind::Bishop).more_than_one() {
         score.mg += w.bishop_pair_mg;
         score.eg += w.bishop_pair_eg;
@@ -291,19 +301,56 @@ fn side_terms<T: Tracer>(pos: &Chess, us: Color, w: &ChessWeights, t: &mut T) ->
     score.mg -= cornered;
     score.eg -= cornered;
     rook_file_terms(pos, us, w, t, &mut score);
+    score
+}
+
+/// What the pawns and the kings alone decide of `us`'s score (the pawn structure, the passed
+/// pawns' distances to the kings, the king's shelter with the castling rights, a pawnless
+/// flank), which a search keeps by pawn structure in a [`PawnCache`].
+#[inline(always)]
+fn pawn_king_terms<T: Tracer>(
+    pos: &Chess,
+    us: Color,
+    w: &ChessWeights,
+    t: &mut T,
+) -> PawnKingTerms {
+    let sign = sign_of(us);
+    let mut terms = PawnKingTerms::default();
+    pawn_terms(pos, us, w, t, &mut terms);
     // The king's shelter and the enemy's storm, at the king's square or, while it may still
     // castle, at a castling square if that shelters it better.
     let (shelter_mg, shelter_eg) = best_shelter(pos, us, w, t);
-    score.mg += shelter_mg;
-    score.eg += shelter_eg;
-    let all_pawns = pawns | their_pawns;
+    terms.mg += shelter_mg;
+    terms.eg += shelter_eg;
+    let all_pawns = pos.pieces(us, PieceKind::Pawn) | pos.pieces(us.flip(), PieceKind::Pawn);
     if all_pawns & king_flank(king_file(pos.king_square(us))) == 0 {
-        score.mg += w.pawnless_flank_mg;
-        score.eg += w.pawnless_flank_eg;
+        terms.mg += w.pawnless_flank_mg;
+        terms.eg += w.pawnless_flank_eg;
         t.mg(at!(pawnless_flank_mg), sign);
         t.eg(at!(pawnless_flank_eg), sign);
     }
-    score
+    terms
+}
+
+/// Passed pawns with any piece on the square in front of them (`fronts`, from
+/// [`PawnKingTerms`]): the one pawn term that depends on the other pieces.
+#[inline(always)]
+fn blocked_passers<T: Tracer>(
+    pos: &Chess,
+    us: Color,
+    fronts: u64,
+    w: &ChessWeights,
+    t: &mut T,
+    score: &mut SideScore,
+) {
+    let sign = sign_of(us);
+    for next in (fronts & pos.occupied()).squares() {
+        let rank = relative(next, us) / 8 - 1;
+        score.mg += w.passed_blocked_mg[rank];
+        score.eg += w.passed_blocked_eg[rank];
+        t.mg(at!(passed_blocked_mg) + rank, sign);
+        t.eg(at!(passed_blocked_eg) + rank, sign);
+    }
 }
 
 /// Material, placement and mobility of every piece, its attacks and its pressure on the
@@ -387,22 +434,22 @@ fn outpost_terms<T: Tracer>(
     }
 }
 
-/// Pawn structure: isolated, backward, connected, passed (and blocked, and its distance to
-/// both kings) and doubled pawns.
+/// Pawn structure: isolated, backward, connected, passed (and its distance to both kings) and
+/// doubled pawns; the square in front of each passed pawn for [`blocked_passers`].
 #[inline(always)]
 fn pawn_terms<T: Tracer>(
     pos: &Chess,
     us: Color,
     w: &ChessWeights,
     t: &mut T,
-    score: &mut SideScore,
+    score: &mut PawnKingTerms,
 ) {
     let b = Board8x8::tables();
-    let occupied = pos.occupied();
     let sign = sign_of(us);
     let pawns = pos.pieces(us, PieceKind::Pawn);
     let their_pawns = pos.pieces(us.flip(), PieceKind::Pawn);
     let their_king = pos.king_square(us.flip());
+    let own_pawn_attacks = pawn_attacks(pawns, us);
     for sq in pawns.squares() {
         let file = sq.0 & 7;
         let rank = relative(sq, us) / 8;
@@ -419,7 +466,7 @@ fn pawn_terms<T: Tracer>(
             t.eg(at!(backward_eg), sign);
         }
         let beside = adjacent_files(file) & b.rank_masks[(sq.0 / 8) as usize];
-        if score.pawn_attacks & (1u64 << sq.0) != 0 || pawns & beside != 0 {
+        if own_pawn_attacks & (1u64 << sq.0) != 0 || pawns & beside != 0 {
             score.mg += w.connected_mg[rank];
             score.eg += w.connected_eg[rank];
             t.mg(at!(connected_mg) + rank, sign);
@@ -432,12 +479,6 @@ fn pawn_terms<T: Tracer>(
             t.eg(at!(passed_eg) + rank, sign);
             if rank < 7 {
                 let next = step_forward(sq, us);
-                if occupied & (1u64 << next.0) != 0 {
-                    score.mg += w.passed_blocked_mg[rank];
-                    score.eg += w.passed_blocked_eg[rank];
-                    t.mg(at!(passed_blocked_mg) + rank, sign);
-                    t.eg(at!(passed_blocked_eg) + rank, sign);
-                }
                 score.passer_fronts |= 1u64 << next.0;
                 let enemy = chebyshev(their_king, next);
                 let friend = chebyshev(pos.king_square(us), next);
@@ -633,8 +674,35 @@ fn endgame_scale(pos: &Chess, eg: i32) -> i32 {
 /// coefficient: `evaluate()` is `evaluate_with(W, &mut ())`.
 #[inline(always)]
 pub fn evaluate_with<T: Tracer>(pos: &Chess, w: &ChessWeights, t: &mut T) -> i32 {
-    let white = side_terms(pos, Color::White, w, t);
-    let black = side_terms(pos, Color::Black, w, t);
+    let pawn_king = [
+        pawn_king_terms(pos, Color::White, w, t),
+        pawn_king_terms(pos, Color::Black, w, t),
+    ];
+    evaluate_from(pos, &pawn_king, w, t)
+}
+
+/// [`evaluate_with`] (no tracer) with the pawns' and kings' terms kept in `cache`.
+#[inline(always)]
+pub fn evaluate_cached(pos: &Chess, w: &ChessWeights, cache: &mut PawnCache) -> i32 {
+    let pawn_king = cache.terms(pos, || {
+        [
+            pawn_king_terms(pos, Color::White, w, &mut ()),
+            pawn_king_terms(pos, Color::Black, w, &mut ()),
+        ]
+    });
+    evaluate_from(pos, &pawn_king, w, &mut ())
+}
+
+/// The evaluation given both sides' [`PawnKingTerms`] (White's, Black's).
+#[inline(always)]
+fn evaluate_from<T: Tracer>(
+    pos: &Chess,
+    pawn_king: &[PawnKingTerms; 2],
+    w: &ChessWeights,
+    t: &mut T,
+) -> i32 {
+    let white = side_terms(pos, Color::White, &pawn_king[0], w, t);
+    let black = side_terms(pos, Color::Black, &pawn_king[1], w, t);
     let (wt_mg, wt_eg) = threat_terms(pos, Color::White, &white, &black, w, t);
     let (bt_mg, bt_eg) = threat_terms(pos, Color::Black, &black, &white, w, t);
     let phase = (white.phase + black.phase).min(24);
@@ -652,38 +720,64 @@ pub fn evaluate_with<T: Tracer>(pos: &Chess, w: &ChessWeights, t: &mut T) -> i32
     score + w.tempo
 }
 
-/// The score with `network` (see [`super::network::with_network`]).
+/// The score with `network` (see [`super::network::with_network`]), the hand-set part from
+/// `hand_set`.
 #[inline(always)]
 fn with_network(
-    pos: &Chess,
     network: Option<&'static Network>,
+    hand_set: impl FnOnce() -> i32,
     network_output: impl FnOnce(&'static Network) -> i32,
 ) -> i32 {
-    super::network::with_network(network, || evaluate_with(pos, W, &mut ()), network_output)
+    super::network::with_network(network, hand_set, network_output)
+}
+
+/// What a chess search thread keeps: the network's accumulators along its path and the
+/// pawns' and kings' terms by pawn structure.
+#[derive(Default)]
+pub struct ChessPathState {
+    accumulators: network::PathAccumulators,
+    pawns: PawnCache,
 }
 
 impl Evaluate for Chess {
-    type PathState = network::PathAccumulators;
+    type PathState = ChessPathState;
 
     fn evaluate(&self) -> i32 {
-        with_network(self, Some(network::network()), |n| {
-            network::evaluate(n, self)
-        })
+        with_network(
+            Some(network::network()),
+            || evaluate_with(self, W, &mut ()),
+            |n| network::evaluate(n, self),
+        )
     }
 
-    fn path_state(options: EvalOptions) -> network::PathAccumulators {
-        network::PathAccumulators::new(options.network_for::<Chess>(Some(network::network())))
+    fn path_state(options: EvalOptions) -> ChessPathState {
+        ChessPathState {
+            accumulators: network::PathAccumulators::new(
+                options.network_for::<Chess>(Some(network::network())),
+            ),
+            pawns: PawnCache::default(),
+        }
     }
 
-    fn evaluate_off_path(&self, state: &network::PathAccumulators) -> i32 {
-        with_network(self, state.network(), |n| network::evaluate(n, self))
+    fn evaluate_off_path(&self, state: &ChessPathState) -> i32 {
+        with_network(
+            state.accumulators.network(),
+            || evaluate_with(self, W, &mut ()),
+            |n| network::evaluate(n, self),
+        )
     }
 
     #[inline]
-    fn evaluate_at(&self, state: &mut network::PathAccumulators, ply: usize) -> i32 {
-        with_network(self, state.network(), |n| {
-            network::evaluate_at(n, self, state, ply)
-        })
+    fn evaluate_at(&self, state: &mut ChessPathState, ply: usize) -> i32 {
+        let ChessPathState {
+            accumulators,
+            pawns,
+        } = state;
+        with_network(
+            accumulators.network(),
+            || evaluate_cached(self, W, pawns),
+            |n| network::evaluate_at(n, self, accumulators, ply),
+        )
     }
 
     fn material_balance(&self) -> i32 {

@@ -152,3 +152,40 @@ fn a_bishop_shut_in_its_corner_costs_and_standard_chess_never_has_one() {
         2 * super::CORNERED_BISHOP
     );
 }
+
+/// The pawn cache returns what the evaluation would compute: along random games (each step
+/// checked after a cache that has seen every position before it), and for two positions that
+/// differ only in castling rights, whose shelters differ.
+#[test]
+fn the_pawn_cache_never_changes_a_score() {
+    let mut rng = crate::common::Rng::new(11);
+    let mut cache = PawnCache::default();
+    for _ in 0..30 {
+        let mut pos = Chess::from_fen(crate::rules::chess::START_FEN).unwrap();
+        for _ in 0..120 {
+            assert_eq!(
+                evaluate_cached(&pos, W, &mut cache),
+                evaluate_with(&pos, W, &mut ()),
+                "{}",
+                pos.fen()
+            );
+            let mut moves = crate::rules::MoveList::new();
+            pos.generate_moves(&mut moves);
+            if moves.is_empty() {
+                break;
+            }
+            pos = pos.play(moves[(rng.next_u64() % moves.len() as u64) as usize]);
+        }
+    }
+    let castles = "r3k2r/ppp2ppp/8/8/8/8/PPP2PPP/R3K2R w KQ - 0 1";
+    let stays = "r3k2r/ppp2ppp/8/8/8/8/PPP2PPP/R3K2R w - - 0 1";
+    assert_ne!(
+        eval(castles),
+        eval(stays),
+        "the test needs shelters that differ"
+    );
+    for fen in [castles, stays, castles] {
+        let pos = Chess::from_fen(fen).unwrap();
+        assert_eq!(evaluate_cached(&pos, W, &mut cache), eval(fen), "{fen}");
+    }
+}
