@@ -2,7 +2,7 @@
 //! structure, passed pawns, bishop pair, the king's pawn shelter and the storm against it.
 
 use super::network::chess as network;
-use super::network::Network;
+use super::network::with_network;
 use super::weights::chess::WEIGHTS;
 use super::weights::{idx, ChessWeights, Tracer};
 use super::{EvalOptions, Evaluate};
@@ -718,17 +718,6 @@ fn evaluate_from<T: Tracer>(
     };
     t.flat(at!(tempo), sign);
     score + w.tempo
-}
-
-/// The score with `network` (see [`super::network::with_network`]), the hand-set part from
-/// `hand_set`.
-#[inline(always)]
-fn with_network(
-    network: Option<&'static Network>,
-    hand_set: impl FnOnce() -> i32,
-    network_output: impl FnOnce(&'static Network) -> i32,
-) -> i32 {
-    super::network::with_network(network, hand_set, network_output)
 }
 
 /// What a chess search thread keeps: the network's accumulators along its path and the
