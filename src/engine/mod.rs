@@ -172,8 +172,12 @@ impl Engine {
                     let (game, network) =
                         crate::eval::network::load_file(std::path::Path::new(&path))
                             .map_err(EngineError::Setting)?;
+                    let buckets = match network.buckets() {
+                        1 => String::new(),
+                        n => format!(", {n} output buckets"),
+                    };
                     let said = format!(
-                        "a {game} network, {}x{} ({}{}), in place of the built-in one",
+                        "a {game} network, {}x{} ({}{buckets}{}), in place of the built-in one",
                         network.inputs(),
                         network.hidden(),
                         network.activation(),

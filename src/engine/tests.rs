@@ -128,7 +128,7 @@ fn eval_file_loads_a_network_for_its_game_and_keeps_the_last_on_a_refusal() {
         &vec![0.0; 768 * 32],
         &[0.0; 32],
         &[0.0; 64],
-        0.0,
+        &[0.0],
     );
     let zero_path = dir.join("zero.nnue");
     std::fs::write(&zero_path, zero.to_bytes()).unwrap();

@@ -67,6 +67,15 @@ pub fn active_inputs(pos: &Chess, perspective: Color) -> impl Iterator<Item = us
     })
 }
 
+/// The pieces on the board, for the output bucket.
+#[inline(always)]
+fn pieces(sets: &PieceSets) -> usize {
+    sets.iter()
+        .flatten()
+        .map(|set| set.count_ones())
+        .sum::<u32>() as usize
+}
+
 /// A pair of accumulators (White's perspective, Black's) and the piece sets they sum.
 #[derive(Clone, Default)]
 struct Entry {
@@ -147,7 +156,7 @@ impl PathAccumulators {
 pub fn evaluate(network: &Network, pos: &Chess) -> i32 {
     let mut entry = Entry::default();
     entry.refresh(pos, network);
-    network.output_for(pos.side(), &entry.accumulators)
+    network.output_for_pieces(pos.side(), &entry.accumulators, pieces(&entry.sets))
 }
 
 /// The score of `pos` at `ply` of a search by the path's network, from the accumulators of the
@@ -163,7 +172,7 @@ pub fn evaluate_at(network: &Network, pos: &Chess, path: &mut PathAccumulators, 
     } else {
         entry.refresh(pos, network);
     }
-    network.output_for(pos.side(), &entry.accumulators)
+    network.output_for_pieces(pos.side(), &entry.accumulators, pieces(&sets))
 }
 
 #[cfg(test)]
@@ -195,14 +204,15 @@ mod tests {
         let hidden = 512;
         let feature: Vec<f32> = (0..INPUTS * hidden).map(|_| uniform(1.0)).collect();
         let bias: Vec<f32> = (0..hidden).map(|_| uniform(0.5)).collect();
-        let output: Vec<f32> = (0..2 * hidden).map(|_| uniform(1.0)).collect();
+        // Three output buckets, so that the bucket each path picks is checked too.
+        let output: Vec<f32> = (0..3 * 2 * hidden).map(|_| uniform(1.0)).collect();
         let network = Network::quantise(
             false,
             super::super::Activation::Screlu,
             &feature,
             &bias,
             &output,
-            0.0,
+            &[0.0, 0.1, -0.1],
         );
         let mut path = PathAccumulators::default();
         let mut pos = Chess::from_fen(Chess::START_FEN).unwrap();

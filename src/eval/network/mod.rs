@@ -4,7 +4,9 @@
 //!
 //! The layout is `inputs → hidden` (one accumulator per perspective, the same weights for both),
 //! activated (clipped to `[0, 1]`, or clipped and squared), then `2·hidden → 1`: the side to
-//! move's half first. Weights are trained in floating point by `roger train` (docs/network.md)
+//! move's half first. The output layer may come in buckets by the count of pieces on the board
+//! (one set of output weights and bias for each four pieces), so that the opening, middlegame
+//! and endgame each weigh the hidden units their own way. Weights are trained in floating point by `roger train` (docs/network.md)
 //! and stored quantised, the first layer scaled by [`QA`] and the output layer by [`QB`], so that
 //! the accumulators are `i16` and the output an integer dot product the compiler vectorises.
 
@@ -24,8 +26,22 @@ pub const QB: i32 = 64;
 pub const EVAL_SCALE: i32 = 400;
 /// What a network file starts with.
 pub const MAGIC: &[u8; 4] = b"RGNN";
-/// The file layout's version, after the magic; version 1 (128 units, clipped) is still read.
-pub const VERSION: u32 = 2;
+/// The file layout's version, after the magic: 3 when the output layer has buckets (a network
+/// with one is written as version 2); versions 1 (128 units, clipped) and 2 are still read.
+pub const VERSION: u32 = 3;
+/// The version of a file whose output layer has one bucket.
+const VERSION_ONE_BUCKET: u32 = 2;
+/// Output buckets a network may have.
+pub const BUCKET_RANGE: std::ops::RangeInclusive<usize> = 1..=8;
+/// Pieces a bucket spans, from two (the kings) up.
+const PIECES_PER_BUCKET: usize = 4;
+
+/// The output bucket of a position with `pieces` on the board (the active inputs of one
+/// perspective in chess), out of `buckets`.
+#[inline(always)]
+pub fn output_bucket(pieces: usize, buckets: usize) -> usize {
+    (pieces.saturating_sub(2) / PIECES_PER_BUCKET).min(buckets - 1)
+}
 /// The largest weight, in float: keeps 32 active inputs inside an `i16` sum and an output
 /// weight inside seven bits.
 pub const WEIGHT_LIMIT: f32 = 1.98;
@@ -64,9 +80,12 @@ pub struct Network {
     /// `inputs` rows of `hidden`: row `i` is the hidden layer's weights from input `i`.
     feature_weights: Vec<i16>,
     feature_bias: Vec<i16>,
-    /// The side to move's `hidden`, then the other side's.
+    /// Output buckets (1: one output layer for every position).
+    buckets: usize,
+    /// For each bucket, the side to move's `hidden`, then the other side's.
     output_weights: Vec<i16>,
-    output_bias: i32,
+    /// One a bucket.
+    output_bias: Vec<i32>,
 }
 
 /// Why a network file cannot be read.
@@ -75,6 +94,7 @@ pub enum NetworkError {
     BadMagic,
     BadVersion(u32),
     WrongShape { inputs: usize, hidden: usize },
+    BadBuckets(u32),
     Truncated,
 }
 
@@ -83,7 +103,10 @@ impl std::fmt::Display for NetworkError {
         match self {
             NetworkError::BadMagic => write!(f, "not a network file (no RGNN magic)"),
             NetworkError::BadVersion(v) => {
-                write!(f, "network file version {v}, expected 1 or {VERSION}")
+                write!(f, "network file version {v}, expected 1 to {VERSION}")
+            }
+            NetworkError::BadBuckets(b) => {
+                write!(f, "network has {b} output buckets, not 1 to 8")
             }
             NetworkError::WrongShape { inputs, hidden } => write!(
                 f,
@@ -128,22 +151,28 @@ impl Reader<'_> {
 
 impl Network {
     /// Reads a network file: magic, version, inputs, hidden width and flags (`u32`; bit 0: the
-    /// network corrects the hand-set evaluation; bit 1: the activation is squared), the first
-    /// layer's weights input by input, its biases, the output weights (side to move's half
-    /// first), all `i16`, and the output bias (`i32`), little-endian. Version 1 files have no
-    /// bit 1.
+    /// network corrects the hand-set evaluation; bit 1: the activation is squared), in version 3
+    /// the output buckets (`u32`), then the first layer's weights input by input, its biases,
+    /// the output weights (bucket by bucket, side to move's half first), all `i16`, and the
+    /// output biases (`i32`, one a bucket), little-endian. Version 1 files have no bit 1;
+    /// versions 1 and 2 have one bucket.
     pub fn from_bytes(bytes: &[u8], expected_inputs: usize) -> Result<Network, NetworkError> {
         let mut reader = Reader(bytes);
         if &reader.take::<4>()? != MAGIC {
             return Err(NetworkError::BadMagic);
         }
         let version = reader.u32()?;
-        if version != 1 && version != VERSION {
+        if !(1..=VERSION).contains(&version) {
             return Err(NetworkError::BadVersion(version));
         }
         let inputs = reader.u32()? as usize;
         let hidden = reader.u32()? as usize;
         let flags = reader.u32()?;
+        let buckets = if version >= 3 { reader.u32()? } else { 1 };
+        if !BUCKET_RANGE.contains(&(buckets as usize)) {
+            return Err(NetworkError::BadBuckets(buckets));
+        }
+        let buckets = buckets as usize;
         if inputs != expected_inputs
             || !HIDDEN_RANGE.contains(&hidden)
             || !hidden.is_multiple_of(16)
@@ -162,8 +191,11 @@ impl Network {
             residual: flags & 1 == 1,
             feature_weights: reader.i16s(inputs * hidden)?,
             feature_bias: reader.i16s(hidden)?,
-            output_weights: reader.i16s(2 * hidden)?,
-            output_bias: reader.i32()?,
+            buckets,
+            output_weights: reader.i16s(buckets * 2 * hidden)?,
+            output_bias: (0..buckets)
+                .map(|_| reader.i32())
+                .collect::<Result<_, _>>()?,
         })
     }
 
@@ -173,8 +205,16 @@ impl Network {
         out.extend_from_slice(MAGIC);
         let flags =
             u32::from(self.residual) | u32::from(self.activation == Activation::Screlu) << 1;
-        for word in [VERSION, self.inputs as u32, self.hidden as u32, flags] {
+        let version = if self.buckets == 1 {
+            VERSION_ONE_BUCKET
+        } else {
+            VERSION
+        };
+        for word in [version, self.inputs as u32, self.hidden as u32, flags] {
             out.extend_from_slice(&word.to_le_bytes());
+        }
+        if self.buckets > 1 {
+            out.extend_from_slice(&(self.buckets as u32).to_le_bytes());
         }
         let values = self
             .feature_weights
@@ -184,19 +224,21 @@ impl Network {
         for value in values {
             out.extend_from_slice(&value.to_le_bytes());
         }
-        out.extend_from_slice(&self.output_bias.to_le_bytes());
+        for bias in &self.output_bias {
+            out.extend_from_slice(&bias.to_le_bytes());
+        }
         out
     }
 
     /// Builds the quantised network from float weights (`feature_weights[input][unit]`; the
-    /// width is the biases' length).
+    /// width is the biases' length; the output biases' length is the count of buckets).
     pub fn quantise(
         residual: bool,
         activation: Activation,
         feature_weights: &[f32],
         feature_bias: &[f32],
         output_weights: &[f32],
-        output_bias: f32,
+        output_bias: &[f32],
     ) -> Network {
         let hidden = feature_bias.len();
         let q = |values: &[f32], scale: i32| -> Vec<i16> {
@@ -216,15 +258,19 @@ impl Network {
             residual,
             feature_weights: q(feature_weights, QA),
             feature_bias: q(feature_bias, QA),
+            buckets: output_bias.len(),
             output_weights: q(output_weights, QB),
-            output_bias: (output_bias * (QA * QB) as f32).round() as i32,
+            output_bias: output_bias
+                .iter()
+                .map(|bias| (bias * (QA * QB) as f32).round() as i32)
+                .collect(),
         }
     }
 
     /// The float weights this network was quantised from, as near as its integers tell:
     /// [`Network::quantise`] undone (`feature_weights[input][unit]`, the biases, the output
-    /// weights, the output bias), so that training can go on from a shipped network.
-    pub fn dequantise(&self) -> (Vec<f32>, Vec<f32>, Vec<f32>, f32) {
+    /// weights, the output biases), so that training can go on from a shipped network.
+    pub fn dequantise(&self) -> (Vec<f32>, Vec<f32>, Vec<f32>, Vec<f32>) {
         let f = |values: &[i16], scale: i32| -> Vec<f32> {
             values
                 .iter()
@@ -235,7 +281,10 @@ impl Network {
             f(&self.feature_weights, QA),
             f(&self.feature_bias, QA),
             f(&self.output_weights, QB),
-            self.output_bias as f32 / (QA * QB) as f32,
+            self.output_bias
+                .iter()
+                .map(|&bias| bias as f32 / (QA * QB) as f32)
+                .collect(),
         )
     }
 
@@ -249,6 +298,11 @@ impl Network {
 
     pub fn activation(&self) -> Activation {
         self.activation
+    }
+
+    /// The output layer's buckets (1: none).
+    pub fn buckets(&self) -> usize {
+        self.buckets
     }
 
     /// True when the output corrects the hand-set evaluation rather than replacing it.
@@ -338,19 +392,33 @@ impl Network {
     }
 
     /// [`Network::output`] for `side` to move, from the accumulators of White's perspective and
-    /// Black's.
+    /// Black's, with the first output bucket (a network of one bucket).
     #[inline]
-    pub fn output_for(&self, side: crate::rules::Color, [white, black]: &[Accumulator; 2]) -> i32 {
+    pub fn output_for(&self, side: crate::rules::Color, accumulators: &[Accumulator; 2]) -> i32 {
+        self.output_for_pieces(side, accumulators, 0)
+    }
+
+    /// [`Network::output`] for `side` to move with the bucket of `pieces` on the board.
+    #[inline]
+    pub fn output_for_pieces(
+        &self,
+        side: crate::rules::Color,
+        [white, black]: &[Accumulator; 2],
+        pieces: usize,
+    ) -> i32 {
+        let bucket = output_bucket(pieces, self.buckets);
         match side {
-            crate::rules::Color::White => self.output(white, black),
-            crate::rules::Color::Black => self.output(black, white),
+            crate::rules::Color::White => self.output(white, black, bucket),
+            crate::rules::Color::Black => self.output(black, white, bucket),
         }
     }
 
-    /// The evaluation in centipawns, side to move's view, from the two accumulators.
+    /// The evaluation in centipawns, side to move's view, from the two accumulators and the
+    /// output layer of `bucket`.
     #[inline]
-    pub fn output(&self, side_to_move: &[i16], other: &[i16]) -> i32 {
-        let (us, them) = self.output_weights.split_at(self.hidden);
+    pub fn output(&self, side_to_move: &[i16], other: &[i16], bucket: usize) -> i32 {
+        let layer = &self.output_weights[bucket * 2 * self.hidden..(bucket + 1) * 2 * self.hidden];
+        let (us, them) = layer.split_at(self.hidden);
         let sum = match self.activation {
             Activation::Crelu => {
                 let half = |accumulator: &[i16], weights: &[i16]| -> i32 {
@@ -386,7 +454,7 @@ impl Network {
                 (half(side_to_move, us) + half(other, them)) / QA as i64
             }
         };
-        ((sum + self.output_bias as i64) * EVAL_SCALE as i64 / (QA * QB) as i64) as i32
+        ((sum + self.output_bias[bucket] as i64) * EVAL_SCALE as i64 / (QA * QB) as i64) as i32
     }
 }
 
@@ -406,6 +474,13 @@ pub fn load_file(path: &std::path::Path) -> Result<(&'static str, &'static Netwo
     let mut last_error = NetworkError::Truncated;
     for (game, inputs) in games {
         match Network::from_bytes(&bytes, inputs) {
+            Ok(network) if network.buckets() > 1 && game != Chess::VARIANT => {
+                return Err(format!(
+                    "{}: a {game} network has one output bucket, not {}",
+                    path.display(),
+                    network.buckets()
+                ))
+            }
             Ok(network) => return Ok((game, Box::leak(Box::new(network)))),
             Err(NetworkError::WrongShape { inputs: found, .. }) if found != inputs => {
                 last_error = NetworkError::WrongShape {
@@ -481,7 +556,7 @@ mod tests {
         let output: Vec<f32> = (0..2 * hidden)
             .map(|i| ((i * 13 % 29) as f32 - 14.0) / 20.0)
             .collect();
-        Network::quantise(false, activation, &weights, &bias, &output, 0.1)
+        Network::quantise(false, activation, &weights, &bias, &output, &[0.1])
     }
 
     #[test]
@@ -518,6 +593,52 @@ mod tests {
     }
 
     #[test]
+    fn a_network_with_output_buckets_reads_back_and_scores_by_its_pieces() {
+        let one = small(10, 32, Activation::Crelu);
+        let (feature, bias, output, output_bias) = one.dequantise();
+        // Three buckets: the first the one-bucket network's layer, the others their own.
+        let mut layers = output.clone();
+        layers.extend(output.iter().map(|w| -w));
+        layers.extend(output.iter().map(|w| w / 2.0));
+        let biases = [output_bias[0], 0.3, -0.2];
+        let three = Network::quantise(false, Activation::Crelu, &feature, &bias, &layers, &biases);
+        assert_eq!(three.buckets(), 3);
+        let bytes = three.to_bytes();
+        assert_eq!(u32::from_le_bytes(bytes[4..8].try_into().unwrap()), VERSION);
+        assert_eq!(Network::from_bytes(&bytes, 10), Ok(three.clone()));
+        // A network of one bucket is still written as version 2.
+        assert_eq!(
+            u32::from_le_bytes(one.to_bytes()[4..8].try_into().unwrap()),
+            2
+        );
+        let mut acc = three.accumulator();
+        three.refresh(&mut acc, [1, 4, 7].into_iter());
+        let accumulators = [acc.clone(), acc.clone()];
+        let side = crate::rules::Color::White;
+        // Two to five pieces score with the first bucket, six to nine the second, and so on;
+        // the last bucket takes every count above.
+        for (pieces, bucket) in [(2, 0), (5, 0), (6, 1), (9, 1), (10, 2), (32, 2)] {
+            assert_eq!(output_bucket(pieces, 3), bucket, "{pieces} pieces");
+            assert_eq!(
+                three.output_for_pieces(side, &accumulators, pieces),
+                three.output(&acc, &acc, bucket)
+            );
+        }
+        assert_eq!(
+            three.output(&acc, &acc, 0),
+            one.output_for(side, &accumulators)
+        );
+        assert_ne!(three.output(&acc, &acc, 1), three.output(&acc, &acc, 0));
+        // A count of buckets outside 1..=8 is refused.
+        let mut bad = bytes.clone();
+        bad[20..24].copy_from_slice(&9u32.to_le_bytes());
+        assert_eq!(
+            Network::from_bytes(&bad, 10),
+            Err(NetworkError::BadBuckets(9))
+        );
+    }
+
+    #[test]
     fn a_version_one_file_reads_as_a_clipped_network() {
         let network = small(10, 128, Activation::Crelu);
         let mut bytes = network.to_bytes();
@@ -544,7 +665,10 @@ mod tests {
             let mut fresh = network.accumulator();
             network.refresh(&mut fresh, [1, 3, 7, 9].into_iter());
             assert_eq!(step, fresh);
-            assert_eq!(network.output(&step, &fresh), network.output(&fresh, &step));
+            assert_eq!(
+                network.output(&step, &fresh, 0),
+                network.output(&fresh, &step, 0)
+            );
         }
     }
 
@@ -556,11 +680,11 @@ mod tests {
             bias[0] = 0.5;
             let mut output = vec![0.0; 32];
             output[0] = 1.0;
-            let network = Network::quantise(false, activation, &[0.0; 16], &bias, &output, 0.25);
+            let network = Network::quantise(false, activation, &[0.0; 16], &bias, &output, &[0.25]);
             let mut acc = network.accumulator();
             network.refresh(&mut acc, std::iter::empty());
             let expected = (factor + 0.25) * EVAL_SCALE as f32;
-            let got = network.output(&acc, &acc) as f32;
+            let got = network.output(&acc, &acc, 0) as f32;
             assert!(
                 (got - expected).abs() <= 2.0,
                 "{activation:?}: {got} vs {expected}"

@@ -145,7 +145,8 @@ pub fn evaluate<G: NetworkInputs>(network: &Network, position: &G) -> i32 {
     for (accumulator, list) in accumulators.iter_mut().zip(&lists) {
         network.refresh(accumulator, list.iter().map(|&i| i as usize));
     }
-    network.output_for(position.side_to_move(), &accumulators)
+    // In chess the active inputs of a perspective are the pieces on the board.
+    network.output_for_pieces(position.side_to_move(), &accumulators, lists[0].len())
 }
 
 /// The network's score of `position` at `ply` of a search, from the sums of the ply above.
@@ -180,7 +181,11 @@ pub fn evaluate_at<G: NetworkInputs>(
         entry.inputs[p].clone_from(wanted);
     }
     entry.filled = true;
-    network.output_for(position.side_to_move(), &entry.accumulators)
+    network.output_for_pieces(
+        position.side_to_move(),
+        &entry.accumulators,
+        entry.inputs[0].len(),
+    )
 }
 
 #[cfg(test)]
@@ -204,7 +209,7 @@ pub(crate) mod tests {
             .collect();
         let bias: Vec<f32> = (0..hidden).map(|_| uniform(0.5)).collect();
         let output: Vec<f32> = (0..2 * hidden).map(|_| uniform(1.0)).collect();
-        Network::quantise(false, activation, &feature, &bias, &output, 0.05)
+        Network::quantise(false, activation, &feature, &bias, &output, &[0.05])
     }
 
     /// Along random games, scoring at each ply from the path (with jumps back up the path, as

@@ -54,7 +54,7 @@ pub fn batch_gradient(
     let per_thread = part.len().div_ceil(threads);
     part.par_chunks(per_thread)
         .map(|slice| {
-            let mut grad = Weights::zero(weights.inputs(), weights.hidden);
+            let mut grad = Weights::zero(weights.inputs(), weights.hidden, weights.buckets());
             let mut scratch = Scratch::new(weights.hidden);
             let mut sum = 0f64;
             for &index in slice {

@@ -1,15 +1,15 @@
 //! A training run's state after a pass, to resume from: the float weights, Adam's two moments,
-//! the passes done and the scale. Little-endian: the magic `RGCK`, the version (`u32`, 1), the
-//! game's name (a length byte and the text), inputs, hidden width and flags (`u32`; bit 0 a
-//! correction, bit 1 squared activation), passes done (`u32`), Adam's steps (`u64`), the scale
-//! (`f32`), then the weights, the first moment and the second moment (`f32` each, in
-//! `Weights::values` order).
+//! the passes done and the scale. Little-endian: the magic `RGCK`, the version (`u32`, 2), the
+//! game's name (a length byte and the text), inputs, hidden width, flags (`u32`; bit 0 a
+//! correction, bit 1 squared activation), output buckets (`u32`; not in version 1, which has
+//! one) and passes done (`u32`), Adam's steps (`u64`), the scale (`f32`), then the weights, the
+//! first moment and the second moment (`f32` each, in `Weights::values` order).
 
 use super::model::Weights;
 use crate::eval::network::Activation;
 
 const MAGIC: &[u8; 4] = b"RGCK";
-const VERSION: u32 = 1;
+const VERSION: u32 = 2;
 
 #[derive(Clone, Debug, PartialEq)]
 pub struct Checkpoint {
@@ -37,6 +37,7 @@ impl Checkpoint {
             self.weights.inputs() as u32,
             self.weights.hidden as u32,
             flags,
+            self.weights.buckets() as u32,
             self.epochs_done,
         ] {
             out.extend_from_slice(&word.to_le_bytes());
@@ -63,7 +64,7 @@ impl Checkpoint {
         }
         let word = |b: &[u8]| u32::from_le_bytes(b.try_into().expect("four bytes"));
         let version = word(take(4)?);
-        if version != VERSION {
+        if !(1..=VERSION).contains(&version) {
             return Err(format!(
                 "checkpoint version {version}, this build reads {VERSION}"
             ));
@@ -74,14 +75,21 @@ impl Checkpoint {
         let inputs = word(take(4)?) as usize;
         let hidden = word(take(4)?) as usize;
         let flags = word(take(4)?);
+        let buckets = if version >= 2 {
+            word(take(4)?) as usize
+        } else {
+            1
+        };
         let epochs_done = word(take(4)?);
         let steps = u64::from_le_bytes(take(8)?.try_into().expect("eight bytes"));
         let scale = f32::from_le_bytes(take(4)?.try_into().expect("four bytes"));
-        if hidden == 0 || inputs == 0 || inputs * hidden > 1 << 28 {
-            return Err(format!("a checkpoint of {inputs}x{hidden} makes no sense"));
+        if hidden == 0 || inputs == 0 || inputs * hidden > 1 << 28 || !(1..=64).contains(&buckets) {
+            return Err(format!(
+                "a checkpoint of {inputs}x{hidden}, {buckets} output buckets, makes no sense"
+            ));
         }
         let mut read_weights = || -> Result<Weights, String> {
-            let mut weights = Weights::zero(inputs, hidden);
+            let mut weights = Weights::zero(inputs, hidden, buckets);
             let bytes = take(4 * weights.len())?;
             weights.set_values(
                 bytes
@@ -129,9 +137,9 @@ mod tests {
             epochs_done: 3,
             steps: 12_345,
             scale: 181.5,
-            weights: Weights::random(20, 16, &mut rng),
-            first_moment: Weights::random(20, 16, &mut rng),
-            second_moment: Weights::random(20, 16, &mut rng),
+            weights: Weights::random(20, 16, 3, &mut rng),
+            first_moment: Weights::random(20, 16, 3, &mut rng),
+            second_moment: Weights::random(20, 16, 3, &mut rng),
         };
         let bytes = checkpoint.to_bytes();
         assert_eq!(Checkpoint::from_bytes(&bytes), Ok(checkpoint));

@@ -11,7 +11,9 @@ pub mod model;
 pub mod stream;
 
 use crate::common::Rng;
-use crate::eval::network::{Activation, Network, NetworkInputs, EVAL_SCALE, HIDDEN_RANGE};
+use crate::eval::network::{
+    Activation, Network, NetworkInputs, BUCKET_RANGE, EVAL_SCALE, HIDDEN_RANGE,
+};
 use crate::rules::chess::Chess;
 use crate::rules::millennium::Millennium;
 use crate::rules::nichess::Nichess;
@@ -48,6 +50,10 @@ pub struct TrainOptions {
     /// The hidden layer's activation.
     #[arg(long, value_enum, default_value_t = Activation::Screlu)]
     pub activation: Activation,
+    /// Output layers, one for each four pieces on the board from two up (chess only; 1 to 8).
+    /// With `--init` from a network of one, each bucket starts as a copy of its output layer.
+    #[arg(long, default_value_t = 1)]
+    pub output_buckets: usize,
     /// Share of the game's result in the target; the rest is the search score.
     #[arg(long, default_value_t = 0.25)]
     pub lambda: f32,
@@ -217,15 +223,18 @@ fn resume<G: Tunable + NetworkInputs>(
         Checkpoint::from_bytes(&bytes).map_err(|e| format!("{}: {e}", path.display()))?;
     let same = checkpoint.variant == G::VARIANT
         && checkpoint.weights.hidden == options.hidden
+        && checkpoint.weights.buckets() == options.output_buckets
         && checkpoint.weights.inputs() == G::INPUTS
         && checkpoint.activation == options.activation
         && checkpoint.residual == options.residual;
     if !same {
         return Err(format!(
-            "{} is a {} checkpoint of {} units ({}, correction {}): not this run's",
+            "{} is a {} checkpoint of {} units, {} output buckets ({}, correction {}): not this \
+             run's",
             path.display(),
             checkpoint.variant,
             checkpoint.weights.hidden,
+            checkpoint.weights.buckets(),
             checkpoint.activation,
             checkpoint.residual
         ));
@@ -244,19 +253,24 @@ fn initial_weights<G: Tunable + NetworkInputs>(
     let bytes = std::fs::read(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
     let network = Network::from_bytes(&bytes, G::INPUTS)
         .map_err(|e| format!("{}: not a {} network: {e}", path.display(), G::VARIANT))?;
+    let buckets_fit = network.buckets() == options.output_buckets || network.buckets() == 1;
     if network.hidden() != options.hidden
         || network.activation() != options.activation
         || network.is_residual() != options.residual
+        || !buckets_fit
     {
         return Err(format!(
-            "{} is a network of {} units ({}, correction {}): not this run's",
+            "{} is a network of {} units, {} output buckets ({}, correction {}): not this run's",
             path.display(),
             network.hidden(),
+            network.buckets(),
             network.activation(),
             network.is_residual()
         ));
     }
-    Ok(Some(Weights::from_network(&network)))
+    Ok(Some(
+        Weights::from_network(&network).with_buckets(options.output_buckets),
+    ))
 }
 
 /// One pass over the data, in an order of its own (files shuffled, positions shuffled within
@@ -336,6 +350,15 @@ pub fn run<G: Tunable + NetworkInputs>(
             options.hidden
         ));
     }
+    if !BUCKET_RANGE.contains(&options.output_buckets)
+        || (options.output_buckets > 1 && G::VARIANT != Chess::VARIANT)
+    {
+        return Err(format!(
+            "--output-buckets {}: 1 to 8, and more than 1 only for chess (whose inputs count \
+             the pieces)",
+            options.output_buckets
+        ));
+    }
     let resumed = resume::<G>(options)?;
     let scale = match (&resumed, options.scale) {
         (Some(checkpoint), _) => checkpoint.scale,
@@ -352,8 +375,12 @@ pub fn run<G: Tunable + NetworkInputs>(
         mirror: false,
         ..targets
     };
+    let buckets = match options.output_buckets {
+        1 => String::new(),
+        n => format!(", {n} output buckets"),
+    };
     report(&format!(
-        "{} network {}x{} ({}{}), scale {scale:.1}",
+        "{} network {}x{} ({}{buckets}{}), scale {scale:.1}",
         G::VARIANT,
         G::INPUTS,
         options.hidden,
@@ -397,12 +424,14 @@ pub fn run<G: Tunable + NetworkInputs>(
                     }
                     weights
                 }
-                None => Weights::random(G::INPUTS, options.hidden, &mut rng),
+                None => {
+                    Weights::random(G::INPUTS, options.hidden, options.output_buckets, &mut rng)
+                }
             };
             let adam = Adam {
                 weights,
-                first_moment: Weights::zero(G::INPUTS, options.hidden),
-                second_moment: Weights::zero(G::INPUTS, options.hidden),
+                first_moment: Weights::zero(G::INPUTS, options.hidden, options.output_buckets),
+                second_moment: Weights::zero(G::INPUTS, options.hidden, options.output_buckets),
                 steps: 0,
             };
             (adam, 0)

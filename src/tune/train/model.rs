@@ -2,7 +2,7 @@
 //! gradient, and the loss on a set of examples.
 
 use crate::common::Rng;
-use crate::eval::network::{Activation, Network, EVAL_SCALE};
+use crate::eval::network::{output_bucket, Activation, Network, EVAL_SCALE};
 use rayon::prelude::*;
 
 /// A position as the trainer sees it: the active inputs from both sides, the side to move,
@@ -62,34 +62,49 @@ pub fn sigmoid(x: f32) -> f32 {
     1.0 / (1.0 + (-x).exp())
 }
 
-/// The float network: `[input][unit]` first-layer weights, biases, the output weights (side to
-/// move's half, then the other's) and the output bias.
+/// The float network: `[input][unit]` first-layer weights, biases, the output weights (bucket
+/// by bucket: side to move's half, then the other's) and the output biases (one a bucket).
 #[derive(Clone, Debug, PartialEq)]
 pub struct Weights {
     pub hidden: usize,
     pub feature: Vec<f32>,
     pub feature_bias: Vec<f32>,
     pub output: Vec<f32>,
-    pub output_bias: f32,
+    pub output_bias: Vec<f32>,
 }
 
 impl Weights {
-    pub fn zero(inputs: usize, hidden: usize) -> Weights {
+    pub fn zero(inputs: usize, hidden: usize, buckets: usize) -> Weights {
         Weights {
             hidden,
             feature: vec![0.0; inputs * hidden],
             feature_bias: vec![0.0; hidden],
-            output: vec![0.0; 2 * hidden],
-            output_bias: 0.0,
+            output: vec![0.0; buckets * 2 * hidden],
+            output_bias: vec![0.0; buckets],
         }
     }
 
-    pub fn random(inputs: usize, hidden: usize, rng: &mut Rng) -> Weights {
+    /// The output layer's buckets.
+    pub fn buckets(&self) -> usize {
+        self.output_bias.len()
+    }
+
+    /// These weights with `buckets` output buckets, each a copy of the first: a network of one
+    /// bucket becomes one of many that scores every position as it did.
+    pub fn with_buckets(mut self, buckets: usize) -> Weights {
+        let layer = self.output[..2 * self.hidden].to_vec();
+        let bias = self.output_bias[0];
+        self.output = layer.repeat(buckets);
+        self.output_bias = vec![bias; buckets];
+        self
+    }
+
+    pub fn random(inputs: usize, hidden: usize, buckets: usize, rng: &mut Rng) -> Weights {
         let mut uniform = |limit: f32| {
             let unit = (rng.next_u64() >> 11) as f32 / (1u64 << 53) as f32;
             (unit * 2.0 - 1.0) * limit
         };
-        let mut weights = Weights::zero(inputs, hidden);
+        let mut weights = Weights::zero(inputs, hidden, buckets);
         weights.feature.iter_mut().for_each(|w| *w = uniform(0.1));
         let output_limit = 1.0 / (2.0 * hidden as f32).sqrt();
         weights
@@ -115,10 +130,10 @@ impl Weights {
         self.feature.len() / self.hidden
     }
 
-    /// How many values there are (never none: the output bias is always one).
+    /// How many values there are (never none: there is always an output bias).
     #[allow(clippy::len_without_is_empty)]
     pub fn len(&self) -> usize {
-        self.feature.len() + self.feature_bias.len() + self.output.len() + 1
+        self.feature.len() + self.feature_bias.len() + self.output.len() + self.output_bias.len()
     }
 
     pub fn values(&self) -> impl Iterator<Item = &f32> {
@@ -126,7 +141,7 @@ impl Weights {
             .iter()
             .chain(&self.feature_bias)
             .chain(&self.output)
-            .chain(std::iter::once(&self.output_bias))
+            .chain(&self.output_bias)
     }
 
     pub fn values_mut(&mut self) -> impl Iterator<Item = &mut f32> {
@@ -134,7 +149,7 @@ impl Weights {
             .iter_mut()
             .chain(self.feature_bias.iter_mut())
             .chain(self.output.iter_mut())
-            .chain(std::iter::once(&mut self.output_bias))
+            .chain(self.output_bias.iter_mut())
     }
 
     /// Reads the values [`Weights::values`] lists, in that order.
@@ -168,7 +183,7 @@ impl Weights {
             &self.feature,
             &self.feature_bias,
             &self.output,
-            self.output_bias,
+            &self.output_bias,
         )
     }
 }
@@ -231,13 +246,21 @@ fn forward(
     } else {
         (1, 0)
     };
-    let mut out = example.base + weights.output_bias;
-    for (view, half) in [(us, 0), (them, hidden)] {
+    let bucket = example_bucket(weights, example);
+    let layer = bucket * 2 * hidden;
+    let mut out = example.base + weights.output_bias[bucket];
+    for (view, half) in [(us, layer), (them, layer + hidden)] {
         for (i, &x) in scratch.sums[view].iter().enumerate() {
             out += activate(activation, x).0 * weights.output[half + i];
         }
     }
     out
+}
+
+/// The output bucket of an example: by its active inputs (in chess, its pieces).
+#[inline(always)]
+fn example_bucket(weights: &Weights, example: &Example) -> usize {
+    output_bucket(example.count as usize, weights.buckets())
 }
 
 /// The squared error of one example.
@@ -283,13 +306,15 @@ pub fn backward(
     let factor = EVAL_SCALE as f32 / scale;
     let p = sigmoid(out * factor);
     let g = 2.0 * (p - example.target) * p * (1.0 - p) * factor;
-    grad.output_bias += g;
+    let bucket = example_bucket(weights, example);
+    grad.output_bias[bucket] += g;
     let (us, them) = if example.white_to_move {
         (0, 1)
     } else {
         (1, 0)
     };
-    for (view, half) in [(us, 0), (them, hidden)] {
+    let layer = bucket * 2 * hidden;
+    for (view, half) in [(us, layer), (them, layer + hidden)] {
         for i in 0..hidden {
             let (value, slope) = activate(activation, scratch.sums[view][i]);
             grad.output[half + i] += g * value;
@@ -322,19 +347,31 @@ mod tests {
     /// The gradient matches finite differences of the loss, for both activations.
     #[test]
     fn gradients_match_finite_differences() {
-        for activation in [Activation::Crelu, Activation::Screlu] {
+        for (activation, buckets) in [
+            (Activation::Crelu, 1),
+            (Activation::Screlu, 1),
+            (Activation::Crelu, 3),
+        ] {
             let mut rng = Rng::new(4);
-            let mut weights = Weights::random(6, 16, &mut rng);
+            let mut weights = Weights::random(6, 16, buckets, &mut rng);
+            // Every unit's sum stays away from the activation's kinks at 0 and 1 (finite
+            // differences across a kink are wrong): inputs of at most ±0.05, six at most, on
+            // biases of 0.35 to 0.55; unit 0 always below 0 and unit 1 always above 1, so that
+            // the clipped parts are checked too.
+            weights.feature.iter_mut().for_each(|w| *w /= 2.0);
             weights
                 .feature_bias
                 .iter_mut()
                 .enumerate()
-                .for_each(|(i, b)| *b = 0.05 * (i % 5) as f32);
+                .for_each(|(i, b)| *b = 0.35 + 0.05 * (i % 5) as f32);
+            (weights.feature_bias[0], weights.feature_bias[1]) = (-0.5, 1.5);
             let mut data = Examples::default();
             data.push(&[0, 2, 5], &[1, 3, 4], true, 0.8, 0.1);
             data.push(&[1, 4], &[0, 5], false, 0.3, -0.2);
+            // Six inputs: with three buckets, the second bucket's.
+            data.push(&[0, 1, 2, 3, 4, 5], &[5, 4, 3, 2, 1, 0], true, 0.6, 0.0);
             let scale = 200.0;
-            let mut grad = Weights::zero(6, 16);
+            let mut grad = Weights::zero(6, 16, buckets);
             let mut scratch = Scratch::new(16);
             for example in &data.examples {
                 backward(
@@ -351,7 +388,9 @@ mod tests {
             let analytic: Vec<f32> = grad.values().copied().collect();
             let step = 1e-3;
             let mut checked = 0;
-            for index in (0..weights.len()).step_by(7) {
+            // Every output weight and bias, and a sample of the first layer's.
+            let first_output = weights.feature.len() + weights.feature_bias.len();
+            for index in (0..weights.len()).filter(|&i| i % 7 == 0 || i >= first_output) {
                 let mut plus = weights.clone();
                 *plus.values_mut().nth(index).unwrap() += step;
                 let mut minus = weights.clone();
@@ -359,7 +398,8 @@ mod tests {
                 let numeric = ((total(&plus) - total(&minus)) / (2.0 * step as f64)) as f32;
                 assert!(
                     (numeric - analytic[index]).abs() <= 1e-3 + 0.05 * numeric.abs(),
-                    "{activation:?} weight {index}: numeric {numeric}, analytic {}",
+                    "{activation:?}, {buckets} buckets, weight {index}: numeric {numeric}, \
+                     analytic {}",
                     analytic[index]
                 );
                 checked += (numeric.abs() > 1e-5) as usize;

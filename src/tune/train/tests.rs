@@ -16,6 +16,7 @@ fn options(variant: &str, data: PathBuf, out: PathBuf) -> TrainOptions {
         epochs: 6,
         hidden: 16,
         activation: Activation::Screlu,
+        output_buckets: 1,
         lambda: 0.5,
         rate: 0.01,
         final_rate: None,
@@ -62,11 +63,16 @@ fn queen_positions(dir: &std::path::Path) -> PathBuf {
 
 /// The error a chess run with `options` stops with (it must stop with one).
 fn refusal(options: &TrainOptions) -> String {
+    refusal_of::<Chess>(options)
+}
+
+/// The error a run of `G` stops with.
+fn refusal_of<G: Tunable + NetworkInputs>(options: &TrainOptions) -> String {
     rayon::ThreadPoolBuilder::new()
         .num_threads(1)
         .build()
         .unwrap()
-        .install(|| run::<Chess>(options, &mut |_| {}))
+        .install(|| run::<G>(options, &mut |_| {}))
         .unwrap_err()
 }
 
@@ -260,6 +266,71 @@ fn a_run_from_a_network_file_starts_where_that_network_stands() {
         ..base.clone()
     });
     assert!(error.contains("not this run's"), "{error}");
+    // A network of one output bucket starts a run of three as three copies of its output
+    // layer: every position scores as before, whatever its bucket.
+    let bucketed = dir.join("bucketed.nnue");
+    run_quietly::<Chess>(&TrainOptions {
+        epochs: 0,
+        output_buckets: 3,
+        init: Some(first.clone()),
+        out: Some(bucketed.clone()),
+        ..base.clone()
+    });
+    let one = Network::from_bytes(&std::fs::read(&first).unwrap(), Chess::INPUTS).unwrap();
+    let three = Network::from_bytes(&std::fs::read(&bucketed).unwrap(), Chess::INPUTS).unwrap();
+    assert_eq!((one.buckets(), three.buckets()), (1, 3));
+    for fen in [
+        "4k3/8/8/8/8/8/8/3QK3 w - - 0 1",
+        "4k3/pppppppp/8/8/8/8/PPPPPPPP/3QK3 b - - 0 1",
+        Chess::START_FEN,
+    ] {
+        let pos = Chess::from_fen(fen).unwrap();
+        assert_eq!(
+            path::evaluate(&one, &pos),
+            path::evaluate(&three, &pos),
+            "{fen}"
+        );
+    }
+    // Trained on from there, the buckets part ways, and a three-bucket network does not start
+    // a run of two.
+    run_quietly::<Chess>(&TrainOptions {
+        output_buckets: 3,
+        init: Some(first.clone()),
+        out: Some(bucketed.clone()),
+        ..base.clone()
+    });
+    let three = Network::from_bytes(&std::fs::read(&bucketed).unwrap(), Chess::INPUTS).unwrap();
+    let (_, _, layers, _) = three.dequantise();
+    let hidden = three.hidden();
+    assert_ne!(layers[..2 * hidden], layers[2 * hidden..4 * hidden]);
+    let error = refusal(&TrainOptions {
+        output_buckets: 2,
+        init: Some(bucketed.clone()),
+        ..base.clone()
+    });
+    assert!(error.contains("not this run's"), "{error}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn output_buckets_are_for_chess_alone_and_at_most_eight() {
+    let dir = temp_dir("buckets");
+    let data = queen_positions(&dir);
+    let out = dir.join("net.nnue");
+    for (variant, buckets) in [("nichess", 2), ("chess", 9), ("chess", 0)] {
+        let options = TrainOptions {
+            output_buckets: buckets,
+            ..options(variant, data.clone(), out.clone())
+        };
+        let error = match variant {
+            "nichess" => refusal_of::<Nichess>(&options),
+            _ => refusal(&options),
+        };
+        assert!(
+            error.contains("--output-buckets"),
+            "{variant} {buckets}: {error}"
+        );
+    }
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
