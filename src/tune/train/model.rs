@@ -90,8 +90,12 @@ impl Weights {
     }
 
     /// These weights with `buckets` output buckets, each a copy of the first: a network of one
-    /// bucket becomes one of many that scores every position as it did.
+    /// bucket becomes one of many that scores every position as it did. Weights that already
+    /// have that many are kept as they are.
     pub fn with_buckets(mut self, buckets: usize) -> Weights {
+        if self.buckets() == buckets {
+            return self;
+        }
         let layer = self.output[..2 * self.hidden].to_vec();
         let bias = self.output_bias[0];
         self.output = layer.repeat(buckets);

@@ -309,6 +309,19 @@ fn a_run_from_a_network_file_starts_where_that_network_stands() {
         ..base.clone()
     });
     assert!(error.contains("not this run's"), "{error}");
+    // A three-bucket network starts a run of three as it is, every bucket its own.
+    let again = dir.join("again-bucketed.nnue");
+    run_quietly::<Chess>(&TrainOptions {
+        epochs: 0,
+        output_buckets: 3,
+        init: Some(bucketed.clone()),
+        out: Some(again.clone()),
+        ..base.clone()
+    });
+    assert_eq!(
+        std::fs::read(&bucketed).unwrap(),
+        std::fs::read(&again).unwrap()
+    );
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
