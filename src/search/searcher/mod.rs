@@ -96,6 +96,9 @@ struct PlyState {
     raw_eval: Option<i32>,
     /// Double extensions on the path up to here, which are limited.
     double_extensions: i32,
+    /// Beta cut-offs at this ply under the current node of the ply above: many say that
+    /// node's moves are being refuted one after another (an all-node), so reduce the rest more.
+    cutoffs: u32,
 }
 
 impl Default for PlyState {
@@ -105,6 +108,7 @@ impl Default for PlyState {
             static_eval: -INFINITY,
             raw_eval: None,
             double_extensions: 0,
+            cutoffs: 0,
         }
     }
 }
@@ -439,6 +443,10 @@ impl<'a, G: Game + Evaluate> Searcher<'a, G> {
         if ply > 0 {
             self.stack[ply].double_extensions = self.stack[ply - 1].double_extensions;
         }
+        self.stack[ply + 2].cutoffs = 0;
+        if root {
+            self.stack[1].cutoffs = 0;
+        }
         let mut node = NodeFacts {
             depth,
             ply,
@@ -586,6 +594,7 @@ impl<'a, G: Game + Evaluate> Searcher<'a, G> {
                     self.record_pv(ply, mv);
                 }
                 if score >= beta {
+                    self.stack[ply].cutoffs += 1;
                     if !tactical {
                         self.reward_quiet_cutoff(pos, mv, depth, ply, previous, &quiets_tried);
                     }

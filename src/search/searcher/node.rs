@@ -264,6 +264,7 @@ impl<G: Game + Evaluate> Searcher<'_, G> {
         r -= i32::from(node.pv_node);
         r -= i32::from(mv == killers[0] || mv == killers[1]);
         r += i32::from(!node.improving);
+        r += i32::from(self.stack[node.ply + 1].cutoffs > 3);
         r -= quiet_score / 12_000;
         r.clamp(0, depth - 2)
     }
