@@ -96,8 +96,8 @@ struct PlyState {
     raw_eval: Option<i32>,
     /// Double extensions on the path up to here, which are limited.
     double_extensions: i32,
-    /// Beta cut-offs at this ply under the current node of the ply above: many say that
-    /// node's moves are being refuted one after another (an all-node), so reduce the rest more.
+    /// Beta cut-offs at this ply since the node two plies up began: when many of them refute
+    /// the moves of a node one ply up one after another (an all-node), it reduces the rest more.
     cutoffs: u32,
 }
 
