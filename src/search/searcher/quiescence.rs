@@ -6,7 +6,7 @@ use crate::eval::Evaluate;
 use crate::rules::{Game, MoveList};
 use crate::search::correction::CorrectionKeys;
 use crate::search::tt::Bound;
-use crate::search::{MATE, MAX_PLY};
+use crate::search::{MATE, MATE_BOUND, MAX_PLY};
 
 impl<G: Game + Evaluate> Searcher<'_, G> {
     pub(super) fn quiescence(
@@ -54,6 +54,24 @@ impl<G: Game + Evaluate> Searcher<'_, G> {
                     .get(pos.side_to_move(), CorrectionKeys::of(pos))
             }
             None => -INFINITY,
+        };
+        // A bound from the table that says more than the evaluation replaces it (a lower bound
+        // above it, an upper bound below it).
+        let stand_pat = match entry {
+            Some(e) if !in_check => {
+                let score = score_from_tt(e.score as i32, ply);
+                let sharper = match e.bound {
+                    Bound::Exact => true,
+                    Bound::Lower => score > stand_pat,
+                    Bound::Upper => score < stand_pat,
+                };
+                if sharper && score.abs() < MATE_BOUND {
+                    score
+                } else {
+                    stand_pat
+                }
+            }
+            _ => stand_pat,
         };
         if !in_check {
             if stand_pat >= beta {
