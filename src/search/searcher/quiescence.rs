@@ -29,8 +29,9 @@ impl<G: Game + Evaluate> Searcher<'_, G> {
         let in_check = pos.in_check();
         let key = pos.key();
         let entry = self.shared.tt.probe(key);
-        if let Some(e) = entry {
-            let score = score_from_tt(e.score as i32, ply);
+        // The entry with its score as seen from this ply (mates counted from here).
+        let table = entry.map(|e| (e, score_from_tt(e.score as i32, ply)));
+        if let Some((e, score)) = table {
             if match e.bound {
                 Bound::Exact => true,
                 Bound::Lower => score >= beta,
@@ -56,21 +57,13 @@ impl<G: Game + Evaluate> Searcher<'_, G> {
             None => -INFINITY,
         };
         // A bound from the table that says more than the evaluation replaces it (a lower bound
-        // above it, an upper bound below it).
-        let stand_pat = match entry {
-            Some(e) if !in_check => {
-                let score = score_from_tt(e.score as i32, ply);
-                let sharper = match e.bound {
-                    Bound::Exact => true,
-                    Bound::Lower => score > stand_pat,
-                    Bound::Upper => score < stand_pat,
-                };
-                if sharper && score.abs() < MATE_BOUND {
-                    score
-                } else {
-                    stand_pat
-                }
-            }
+        // above it, an upper bound below it; an exact entry has already returned).
+        let stand_pat = match table {
+            Some((e, score)) if !in_check && score.abs() < MATE_BOUND => match e.bound {
+                Bound::Lower if score > stand_pat => score,
+                Bound::Upper if score < stand_pat => score,
+                _ => stand_pat,
+            },
             _ => stand_pat,
         };
         if !in_check {
