@@ -6,7 +6,7 @@ use crate::eval::Evaluate;
 use crate::rules::{Game, MoveList};
 use crate::search::correction::CorrectionKeys;
 use crate::search::tt::Bound;
-use crate::search::{MATE, MATE_BOUND, MAX_PLY};
+use crate::search::{MATE, MAX_PLY};
 
 impl<G: Game + Evaluate> Searcher<'_, G> {
     pub(super) fn quiescence(
@@ -56,16 +56,9 @@ impl<G: Game + Evaluate> Searcher<'_, G> {
             }
             None => -INFINITY,
         };
-        // A bound from the table that says more than the evaluation replaces it (a lower bound
-        // above it, an upper bound below it; an exact entry has already returned).
-        let stand_pat = match table {
-            Some((e, score)) if !in_check && score.abs() < MATE_BOUND => match e.bound {
-                Bound::Lower if score > stand_pat => score,
-                Bound::Upper if score < stand_pat => score,
-                _ => stand_pat,
-            },
-            _ => stand_pat,
-        };
+        // A bound from the table that says more than the evaluation replaces it, as in the
+        // main search.
+        let stand_pat = super::node::refined_eval(table, in_check, stand_pat);
         if !in_check {
             if stand_pat >= beta {
                 return stand_pat;
