@@ -5,7 +5,6 @@ use super::{score_from_tt, ScoredMoves, Searcher, INFINITY, QUIESCENCE_MAX_PLIES
 use crate::eval::Evaluate;
 use crate::rules::{Game, MoveList};
 use crate::search::correction::CorrectionKeys;
-use crate::search::tt::Bound;
 use crate::search::{MATE, MAX_PLY};
 
 impl<G: Game + Evaluate> Searcher<'_, G> {
@@ -31,14 +30,9 @@ impl<G: Game + Evaluate> Searcher<'_, G> {
         let entry = self.shared.tt.probe(key);
         // The entry with its score as seen from this ply (mates counted from here).
         let table = entry.map(|e| (e, score_from_tt(e.score as i32, ply)));
-        if let Some((e, score)) = table {
-            if match e.bound {
-                Bound::Exact => true,
-                Bound::Lower => score >= beta,
-                Bound::Upper => score <= alpha,
-            } {
-                return score;
-            }
+        // Every entry is at least as deep as quiescence (depth 0).
+        if let Some(score) = super::node::table_cutoff(table, 0, alpha, beta, false) {
+            return score;
         }
         let mut best_score = -INFINITY;
         // The table keeps the evaluation of a position seen before.
