@@ -244,7 +244,7 @@ impl<G: Game + Evaluate> Searcher<'_, G> {
         }
     }
 
-    /// The late-move reduction of a quiet move (not in check, giving no check) searched
+    /// The late-move reduction of a quiet move (not in check) searched
     /// `searched`-th at `depth`: more late in the order and when not improving, less at PV
     /// nodes, for killers and for a good history.
     #[inline(always)]
