@@ -567,13 +567,11 @@ impl<'a, G: Game + Evaluate> Searcher<'a, G> {
             self.keys.push(child.key());
             let depth = depth + extension;
             // The first move is searched with the full window, the others reduced or not.
-            // A quiet check is reduced too, a ply less than other quiet moves.
             let reduction = (searched > 1).then(|| {
                 if tactical || in_check {
                     0
                 } else {
-                    let r = self.late_move_reduction(node, depth, mv, searched, quiet_score);
-                    (r - i32::from(gives_check)).max(0)
+                    self.late_move_reduction(node, depth, mv, (searched, quiet_score, gives_check))
                 }
             });
             let score = self.search_child(&child, node, depth, reduction, (alpha, beta));

@@ -244,17 +244,16 @@ impl<G: Game + Evaluate> Searcher<'_, G> {
         }
     }
 
-    /// The late-move reduction of a quiet move (not in check) searched
-    /// `searched`-th at `depth`: more late in the order and when not improving, less at PV
-    /// nodes, for killers and for a good history.
+    /// The late-move reduction of a quiet move (not in check) searched `searched`-th at
+    /// `depth`: more late in the order and when not improving, less at PV nodes, for killers
+    /// and for a good history, and a ply less when it gives check.
     #[inline(always)]
     pub(super) fn late_move_reduction(
         &self,
         node: &NodeFacts<G::Move>,
         depth: i32,
         mv: G::Move,
-        searched: usize,
-        quiet_score: i32,
+        (searched, quiet_score, gives_check): (usize, i32, bool),
     ) -> i32 {
         if depth < 3 || searched <= 2 {
             return 0;
@@ -266,7 +265,7 @@ impl<G: Game + Evaluate> Searcher<'_, G> {
         r += i32::from(!node.improving);
         r += i32::from(self.stack[node.ply + 1].cutoffs > 3);
         r -= quiet_score / 12_000;
-        r.clamp(0, depth - 2)
+        (r.clamp(0, depth - 2) - i32::from(gives_check)).max(0)
     }
 
     /// A quiet move `mv` cut the node: it becomes a killer and the counter to the move before,
