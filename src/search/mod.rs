@@ -1,9 +1,9 @@
 //! Search: iterative deepening alpha-beta over any [`Game`] with an [`Evaluate`] implementation.
 //!
 //! Principal variation search with aspiration windows, quiescence search, a shared
-//! transposition table, null-move pruning, late move reductions, check extension, and move
-//! ordering by hash move, MVV-LVA, killers and history. More threads search the same tree
-//! (Lazy SMP), sharing only the table.
+//! transposition table, null-move pruning, late move reductions, a check extension where the
+//! game asks for one, and move ordering by hash move, MVV-LVA, killers and history. More
+//! threads search the same tree (Lazy SMP), sharing only the table.
 
 mod correction;
 mod history;

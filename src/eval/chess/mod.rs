@@ -520,6 +520,7 @@ pub struct ChessPathState {
 }
 
 impl Evaluate for Chess {
+    const EXTEND_CHECKS: bool = false;
     type PathState = ChessPathState;
 
     fn evaluate(&self) -> i32 {

@@ -377,7 +377,7 @@ impl<'a, G: Game + Evaluate> Searcher<'a, G> {
             self.root_done.clear();
         }
         let in_check = pos.in_check();
-        if in_check && ply < MAX_PLY / 2 {
+        if G::EXTEND_CHECKS && in_check && ply < MAX_PLY / 2 {
             depth += 1;
         }
         if depth <= 0 {

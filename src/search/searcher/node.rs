@@ -15,8 +15,8 @@ use crate::search::MATE_BOUND;
 /// What a node of the main search knows before it tries its moves.
 #[derive(Clone, Copy)]
 pub(super) struct NodeFacts<M> {
-    /// The depth left (after the check extension; less one when internal iterative reduction
-    /// applies, from the move loop on).
+    /// The depth left (after the check extension, where the game has one; less one when
+    /// internal iterative reduction applies, from the move loop on).
     pub depth: i32,
     pub ply: usize,
     pub key: u64,
