@@ -49,9 +49,9 @@ impl EvalOptions {
 
 /// What the search needs to know of a game beyond its rules.
 pub trait Evaluate: Game + exchange::Exchange {
-    /// Whether a node in check is searched a ply deeper. Measured per game: chess plays
-    /// better without it (its evasions are few and the history finds them), Nichess better
-    /// with it (a check there also carries damage).
+    /// Whether a node in check is searched a ply deeper. Measured per game (docs/strength.md):
+    /// chess plays better without it; in Nichess, where a check also carries damage, dropping
+    /// it looked worse; Millennium keeps it until measured.
     const EXTEND_CHECKS: bool = true;
     /// Static evaluation in centipawns from the side to move's point of view, under the default
     /// [`EvalOptions`].
