@@ -96,9 +96,11 @@ pub struct TrainOptions {
     /// ... and go on from such a state (its game, width, activation and kind must match).
     #[arg(long, conflicts_with = "init")]
     pub resume: Option<PathBuf>,
-    /// Start from this network file's weights instead of random ones (its game, width,
-    /// activation and kind must match; Adam starts afresh): a shipped network trained on
-    /// with new data, usually at a lower `--rate`.
+    /// Start from this network file's weights instead of random ones (its game, activation and
+    /// kind must match, its width be at most `--hidden`; Adam starts afresh): a shipped network
+    /// trained on with new data, usually at a lower `--rate`. A narrower network is widened:
+    /// the new units start with random input weights and none in the output, so the network
+    /// first scores as the file does.
     #[arg(long)]
     pub init: Option<PathBuf>,
     /// Where to write the network; the file this build embeds when left out.
@@ -254,7 +256,7 @@ fn initial_weights<G: Tunable + NetworkInputs>(
     let network = Network::from_bytes(&bytes, G::INPUTS)
         .map_err(|e| format!("{}: not a {} network: {e}", path.display(), G::VARIANT))?;
     let buckets_fit = network.buckets() == options.output_buckets || network.buckets() == 1;
-    if network.hidden() != options.hidden
+    if network.hidden() > options.hidden
         || network.activation() != options.activation
         || network.is_residual() != options.residual
         || !buckets_fit
@@ -268,8 +270,11 @@ fn initial_weights<G: Tunable + NetworkInputs>(
             network.is_residual()
         ));
     }
+    let mut rng = Rng::new(options.seed ^ 0x5749_4445);
     Ok(Some(
-        Weights::from_network(&network).with_buckets(options.output_buckets),
+        Weights::from_network(&network)
+            .with_buckets(options.output_buckets)
+            .widened(options.hidden, &mut rng),
     ))
 }
 

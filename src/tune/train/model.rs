@@ -103,6 +103,30 @@ impl Weights {
         self
     }
 
+    /// These weights with `hidden` units, the units they have kept as they are and the new ones
+    /// given random input weights and no say in the output, so that the wider network scores
+    /// every position as the narrower one did and training can put the new units to use.
+    /// Weights that already have that many units are kept as they are.
+    pub fn widened(self, hidden: usize, rng: &mut Rng) -> Weights {
+        let old = self.hidden;
+        if hidden <= old {
+            return self;
+        }
+        let fresh = Weights::random(self.inputs(), hidden, self.buckets(), rng);
+        let mut wide = Weights::zero(self.inputs(), hidden, self.buckets());
+        for (input, row) in wide.feature.chunks_mut(hidden).enumerate() {
+            row[..old].copy_from_slice(&self.feature[input * old..(input + 1) * old]);
+            row[old..].copy_from_slice(&fresh.feature[input * hidden + old..(input + 1) * hidden]);
+        }
+        wide.feature_bias[..old].copy_from_slice(&self.feature_bias);
+        // Each bucket's output layer is two halves (side to move's, the other's) of `hidden`.
+        for (half, wide_half) in self.output.chunks(old).zip(wide.output.chunks_mut(hidden)) {
+            wide_half[..old].copy_from_slice(half);
+        }
+        wide.output_bias = self.output_bias;
+        wide
+    }
+
     pub fn random(inputs: usize, hidden: usize, buckets: usize, rng: &mut Rng) -> Weights {
         let mut uniform = |limit: f32| {
             let unit = (rng.next_u64() >> 11) as f32 / (1u64 << 53) as f32;
@@ -347,6 +371,33 @@ pub fn backward(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A widened network scores as the narrower one did, with two output buckets to check that
+    /// each bucket's halves land in their place, and the new units are not all dead weight.
+    #[test]
+    fn a_widened_network_scores_as_the_narrow_one() {
+        let mut rng = Rng::new(9);
+        let narrow = Weights::random(6, 16, 2, &mut rng);
+        let mut data = Examples::default();
+        data.push(&[0, 2, 5], &[1, 3, 4], true, 0.8, 0.1);
+        data.push(&[1, 4], &[0, 5], false, 0.3, -0.2);
+        data.push(&[0, 1, 2, 3, 4, 5], &[5, 4, 3, 2, 1, 0], true, 0.6, 0.0);
+        let wide = narrow.clone().widened(48, &mut rng);
+        assert_eq!((wide.hidden, wide.inputs(), wide.buckets()), (48, 6, 2));
+        for activation in [Activation::Crelu, Activation::Screlu] {
+            let (narrow_loss, _) = loss(&narrow, activation, &data, 200.0);
+            let (wide_loss, _) = loss(&wide, activation, &data, 200.0);
+            assert!(
+                (narrow_loss - wide_loss).abs() < 1e-9,
+                "{narrow_loss} against {wide_loss}"
+            );
+        }
+        assert!(wide
+            .feature
+            .chunks(48)
+            .all(|row| row[16..].iter().any(|&w| w != 0.0)));
+        assert_eq!(narrow.clone().widened(16, &mut rng), narrow);
+    }
 
     /// The gradient matches finite differences of the loss, for both activations.
     #[test]

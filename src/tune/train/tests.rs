@@ -259,13 +259,42 @@ fn a_run_from_a_network_file_starts_where_that_network_stands() {
     });
     let first_pass = held_out_losses(&lines)[0];
     assert!(first_pass < held_out_losses(&trained)[0], "{first_pass}");
-    // A network of another shape is refused.
+    // A network of another activation is refused.
     let error = refusal(&TrainOptions {
-        hidden: 32,
+        activation: Activation::Crelu,
         init: Some(first.clone()),
         ..base.clone()
     });
     assert!(error.contains("not this run's"), "{error}");
+    // A narrower one starts a wider run as it stands: the new units have no say at first.
+    let wide_file = dir.join("wide.nnue");
+    run_quietly::<Chess>(&TrainOptions {
+        epochs: 0,
+        hidden: 48,
+        init: Some(first.clone()),
+        out: Some(wide_file.clone()),
+        ..base.clone()
+    });
+    let error = refusal(&TrainOptions {
+        init: Some(wide_file.clone()),
+        ..base.clone()
+    });
+    assert!(error.contains("not this run's"), "{error}");
+    let narrow = Network::from_bytes(&std::fs::read(&first).unwrap(), Chess::INPUTS).unwrap();
+    let wide = Network::from_bytes(&std::fs::read(&wide_file).unwrap(), Chess::INPUTS).unwrap();
+    assert_eq!((narrow.hidden(), wide.hidden()), (16, 48));
+    for fen in [
+        "4k3/8/8/8/8/8/8/3QK3 w - - 0 1",
+        "4k3/pppppppp/8/8/8/8/PPPPPPPP/3QK3 b - - 0 1",
+        Chess::START_FEN,
+    ] {
+        let pos = Chess::from_fen(fen).unwrap();
+        assert_eq!(
+            path::evaluate(&narrow, &pos),
+            path::evaluate(&wide, &pos),
+            "{fen}"
+        );
+    }
     // A network of one output bucket starts a run of three as three copies of its output
     // layer: every position scores as before, whatever its bucket.
     let bucketed = dir.join("bucketed.nnue");
