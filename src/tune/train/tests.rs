@@ -215,6 +215,22 @@ fn a_run_resumed_from_its_checkpoint_ends_where_a_whole_run_ends() {
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
+/// Two chess networks give a few positions (bare, full of pawns, the start) the same score.
+fn assert_scores_alike(first: &Network, second: &Network) {
+    for fen in [
+        "4k3/8/8/8/8/8/8/3QK3 w - - 0 1",
+        "4k3/pppppppp/8/8/8/8/PPPPPPPP/3QK3 b - - 0 1",
+        Chess::START_FEN,
+    ] {
+        let pos = Chess::from_fen(fen).unwrap();
+        assert_eq!(
+            path::evaluate(first, &pos),
+            path::evaluate(second, &pos),
+            "{fen}"
+        );
+    }
+}
+
 #[test]
 fn a_run_from_a_network_file_starts_where_that_network_stands() {
     let dir = temp_dir("init");
@@ -283,18 +299,7 @@ fn a_run_from_a_network_file_starts_where_that_network_stands() {
     let narrow = Network::from_bytes(&std::fs::read(&first).unwrap(), Chess::INPUTS).unwrap();
     let wide = Network::from_bytes(&std::fs::read(&wide_file).unwrap(), Chess::INPUTS).unwrap();
     assert_eq!((narrow.hidden(), wide.hidden()), (16, 48));
-    for fen in [
-        "4k3/8/8/8/8/8/8/3QK3 w - - 0 1",
-        "4k3/pppppppp/8/8/8/8/PPPPPPPP/3QK3 b - - 0 1",
-        Chess::START_FEN,
-    ] {
-        let pos = Chess::from_fen(fen).unwrap();
-        assert_eq!(
-            path::evaluate(&narrow, &pos),
-            path::evaluate(&wide, &pos),
-            "{fen}"
-        );
-    }
+    assert_scores_alike(&narrow, &wide);
     // A network of one output bucket starts a run of three as three copies of its output
     // layer: every position scores as before, whatever its bucket.
     let bucketed = dir.join("bucketed.nnue");
@@ -308,18 +313,7 @@ fn a_run_from_a_network_file_starts_where_that_network_stands() {
     let one = Network::from_bytes(&std::fs::read(&first).unwrap(), Chess::INPUTS).unwrap();
     let three = Network::from_bytes(&std::fs::read(&bucketed).unwrap(), Chess::INPUTS).unwrap();
     assert_eq!((one.buckets(), three.buckets()), (1, 3));
-    for fen in [
-        "4k3/8/8/8/8/8/8/3QK3 w - - 0 1",
-        "4k3/pppppppp/8/8/8/8/PPPPPPPP/3QK3 b - - 0 1",
-        Chess::START_FEN,
-    ] {
-        let pos = Chess::from_fen(fen).unwrap();
-        assert_eq!(
-            path::evaluate(&one, &pos),
-            path::evaluate(&three, &pos),
-            "{fen}"
-        );
-    }
+    assert_scores_alike(&one, &three);
     // Trained on from there, the buckets part ways, and a three-bucket network does not start
     // a run of two.
     run_quietly::<Chess>(&TrainOptions {
