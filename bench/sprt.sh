@@ -12,6 +12,9 @@
 #   GAMES   the cap on games (default 4000); CONCURRENCY (default 2)
 #   BOOK    an opening file (default: the game's book in bench/books, else 8 random plies)
 #   OUT     a file prefix for the PGN and JSON (default /tmp/sprt-VARIANT)
+#   NEW_OPTIONS OLD_OPTIONS  more of each engine's arena settings, space-separated: a network
+#           file against the built-in one is `NEW_OPTIONS=option.EvalFile=FILE` with NEW and OLD
+#           the same build
 # The arena prints the running score and stops on H0 or H1; the last lines are the SPRT line
 # to quote in the commit message.
 set -euo pipefail
@@ -27,8 +30,10 @@ if [[ -f $book ]]; then
 else
     openings=(--random-plies 8)
 fi
+read -r -a new_options <<<"${NEW_OPTIONS:-}"
+read -r -a old_options <<<"${OLD_OPTIONS:-}"
 exec "$new" arena --variant "$variant" \
-    --engine "cmd=$new" name=new --engine "cmd=$old" name=old \
+    --engine "cmd=$new" name=new "${new_options[@]}" --engine "cmd=$old" name=old "${old_options[@]}" \
     --each "$limit" "option.Hash=${HASH:-16}" \
     --games "${GAMES:-4000}" --concurrency "${CONCURRENCY:-2}" "${openings[@]}" \
     --seed "${SEED:-$RANDOM}" --maxplies 400 \
