@@ -267,6 +267,7 @@ impl Engine {
             threads: self.search_threads(),
             multipv: self.options.multipv,
             eval: self.options.eval,
+            on_this_thread: false,
         };
         let skill = Skill::below_full(self.options.strength.level(), self.options.skill_seed);
         let tt = self.tt.clone();

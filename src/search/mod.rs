@@ -72,6 +72,10 @@ pub struct SearchOptions {
     pub multipv: usize,
     /// How this search judges positions: its engine's own choice, not the process's.
     pub eval: EvalOptions,
+    /// With one thread, search on the caller's thread instead of one started for the search:
+    /// no thread to start and no wake-up for each report, which counts when a search lasts a
+    /// few milliseconds (datagen). The caller's stack must hold [`SEARCH_STACK_BYTES`].
+    pub on_this_thread: bool,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -179,8 +183,18 @@ pub fn search<G: Game + Evaluate>(
     };
     let threads = options.threads.clamp(1, available_cores());
     let multipv = options.multipv.max(1);
+    let shared = &shared;
+    let main = move |report: &mut dyn FnMut(&Info)| {
+        let mut main = Searcher::new(record, shared, 0, memory.take(0));
+        let outcome = main.iterate(multipv, report);
+        shared.halt.store(true, Ordering::Relaxed);
+        memory.keep(0, main.into_memory());
+        outcome
+    };
+    if threads == 1 && options.on_this_thread {
+        return main(report);
+    }
     std::thread::scope(|scope| {
-        let shared = &shared;
         for id in 1..threads {
             // A helper that cannot start (no memory for its stack) is one thread fewer.
             let _ = search_thread(id).spawn_scoped(scope, move || {
@@ -189,13 +203,6 @@ pub fn search<G: Game + Evaluate>(
                 memory.keep(id, helper.into_memory());
             });
         }
-        let main = move |report: &mut dyn FnMut(&Info)| {
-            let mut main = Searcher::new(record, shared, 0, memory.take(0));
-            let outcome = main.iterate(multipv, report);
-            shared.halt.store(true, Ordering::Relaxed);
-            memory.keep(0, main.into_memory());
-            outcome
-        };
         // The main searcher runs on a thread of its own stack too; its reports come back here,
         // in order, to `report`, which need not be `Send`.
         let (sender, reports) = mpsc::channel::<Info>();
@@ -235,6 +242,11 @@ mod tests {
 
     /// Searches `fen` within `limits` on one thread and returns the answer and the reports.
     fn search_fen(fen: &str, limits: &Limits) -> (String, Vec<Info>) {
+        search_fen_with(fen, limits, false)
+    }
+
+    /// [`search_fen`], on the calling thread when `on_this_thread`.
+    fn search_fen_with(fen: &str, limits: &Limits, on_this_thread: bool) -> (String, Vec<Info>) {
         let record = GameRecord::new(Chess::from_fen(fen).unwrap());
         let tt = TranspositionTable::new(1);
         let stop = AtomicBool::new(false);
@@ -242,6 +254,7 @@ mod tests {
         let options = SearchOptions {
             threads: 1,
             multipv: 1,
+            on_this_thread,
             ..SearchOptions::default()
         };
         let memory = SearchMemory::default();
@@ -266,6 +279,38 @@ mod tests {
             let last = infos.last().expect("an info line");
             assert_eq!(last.pv.first(), Some(&best), "nodes {nodes}: {infos:#?}");
         }
+    }
+
+    /// A one-thread search on the caller's thread is the same search as on a thread of its
+    /// own: the same move, and the same reports node for node.
+    #[test]
+    fn a_search_on_the_callers_thread_is_the_same_search() {
+        let fen = "r1bq1rk1/pp2bppp/2n1pn2/3p4/2PP4/2N2N2/PP3PPP/R2QKB1R w KQ - 0 9";
+        let limits = Limits {
+            nodes: Some(20_000),
+            ..Limits::default()
+        };
+        // The caller's stack must hold the search, as datagen's workers' do.
+        let (inline, own) = std::thread::Builder::new()
+            .stack_size(SEARCH_STACK_BYTES)
+            .spawn(move || {
+                (
+                    search_fen_with(fen, &limits, true),
+                    search_fen_with(fen, &limits, false),
+                )
+            })
+            .unwrap()
+            .join()
+            .unwrap();
+        assert_eq!(inline.0, own.0);
+        let summary = |infos: &[Info]| -> Vec<_> {
+            infos
+                .iter()
+                .map(|i| (i.depth, i.seldepth, i.score, i.nodes, i.pv.clone()))
+                .collect()
+        };
+        assert_eq!(summary(&inline.1), summary(&own.1));
+        assert!(inline.1.len() > 3, "{:?}", inline.1);
     }
 
     #[test]

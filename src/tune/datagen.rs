@@ -171,8 +171,11 @@ fn run_game<G: Game + Evaluate>(
         out.write_all(&bytes).map_err(|e| e.to_string())?;
         out.flush().map_err(|e| e.to_string())?;
     }
+    // Each game searches on its own worker's thread (`on_this_thread`), whose stack must hold
+    // the deepest search.
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(options.threads.max(1))
+        .stack_size(search::SEARCH_STACK_BYTES)
         .build()
         .map_err(|e| e.to_string())?;
     let start = Instant::now();
@@ -256,6 +259,7 @@ fn search_position<G: Game + Evaluate>(
     let options = SearchOptions {
         threads: 1,
         multipv: 1,
+        on_this_thread: true,
         ..SearchOptions::default()
     };
     let stop = AtomicBool::new(false);
