@@ -270,6 +270,7 @@ fn initial_weights<G: Tunable + NetworkInputs>(
             network.is_residual()
         ));
     }
+    // The new units' weights when widening, from a stream apart from the shuffles' ("WIDE").
     let mut rng = Rng::new(options.seed ^ 0x5749_4445);
     Ok(Some(
         Weights::from_network(&network)
