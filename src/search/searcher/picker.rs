@@ -82,12 +82,7 @@ impl<G: Game + Evaluate> MovePicker<G> {
             if self.next == slice.len() {
                 return None;
             }
-            let mut best = self.next;
-            for index in self.next + 1..slice.len() {
-                if slice[index].1 > slice[best].1 {
-                    best = index;
-                }
-            }
+            let best = super::best_index(slice, self.next, |entry| entry.1);
             let (mv, score, unchecked) = slice[best];
             if !unchecked {
                 slice.swap(self.next, best);
