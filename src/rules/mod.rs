@@ -154,6 +154,12 @@ pub trait Game: Clone + Send + Sync + Debug + 'static {
         Self::from_fen(&self.fen()).map_or(!self.key(), |position| position.key())
     }
     fn in_check(&self) -> bool;
+    /// The key after the legal move `mv` in the usual case, asked before the move is played so
+    /// that the search can start fetching the child's table entry early; only a hint (a key
+    /// that is off costs a useless fetch, never a wrong result). `None`: the game does not say.
+    fn likely_key_after(&self, _mv: Self::Move) -> Option<u64> {
+        None
+    }
 
     /// Every legal move.
     fn generate_moves(&self, moves: &mut MoveList<Self::Move>);

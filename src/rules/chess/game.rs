@@ -52,6 +52,10 @@ impl Game for Chess {
     fn is_tactical(&self, mv: Move) -> bool {
         mv.is_capture() || mv.is_promotion()
     }
+    #[inline(always)]
+    fn likely_key_after(&self, mv: Move) -> Option<u64> {
+        Some(self.likely_key_after(mv))
+    }
     #[inline]
     fn gives_check(&self, mv: Move) -> bool {
         self.move_gives_check(mv)

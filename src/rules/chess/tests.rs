@@ -62,7 +62,22 @@ fn walk(pos: &Chess, depth: u32) {
         return;
     }
     for &mv in &all {
-        walk(&pos.play(mv), depth - 1);
+        let child = pos.play(mv);
+        // The search's early guess of the child's key holds for every usual move.
+        let usual = !mv.is_castle()
+            && !mv.is_en_passant()
+            && !mv.is_promotion()
+            && child.castling == pos.castling
+            && !child.en_passant_matters();
+        if usual {
+            assert_eq!(
+                pos.likely_key_after(mv),
+                child.key(),
+                "{fen} {}",
+                pos.move_text(mv)
+            );
+        }
+        walk(&child, depth - 1);
     }
     if let Some(null) = pos.play_null() {
         assert_eq!(null.key(), null.key_from_scratch());

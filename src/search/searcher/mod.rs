@@ -293,6 +293,21 @@ impl<'a, G: Game + Evaluate> Searcher<'a, G> {
             .any(|back| self.keys[n - 1 - back] == key)
     }
 
+    /// Plays `mv`, with the fetch of the child's table entry started as early as the game
+    /// allows: before the move is made when the game can tell the key, else just after.
+    #[inline(always)]
+    fn play_prefetched(&self, pos: &G, mv: G::Move) -> G {
+        let likely = pos.likely_key_after(mv);
+        if let Some(key) = likely {
+            self.shared.tt.prefetch(key);
+        }
+        let child = pos.play(mv);
+        if likely != Some(child.key()) {
+            self.shared.tt.prefetch(child.key());
+        }
+        child
+    }
+
     /// The static evaluation of `pos`, at `ply` of the path.
     #[inline(always)]
     fn evaluate(&mut self, pos: &G, ply: usize) -> i32 {
@@ -561,8 +576,7 @@ impl<'a, G: Game + Evaluate> Searcher<'a, G> {
             if prune && !pos.gives_check(mv) {
                 continue;
             }
-            let child = pos.play(mv);
-            self.shared.tt.prefetch(child.key());
+            let child = self.play_prefetched(pos, mv);
             let gives_check = child.in_check();
 
             let mut extension = 0;

@@ -210,6 +210,18 @@ mod tests {
     }
 
     #[test]
+    fn the_best_left_is_the_first_of_equals() {
+        let scores = [3, 5, 1, 5, 7, 7, -2];
+        let best = |from| super::super::best_index(&scores, from, |&score| score);
+        assert_eq!(best(0), 4);
+        assert_eq!(best(5), 5);
+        assert_eq!(best(6), 6);
+        assert_eq!(best(7), 7, "none left: the place asked");
+        let ties = [5, 5, 5];
+        assert_eq!(super::super::best_index(&ties, 1, |&score| score), 1);
+    }
+
+    #[test]
     fn an_ordered_picker_hands_out_the_best_score_first() {
         let pos = Chess::startpos();
         let legal = legal(&pos);

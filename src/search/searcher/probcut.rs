@@ -29,7 +29,7 @@ impl<G: Game + Evaluate> Searcher<'_, G> {
             if !pos.see_ge(mv, probcut_beta - static_eval) {
                 continue;
             }
-            let child = pos.play(mv);
+            let child = self.play_prefetched(pos, mv);
             self.stack[ply].piece_to = pos.piece_to_index(mv);
             self.keys.push(child.key());
             let mut score = -self.quiescence(&child, -probcut_beta, -probcut_beta + 1, ply + 1, 0);

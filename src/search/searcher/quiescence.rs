@@ -94,7 +94,7 @@ impl<G: Game + Evaluate> Searcher<'_, G> {
             if !in_check && !pos.see_ge(mv, 0) {
                 continue;
             }
-            let child = pos.play(mv);
+            let child = self.play_prefetched(pos, mv);
             let score = -self.quiescence(&child, -beta, -alpha, ply + 1, quiescence_ply + 1);
             if self.stopped {
                 return 0;
