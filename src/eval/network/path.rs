@@ -139,8 +139,11 @@ impl GamePath {
 
 /// The network's score of `position` (side to move's view), summed afresh.
 pub fn evaluate<G: NetworkInputs>(network: &Network, position: &G) -> i32 {
+    // A sum needs no order (the accumulator's additions wrap): the inputs as they come.
     let mut lists = [Vec::new(), Vec::new()];
-    sorted_inputs(position, &mut lists);
+    for (list, perspective) in lists.iter_mut().zip([Color::White, Color::Black]) {
+        position.active_inputs(perspective, list);
+    }
     let mut accumulators = [network.accumulator(), network.accumulator()];
     for (accumulator, list) in accumulators.iter_mut().zip(&lists) {
         network.refresh(accumulator, list.iter().map(|&i| i as usize));
