@@ -106,29 +106,53 @@ impl Entry {
             .sum()
     }
 
-    /// Moves the sums from the sets held to `sets`.
     /// Moves the sums from the sets held to `sets` (at most [`REFRESH_ABOVE`] pieces apart):
     /// each side's accumulator in one pass over the changed inputs.
     fn update(&mut self, sets: &PieceSets, network: &Network) {
-        type Changes = arrayvec::ArrayVec<usize, { REFRESH_ABOVE as usize }>;
-        let mut added: [Changes; 2] = Default::default();
-        let mut removed: [Changes; 2] = Default::default();
-        for (c, &color) in COLORS.iter().enumerate() {
-            for (kind, (&was, &now)) in self.sets[c].iter().zip(sets[c].iter()).enumerate() {
-                for (changes, set) in [(&mut removed, was & !now), (&mut added, now & !was)] {
-                    for sq in set.squares() {
-                        for (p, &perspective) in COLORS.iter().enumerate() {
-                            changes[p].push(input(perspective, color, kind, sq.index()));
-                        }
-                    }
-                }
-            }
-        }
+        let (added, removed) = changes(&self.sets, sets);
         for p in 0..2 {
             network.update(&mut self.accumulators[p], &added[p], &removed[p]);
         }
         self.sets = *sets;
     }
+
+    /// Takes the sums of `parent` moved to `sets` (at most [`REFRESH_ABOVE`] pieces apart from
+    /// the parent's): each side's accumulator written once, from the parent's.
+    fn update_from(&mut self, parent: &Entry, sets: &PieceSets, network: &Network) {
+        let (added, removed) = changes(&parent.sets, sets);
+        for p in 0..2 {
+            network.update_from(
+                &parent.accumulators[p],
+                &mut self.accumulators[p],
+                &added[p],
+                &removed[p],
+            );
+        }
+        self.sets = *sets;
+        self.filled = true;
+    }
+}
+
+type Changes = arrayvec::ArrayVec<usize, { REFRESH_ABOVE as usize }>;
+
+/// The inputs to add and to remove, for each perspective, to go from the pieces `was` to `now`
+/// (at most [`REFRESH_ABOVE`] apart).
+#[inline(always)]
+fn changes(was: &PieceSets, now: &PieceSets) -> ([Changes; 2], [Changes; 2]) {
+    let mut added: [Changes; 2] = Default::default();
+    let mut removed: [Changes; 2] = Default::default();
+    for (c, &color) in COLORS.iter().enumerate() {
+        for (kind, (&was, &now)) in was[c].iter().zip(now[c].iter()).enumerate() {
+            for (changes, set) in [(&mut removed, was & !now), (&mut added, now & !was)] {
+                for sq in set.squares() {
+                    for (p, &perspective) in COLORS.iter().enumerate() {
+                        changes[p].push(input(perspective, color, kind, sq.index()));
+                    }
+                }
+            }
+        }
+    }
+    (added, removed)
 }
 
 /// The accumulators of one search thread, one pair a ply, and the network that search scores
@@ -163,14 +187,21 @@ pub fn evaluate(network: &Network, pos: &Chess) -> i32 {
 /// ply above.
 pub fn evaluate_at(network: &Network, pos: &Chess, path: &mut PathAccumulators, ply: usize) -> i32 {
     let sets = piece_sets(pos);
-    let limit = REFRESH_ABOVE as usize;
-    let (entry, distance) = super::path_entry(&mut path.entries, ply, limit, |e| {
-        e.distance(&sets) as usize
-    });
-    if distance <= limit {
-        entry.update(&sets, network);
-    } else {
-        entry.refresh(pos, network);
+    let limit = REFRESH_ABOVE;
+    let entries = &mut path.entries;
+    if entries.len() <= ply {
+        entries.resize_with(ply + 1, Entry::default);
+    }
+    // From the sums of the ply above or those last made at this ply, whichever differ less.
+    let (above, rest) = entries.split_at_mut(ply);
+    let entry = &mut rest[0];
+    let own = entry.distance(&sets);
+    match above.last() {
+        Some(parent) if parent.distance(&sets) < own.min(limit + 1) => {
+            entry.update_from(parent, &sets, network);
+        }
+        _ if own <= limit => entry.update(&sets, network),
+        _ => entry.refresh(pos, network),
     }
     network.output_for_pieces(pos.side(), &entry.accumulators, pieces(&sets))
 }

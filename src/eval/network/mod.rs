@@ -349,19 +349,51 @@ impl Network {
     /// removed; castling: two of each).
     #[inline]
     pub fn update(&self, accumulator: &mut [i16], added: &[usize], removed: &[usize]) {
+        let cells = accumulator.iter_mut().map(|cell| (*cell, cell));
+        if !self.fused_changes(cells, added, removed) {
+            self.add_and_remove(accumulator, added, removed);
+        }
+    }
+
+    /// [`Network::update`] from `source` into `target`: the child's sums written once from the
+    /// parent's, with no copy made first.
+    #[inline]
+    pub fn update_from(
+        &self,
+        source: &[i16],
+        target: &mut Accumulator,
+        added: &[usize],
+        removed: &[usize],
+    ) {
+        target.resize(source.len(), 0);
+        let cells = source.iter().copied().zip(target.iter_mut());
+        if !self.fused_changes(cells, added, removed) {
+            target.copy_from_slice(source);
+            self.add_and_remove(target, added, removed);
+        }
+    }
+
+    /// Writes each cell as its value with the rows of `added` added and those of `removed`
+    /// taken away, in one pass, for the changes a usual move makes; false (nothing written) for
+    /// any other.
+    #[inline(always)]
+    fn fused_changes<'a>(
+        &self,
+        cells: impl Iterator<Item = (i16, &'a mut i16)>,
+        added: &[usize],
+        removed: &[usize],
+    ) -> bool {
         match (added, removed) {
             ([a], [r]) => {
                 let (a, r) = (self.row(*a), self.row(*r));
-                for ((cell, &plus), &minus) in accumulator.iter_mut().zip(a).zip(r) {
-                    *cell = cell.wrapping_add(plus).wrapping_sub(minus);
+                for (((value, cell), &plus), &minus) in cells.zip(a).zip(r) {
+                    *cell = value.wrapping_add(plus).wrapping_sub(minus);
                 }
             }
             ([a], [r1, r2]) => {
                 let (a, r1, r2) = (self.row(*a), self.row(*r1), self.row(*r2));
-                for (((cell, &plus), &minus1), &minus2) in
-                    accumulator.iter_mut().zip(a).zip(r1).zip(r2)
-                {
-                    *cell = cell
+                for ((((value, cell), &plus), &minus1), &minus2) in cells.zip(a).zip(r1).zip(r2) {
+                    *cell = value
                         .wrapping_add(plus)
                         .wrapping_sub(minus1)
                         .wrapping_sub(minus2);
@@ -370,24 +402,28 @@ impl Network {
             ([a1, a2], [r1, r2]) => {
                 let (a1, a2) = (self.row(*a1), self.row(*a2));
                 let (r1, r2) = (self.row(*r1), self.row(*r2));
-                for ((((cell, &plus1), &plus2), &minus1), &minus2) in
-                    accumulator.iter_mut().zip(a1).zip(a2).zip(r1).zip(r2)
+                for (((((value, cell), &plus1), &plus2), &minus1), &minus2) in
+                    cells.zip(a1).zip(a2).zip(r1).zip(r2)
                 {
-                    *cell = cell
+                    *cell = value
                         .wrapping_add(plus1)
                         .wrapping_add(plus2)
                         .wrapping_sub(minus1)
                         .wrapping_sub(minus2);
                 }
             }
-            _ => {
-                for &input in added {
-                    self.add(accumulator, input);
-                }
-                for &input in removed {
-                    self.remove(accumulator, input);
-                }
-            }
+            _ => return false,
+        }
+        true
+    }
+
+    /// The changes one input at a time, in place.
+    fn add_and_remove(&self, accumulator: &mut [i16], added: &[usize], removed: &[usize]) {
+        for &input in added {
+            self.add(accumulator, input);
+        }
+        for &input in removed {
+            self.remove(accumulator, input);
         }
     }
 
