@@ -7,7 +7,7 @@
 //! and adds and removes only the pieces that differ, found by comparing the twelve piece sets.
 //! That needs no hook in move making, and is right whatever position the base came from.
 
-use super::{Accumulator, Network};
+use super::{Accumulator, Network, PathStart};
 use crate::board::Bitboard;
 use crate::rules::chess::{Chess, PieceKind};
 use crate::rules::Color;
@@ -187,22 +187,23 @@ pub fn evaluate(network: &Network, pos: &Chess) -> i32 {
 /// ply above.
 pub fn evaluate_at(network: &Network, pos: &Chess, path: &mut PathAccumulators, ply: usize) -> i32 {
     let sets = piece_sets(pos);
-    let limit = REFRESH_ABOVE;
-    let entries = &mut path.entries;
-    if entries.len() <= ply {
-        entries.resize_with(ply + 1, Entry::default);
-    }
-    // From the sums of the ply above or those last made at this ply, whichever differ less.
-    let (above, rest) = entries.split_at_mut(ply);
-    let entry = &mut rest[0];
-    let own = entry.distance(&sets);
-    match above.last() {
-        Some(parent) if parent.distance(&sets) < own.min(limit + 1) => {
+    let start = super::path_start(&mut path.entries, ply, REFRESH_ABOVE as usize, |e| {
+        e.distance(&sets) as usize
+    });
+    let entry = match start {
+        PathStart::Above { parent, entry, .. } => {
             entry.update_from(parent, &sets, network);
+            entry
         }
-        _ if own <= limit => entry.update(&sets, network),
-        _ => entry.refresh(pos, network),
-    }
+        PathStart::Own { entry, .. } => {
+            entry.update(&sets, network);
+            entry
+        }
+        PathStart::Fresh { entry, .. } => {
+            entry.refresh(pos, network);
+            entry
+        }
+    };
     network.output_for_pieces(pos.side(), &entry.accumulators, pieces(&sets))
 }
 

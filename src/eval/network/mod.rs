@@ -537,29 +537,91 @@ pub fn load_file(path: &std::path::Path) -> Result<(&'static str, &'static Netwo
     })
 }
 
-/// The entry to score `ply` of a search path in, brought up to ply's position as far as a cheap
-/// start allows: the entry of the ply above is copied down when it is nearer (in `distance`, the
-/// changes to the wanted position) than the one last kept at this ply and at most `limit` away.
-/// Returns the entry and how far it still is; beyond `limit`, a fresh sum is cheaper.
+/// Where the sums of `ply` of a search path start from, for the wanted position.
+pub(super) enum PathStart<'a, E> {
+    /// The ply above's entry (`parent`), nearer than the entry kept at this ply and at most the
+    /// limit away (`distance`): `entry` is to be brought from it.
+    Above {
+        parent: &'a E,
+        entry: &'a mut E,
+        distance: usize,
+    },
+    /// The entry kept at this ply, at most the limit away (`distance`): to be updated in place.
+    Own { entry: &'a mut E, distance: usize },
+    /// Neither is near enough (the nearer is `distance` away): `entry` is to be summed afresh.
+    Fresh { entry: &'a mut E, distance: usize },
+}
+
+/// Chooses where `ply`'s sums start: the ply above's entry when it is nearer (in `distance`,
+/// the changes to the wanted position) than the one last kept at this ply and at most `limit`
+/// away, else this ply's own when at most `limit` away, else a fresh sum.
+pub(super) fn path_start<E: Default>(
+    entries: &mut Vec<E>,
+    ply: usize,
+    limit: usize,
+    distance: impl Fn(&E) -> usize,
+) -> PathStart<'_, E> {
+    if entries.len() <= ply {
+        entries.resize_with(ply + 1, E::default);
+    }
+    let (above, rest) = entries.split_at_mut(ply);
+    let entry = &mut rest[0];
+    let own = distance(entry);
+    let Some(parent) = above.last() else {
+        return if own <= limit {
+            PathStart::Own {
+                entry,
+                distance: own,
+            }
+        } else {
+            PathStart::Fresh {
+                entry,
+                distance: own,
+            }
+        };
+    };
+    let from_above = distance(parent);
+    if from_above < own && from_above <= limit {
+        PathStart::Above {
+            parent,
+            entry,
+            distance: from_above,
+        }
+    } else if own <= limit {
+        PathStart::Own {
+            entry,
+            distance: own,
+        }
+    } else {
+        PathStart::Fresh {
+            entry,
+            distance: own.min(from_above),
+        }
+    }
+}
+
+/// The entry to score `ply` of a search path in, as [`path_start`] chooses, with the ply
+/// above's entry copied down where that is the start. Returns the entry and how far it still
+/// is from the wanted position; beyond `limit`, a fresh sum is cheaper.
 pub(super) fn path_entry<E: Clone + Default>(
     entries: &mut Vec<E>,
     ply: usize,
     limit: usize,
     distance: impl Fn(&E) -> usize,
 ) -> (&mut E, usize) {
-    if entries.len() <= ply {
-        entries.resize_with(ply + 1, E::default);
+    match path_start(entries, ply, limit, distance) {
+        PathStart::Above {
+            parent,
+            entry,
+            distance,
+        } => {
+            entry.clone_from(parent);
+            (entry, distance)
+        }
+        PathStart::Own { entry, distance } | PathStart::Fresh { entry, distance } => {
+            (entry, distance)
+        }
     }
-    let own = distance(&entries[ply]);
-    let above = match ply {
-        0 => usize::MAX,
-        _ => distance(&entries[ply - 1]),
-    };
-    if above < own && above <= limit {
-        let (head, tail) = entries.split_at_mut(ply);
-        tail[0].clone_from(&head[ply - 1]);
-    }
-    (&mut entries[ply], own.min(above))
 }
 
 /// A score with `network`: the hand-set evaluation plus the network's correction, or the
