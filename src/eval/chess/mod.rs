@@ -218,8 +218,28 @@ fn blocked_passers<T: Tracer>(
     }
 }
 
-/// Material, placement and mobility of every piece, its attacks and its pressure on the
-/// enemy king's zone.
+/// A piece's material and its placement (piece-square table), both phases.
+#[inline(always)]
+fn material_and_placement<T: Tracer>(
+    w: &ChessWeights,
+    t: &mut T,
+    us: Color,
+    kind: PieceKind,
+    sq: Square,
+) -> (i32, i32) {
+    let (k, r, sign) = (kind.index(), relative(sq, us), sign_of(us));
+    t.mg(at!(material_mg) + k, sign);
+    t.eg(at!(material_eg) + k, sign);
+    t.mg(at!(pst_mg) + 64 * k + r, sign);
+    t.eg(at!(pst_eg) + 64 * k + r, sign);
+    (
+        w.material_mg[k] + w.pst_mg[k][r],
+        w.material_eg[k] + w.pst_eg[k][r],
+    )
+}
+
+/// Material, placement and mobility of every piece but the pawns and the king (whose are
+/// among the pawn and king terms), its attacks and its pressure on the enemy king's zone.
 #[inline(always)]
 fn piece_terms<T: Tracer>(
     pos: &Chess,
@@ -237,23 +257,28 @@ fn piece_terms<T: Tracer>(
     let their_pawn_attacks = pawn_attacks(pos.pieces(them, PieceKind::Pawn), them);
     let their_king = pos.king_square(them);
     let zone = b.king[their_king.index()] | (1u64 << their_king.0);
-    for kind in PieceKind::ALL {
+    // The pawns' and the king's material and placement are the cached pawn and king terms'
+    // (`pawn_king`); only their share of the phase is counted here.
+    for kind in [PieceKind::Pawn, PieceKind::King] {
+        score.phase += w.phase[kind.index()] * pos.pieces(us, kind).count() as i32;
+    }
+    for kind in [
+        PieceKind::Knight,
+        PieceKind::Bishop,
+        PieceKind::Rook,
+        PieceKind::Queen,
+    ] {
         let k = kind.index();
         for sq in pos.pieces(us, kind).squares() {
-            let r = relative(sq, us);
-            score.mg += w.material_mg[k] + w.pst_mg[k][r];
-            score.eg += w.material_eg[k] + w.pst_eg[k][r];
-            t.mg(at!(material_mg) + k, sign);
-            t.eg(at!(material_eg) + k, sign);
-            t.mg(at!(pst_mg) + 64 * k + r, sign);
-            t.eg(at!(pst_eg) + 64 * k + r, sign);
+            let (mg, eg) = material_and_placement(w, t, us, kind, sq);
+            score.mg += mg;
+            score.eg += eg;
             score.phase += w.phase[k];
             let attacks = match kind {
                 PieceKind::Knight => b.knight[sq.index()],
                 PieceKind::Bishop => m.bishop(sq, occupied),
                 PieceKind::Rook => m.rook(sq, occupied),
-                PieceKind::Queen => m.queen(sq, occupied),
-                _ => 0,
+                _ => m.queen(sq, occupied),
             };
             if attacks != 0 {
                 let mobility = (attacks & !own & !their_pawn_attacks).count() as i32;

@@ -4,8 +4,8 @@
 //! structure ([`super::PawnCache`]).
 
 use super::{
-    adjacent_files, file_mask, king_file, passed_span, pawn_attacks, ranks_up_to, relative,
-    sign_of, step_forward, PawnKingTerms,
+    adjacent_files, file_mask, king_file, material_and_placement, passed_span, pawn_attacks,
+    ranks_up_to, relative, sign_of, step_forward, PawnKingTerms,
 };
 use crate::board::{Bitboard, Board8x8, Geometry, Square};
 use crate::eval::weights::{idx, ChessWeights, Tracer};
@@ -147,6 +147,10 @@ fn side_pawn_king_terms<T: Tracer>(
     let sign = sign_of(us);
     let mut terms = PawnKingTerms::default();
     pawn_terms(pos, us, w, t, &mut terms);
+    // The king's and the pawns' material and placement depend on nothing else either.
+    let king = material_and_placement(w, t, us, PieceKind::King, pos.king_square(us));
+    terms.mg += king.0;
+    terms.eg += king.1;
     // The king's shelter and the enemy's storm, at the king's square or, while it may still
     // castle, at a castling square if that shelters it better.
     let (shelter_mg, shelter_eg) = best_shelter(pos, us, w, t);
@@ -179,6 +183,9 @@ fn pawn_terms<T: Tracer>(
     let their_king = pos.king_square(us.flip());
     let own_pawn_attacks = pawn_attacks(pawns, us);
     for sq in pawns.squares() {
+        let (mg, eg) = material_and_placement(w, t, us, PieceKind::Pawn, sq);
+        score.mg += mg;
+        score.eg += eg;
         let file = sq.0 & 7;
         let rank = relative(sq, us) / 8;
         let neighbours = pawns & adjacent_files(file);
