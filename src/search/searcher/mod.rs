@@ -529,8 +529,9 @@ impl<'a, G: Game + Evaluate> Searcher<'a, G> {
         if moves.is_empty() {
             return if in_check { -MATE + ply as i32 } else { 0 };
         }
-        let mut picker = if root {
-            MovePicker::ordered(self.order_root_moves(pos, &moves, hash_move, ply))
+        let mut picker = MovePicker::empty();
+        if root {
+            picker = MovePicker::ordered(self.order_root_moves(pos, &moves, hash_move, ply));
         } else {
             let [first, second] = self.killers[ply];
             let ordering = MoveOrdering {
@@ -539,8 +540,8 @@ impl<'a, G: Game + Evaluate> Searcher<'a, G> {
                 history: &self.history,
                 previous,
             };
-            MovePicker::staged(pos, &moves, &ordering)
-        };
+            picker.stage(pos, &moves, &ordering);
+        }
         let original_alpha = alpha;
         let mut best_score = -INFINITY;
         let mut best_move = G::Move::default();

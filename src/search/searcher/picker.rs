@@ -36,6 +36,15 @@ pub(super) struct MoveOrdering<'a, M> {
 }
 
 impl<G: Game + Evaluate> MovePicker<G> {
+    /// A picker with no moves, to [`MovePicker::stage`] in place.
+    #[inline(always)]
+    pub fn empty() -> Self {
+        MovePicker {
+            moves: BoundedList::new(),
+            next: 0,
+        }
+    }
+
     /// A picker over moves already scored: hands them out best score first.
     pub fn ordered(moves: ScoredMoves<G::Move>) -> Self {
         MovePicker {
@@ -48,31 +57,36 @@ impl<G: Game + Evaluate> MovePicker<G> {
     }
 
     /// A picker over a node's legal `moves`, ordered as `ordering` says.
+    #[cfg(test)]
     pub fn staged(pos: &G, moves: &MoveList<G::Move>, ordering: &MoveOrdering<G::Move>) -> Self {
+        let mut picker = MovePicker::empty();
+        picker.stage(pos, moves, ordering);
+        picker
+    }
+
+    /// Makes this picker one over a node's legal `moves`, ordered as `ordering` says. Filled in
+    /// place: a picker is kilobytes of slots, which a returned value would copy whole.
+    #[inline(always)]
+    pub fn stage(&mut self, pos: &G, moves: &MoveList<G::Move>, ordering: &MoveOrdering<G::Move>) {
         let [first_killer, second_killer, counter] = ordering.refutations;
-        let scored = moves
-            .iter()
-            .map(|&mv| {
-                if mv == ordering.hash_move {
-                    (mv, HASH_SCORE, false)
-                } else if pos.is_tactical(mv) {
-                    (mv, GOOD_CAPTURE + pos.tactical_order(mv), true)
-                } else if mv == first_killer {
-                    (mv, KILLER_SCORES[0], false)
-                } else if mv == second_killer {
-                    (mv, KILLER_SCORES[1], false)
-                } else if mv == counter {
-                    (mv, COUNTER_SCORE, false)
-                } else {
-                    let score = ordering.history.quiet_score(pos, mv, ordering.previous);
-                    (mv, score, false)
-                }
-            })
-            .collect();
-        MovePicker {
-            moves: scored,
-            next: 0,
-        }
+        self.next = 0;
+        self.moves.clear();
+        self.moves.extend(moves.iter().map(|&mv| {
+            if mv == ordering.hash_move {
+                (mv, HASH_SCORE, false)
+            } else if pos.is_tactical(mv) {
+                (mv, GOOD_CAPTURE + pos.tactical_order(mv), true)
+            } else if mv == first_killer {
+                (mv, KILLER_SCORES[0], false)
+            } else if mv == second_killer {
+                (mv, KILLER_SCORES[1], false)
+            } else if mv == counter {
+                (mv, COUNTER_SCORE, false)
+            } else {
+                let score = ordering.history.quiet_score(pos, mv, ordering.previous);
+                (mv, score, false)
+            }
+        }));
     }
 
     /// The next move to try, or `None` when every move has been handed out.

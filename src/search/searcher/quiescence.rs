@@ -69,19 +69,18 @@ impl<G: Game + Evaluate> Searcher<'_, G> {
         } else {
             pos.generate_tactical(&mut moves);
         }
-        let mut ordered: ScoredMoves<G::Move> = moves
-            .iter()
-            .map(|&mv| {
-                (
-                    mv,
-                    if pos.is_tactical(mv) {
-                        pos.tactical_order(mv) + 1_000_000
-                    } else {
-                        0
-                    },
-                )
-            })
-            .collect();
+        // Filled in place: a list returned by value would be copied whole.
+        let mut ordered: ScoredMoves<G::Move> = ScoredMoves::new();
+        ordered.extend(moves.iter().map(|&mv| {
+            (
+                mv,
+                if pos.is_tactical(mv) {
+                    pos.tactical_order(mv) + 1_000_000
+                } else {
+                    0
+                },
+            )
+        }));
         let original_alpha = alpha;
         let mut best_move = G::Move::default();
         for index in 0..ordered.len() {
