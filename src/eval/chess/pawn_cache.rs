@@ -1,6 +1,7 @@
 //! A search thread's cache of what pawns and kings alone decide of the evaluation (their
-//! material and placement, pawn structure, passed pawns' king distances, shelter and storm): the pawns rarely move, so most
-//! positions of a search find their structure here and skip a tenth of the evaluation's work.
+//! material and placement, pawn structure, passed pawns' king distances, shelter and storm):
+//! the pawns rarely move, so most positions of a search find their structure here and skip
+//! much of the evaluation's work.
 //! An entry holds the pawn sets, king squares and castling rights it was computed for and is
 //! used only when all of them match, so the cache never changes a score.
 

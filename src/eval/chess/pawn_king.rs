@@ -147,7 +147,7 @@ fn side_pawn_king_terms<T: Tracer>(
     let sign = sign_of(us);
     let mut terms = PawnKingTerms::default();
     pawn_terms(pos, us, w, t, &mut terms);
-    // The king's and the pawns' material and placement depend on nothing else either.
+    // The king's material and placement (the pawns' are counted in `pawn_terms`).
     let king = material_and_placement(w, t, us, PieceKind::King, pos.king_square(us));
     terms.mg += king.0;
     terms.eg += king.1;

@@ -567,36 +567,22 @@ pub(super) fn path_start<E: Default>(
     let (above, rest) = entries.split_at_mut(ply);
     let entry = &mut rest[0];
     let own = distance(entry);
-    let Some(parent) = above.last() else {
-        return if own <= limit {
-            PathStart::Own {
-                entry,
-                distance: own,
-            }
-        } else {
-            PathStart::Fresh {
-                entry,
-                distance: own,
-            }
-        };
-    };
-    let from_above = distance(parent);
-    if from_above < own && from_above <= limit {
-        PathStart::Above {
+    let parent = above.last();
+    let from_above = parent.map_or(usize::MAX, &distance);
+    match parent {
+        Some(parent) if from_above < own && from_above <= limit => PathStart::Above {
             parent,
             entry,
             distance: from_above,
-        }
-    } else if own <= limit {
-        PathStart::Own {
+        },
+        _ if own <= limit => PathStart::Own {
             entry,
             distance: own,
-        }
-    } else {
-        PathStart::Fresh {
+        },
+        _ => PathStart::Fresh {
             entry,
             distance: own.min(from_above),
-        }
+        },
     }
 }
 
