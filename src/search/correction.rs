@@ -62,6 +62,12 @@ fn blend(entry: &mut i32, target: i32, weight: i32) {
 }
 
 impl Correction {
+    /// Forgets everything learnt, in place: the tables keep their memory.
+    pub fn clear(&mut self) {
+        self.pawns.fill(0);
+        self.pieces.fill(0);
+    }
+
     /// The correction of a raw evaluation for `side` to move in a position with these keys:
     /// the pawn table's alone, or with piece keys half the pawn table's and a quarter each
     /// side's pieces' (each table learns the same error, so a position all three know well

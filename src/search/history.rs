@@ -43,6 +43,13 @@ fn update(entry: &mut i16, bonus: i32) {
 }
 
 impl History {
+    /// Forgets everything learnt, in place: the tables keep their memory.
+    pub fn clear(&mut self) {
+        self.butterfly.fill(0);
+        self.continuation.fill(0);
+        self.counter.fill(0);
+    }
+
     #[inline(always)]
     fn butterfly_index<G: Game>(pos: &G, mv: G::Move) -> usize {
         side_offset(pos.side_to_move()) + pos.move_index(mv)
