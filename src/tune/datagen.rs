@@ -314,7 +314,7 @@ fn opening<G: Game + Evaluate>(
 
 /// A game's transposition table and search memory. A worker keeps one and clears it for each
 /// game, so that a game starts as on fresh tables without asking the system for fresh pages
-/// (the zeroing of new pages was 5% of a chess datagen run).
+/// (the kernel zeroing new pages was 5% of a short chess run's profile).
 pub struct GameTables {
     tt: TranspositionTable,
     memory: search::SearchMemory,
